@@ -1,0 +1,81 @@
+// RAII device memory and CUDA events.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <utility>
+
+#include "core/cuda_check.hpp"
+
+namespace apsp {
+
+template <class T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(size_t count) : count_(count) {
+    if (count > 0) APSP_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&ptr_), count * sizeof(T)));
+  }
+  DeviceBuffer(DeviceBuffer&& o) noexcept
+      : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    if (this != &o) {
+      release();
+      ptr_ = std::exchange(o.ptr_, nullptr);
+      count_ = std::exchange(o.count_, 0);
+    }
+    return *this;
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() { release(); }
+
+  T* get() const { return ptr_; }
+  size_t size() const { return count_; }
+  size_t bytes() const { return count_ * sizeof(T); }
+
+ private:
+  void release() {
+    if (ptr_) cudaFree(ptr_);  // no throw from a destructor; a failed free leaks at worst
+    ptr_ = nullptr;
+  }
+  T* ptr_ = nullptr;
+  size_t count_ = 0;
+};
+
+class CudaEvent {
+ public:
+  CudaEvent() { APSP_CUDA_CHECK(cudaEventCreate(&event_)); }
+  CudaEvent(const CudaEvent&) = delete;
+  CudaEvent& operator=(const CudaEvent&) = delete;
+  ~CudaEvent() { cudaEventDestroy(event_); }
+  void record(cudaStream_t s) { APSP_CUDA_CHECK(cudaEventRecord(event_, s)); }
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+// Milliseconds between two events recorded on one stream; waits for `stop`.
+inline float elapsed_ms(const CudaEvent& start, const CudaEvent& stop) {
+  APSP_CUDA_CHECK(cudaEventSynchronize(stop.get()));
+  float ms = 0;
+  APSP_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+  return ms;
+}
+
+class CudaStream {
+ public:
+  CudaStream() { APSP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  CudaStream(const CudaStream&) = delete;
+  CudaStream& operator=(const CudaStream&) = delete;
+  ~CudaStream() { cudaStreamDestroy(stream_); }
+  cudaStream_t get() const { return stream_; }
+  void synchronize() const { APSP_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+}  // namespace apsp

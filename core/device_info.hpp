@@ -1,0 +1,41 @@
+// What the harness needs to know of the GPU: recorded with every result, read by each
+// variant's check() (shared memory, threads).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace apsp {
+
+struct DeviceInfo {
+  int ordinal = 0;
+  std::string name;
+  int cc_major = 0, cc_minor = 0;
+  int sms = 0;
+  int clock_mhz = 0;         // SM clock
+  int memory_clock_mhz = 0;
+  uint64_t memory_bytes = 0;
+  uint64_t l2_bytes = 0;
+  int smem_per_block_optin = 0;  // the most dynamic shared memory a block may opt in to
+  int smem_per_sm = 0;
+  int max_threads_per_block = 0;
+  int regs_per_block = 0;
+  std::string driver;   // "13.0"
+  std::string runtime;  // "13.0"
+
+  std::string cc() const { return std::to_string(cc_major) + "." + std::to_string(cc_minor); }
+};
+
+// Number of CUDA devices usable here; 0 when there is no device or no driver.
+int device_count();
+inline bool has_device() { return device_count() > 0; }
+// Queries a device; throws CudaError if there is none.
+DeviceInfo query_device(int ordinal = 0);
+
+// The build this binary came from (git describe, nvcc version, architectures).
+struct BuildInfo {
+  std::string git, nvcc, archs;
+};
+BuildInfo build_info();
+
+}  // namespace apsp

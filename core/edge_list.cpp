@@ -1,0 +1,255 @@
+#include "core/edge_list.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "core/parallel.hpp"
+
+namespace apsp {
+
+uint64_t physical_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return UINT64_MAX;
+  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page);
+}
+
+namespace {
+
+std::string human_bytes(uint64_t b) {
+  const char* units[] = {"B", "KB", "MB", "GB", "TB", "PB", "EB"};
+  double v = static_cast<double>(b);
+  int u = 0;
+  while (v >= 1000.0 && u < 6) {
+    v /= 1000.0;
+    ++u;
+  }
+  return fmt::format("{:.1f} {}", v, units[u]);
+}
+
+// Walks the buffer line by line; each line is split into integer fields.
+class LineParser {
+ public:
+  LineParser(std::string_view text, std::string_view source) : text_(text), source_(source) {}
+
+  [[noreturn]] void fail(int64_t line, const std::string& what) const {
+    throw InputError(fmt::format("{}:{}: {}", source_, line, what));
+  }
+
+  // Next line that is not blank; false at the end of the buffer. Its fields go to `out`.
+  bool next_fields(std::vector<int64_t>& out) {
+    out.clear();
+    while (pos_ < text_.size()) {
+      ++line_;
+      const size_t end = line_end();
+      parse_line(text_.substr(pos_, end - pos_), out);
+      pos_ = end < text_.size() ? end + 1 : end;
+      if (!out.empty()) return true;
+    }
+    return false;
+  }
+  int64_t line() const { return line_; }
+
+ private:
+  size_t line_end() const {
+    const void* nl = std::memchr(text_.data() + pos_, '\n', text_.size() - pos_);
+    return nl ? static_cast<size_t>(static_cast<const char*>(nl) - text_.data()) : text_.size();
+  }
+  static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+  void parse_line(std::string_view s, std::vector<int64_t>& out) const {
+    size_t i = 0;
+    while (true) {
+      while (i < s.size() && is_space(s[i])) ++i;
+      if (i == s.size()) return;
+      size_t j = i;
+      while (j < s.size() && !is_space(s[j])) ++j;
+      const std::string_view tok = s.substr(i, j - i);
+      int64_t v = 0;
+      auto [ptr, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), v);
+      if (ec == std::errc::result_out_of_range) {
+        fail(line_, fmt::format("integer out of range: '{}'", shorten(tok)));
+      }
+      if (ec != std::errc() || ptr != tok.data() + tok.size()) {
+        fail(line_, fmt::format("expected an integer, found '{}'", shorten(tok)));
+      }
+      out.push_back(v);
+      i = j;
+    }
+  }
+  static std::string shorten(std::string_view tok) {
+    return tok.size() <= 24 ? std::string(tok) : std::string(tok.substr(0, 21)) + "...";
+  }
+
+  std::string_view text_;
+  std::string_view source_;
+  size_t pos_ = 0;
+  int64_t line_ = 0;
+};
+
+}  // namespace
+
+EdgeList parse_edge_list(std::string_view text, std::string_view source,
+                         uint64_t max_matrix_bytes) {
+  if (max_matrix_bytes == 0) max_matrix_bytes = physical_memory_bytes();
+  LineParser p(text, source);
+  std::vector<int64_t> f;
+  if (!p.next_fields(f)) p.fail(1, "empty input: expected a first line 'V E'");
+  if (f.size() != 2) {
+    p.fail(p.line(), fmt::format("expected 2 integers 'V E', found {}", f.size()));
+  }
+  const int64_t V = f[0], E = f[1];
+  const int64_t header_line = p.line();
+  if (V <= 0) p.fail(header_line, fmt::format("V must be positive, got {}", V));
+  if (E < 0) p.fail(header_line, fmt::format("E must be non-negative, got {}", E));
+  if (V > INT32_MAX) p.fail(header_line, fmt::format("V = {} is larger than {}", V, INT32_MAX));
+  // Checked before anything the size of the graph is allocated.
+  const uint64_t need = matrix_bytes(V);
+  if (need > max_matrix_bytes) {
+    p.fail(header_line, fmt::format("V = {} needs a {} distance matrix ({} bytes), more than the "
+                                    "{} available",
+                                    V, human_bytes(need), need, human_bytes(max_matrix_bytes)));
+  }
+
+  EdgeList g;
+  g.num_vertices = static_cast<int32_t>(V);
+  // A bogus E must not allocate: an edge line takes at least 6 bytes ("0 0 0\n").
+  g.edges.reserve(static_cast<size_t>(std::min<int64_t>(E, text.size() / 6 + 1)));
+  int64_t max_w = -1, max_w_line = 0;
+  for (int64_t k = 0; k < E; ++k) {
+    if (!p.next_fields(f)) {
+      p.fail(p.line() + 1, fmt::format("end of input after {} of {} edges", k, E));
+    }
+    const int64_t line = p.line();
+    if (f.size() != 3) {
+      p.fail(line, fmt::format("expected 3 integers 'src dst w', found {}", f.size()));
+    }
+    for (int c = 0; c < 2; ++c) {
+      if (f[c] < 0 || f[c] >= V) {
+        p.fail(line, fmt::format("vertex {} out of range [0, {})", f[c], V));
+      }
+    }
+    if (f[2] < 0) p.fail(line, fmt::format("negative weight {}", f[2]));
+    if (f[2] >= kInf) {
+      p.fail(line, fmt::format("weight {} is not below the unreachable value {}", f[2], kInf));
+    }
+    if (f[2] > max_w) {
+      max_w = f[2];
+      max_w_line = line;
+    }
+    g.edges.push_back(
+        Edge{static_cast<int32_t>(f[0]), static_cast<int32_t>(f[1]), static_cast<int32_t>(f[2])});
+  }
+  if (p.next_fields(f)) {
+    p.fail(p.line(), fmt::format("unexpected content after the {} edges the header announced", E));
+  }
+  // A shortest path has at most V-1 edges; if that sum can reach kInf a real distance could
+  // be printed as "unreachable".
+  if (max_w > 0 && (V - 1) * max_w >= kInf) {
+    p.fail(max_w_line,
+           fmt::format("weight {} with V = {}: (V-1)*w = {} reaches the unreachable value {}, so "
+                       "distances could collide with 'unreachable'",
+                       max_w, V, (V - 1) * max_w, kInf));
+  }
+  return g;
+}
+
+std::string read_whole_input(const std::string& path) {
+  if (path == "-") {
+    std::string s((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+    if (std::cin.bad()) throw InputError("<stdin>: read error");
+    return s;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size < 0) throw InputError(fmt::format("{}: cannot read (not a regular file?)", path));
+  std::string s(static_cast<size_t>(size), '\0');
+  in.seekg(0);
+  in.read(s.data(), size);
+  if (!in) throw InputError(fmt::format("{}: read error", path));
+  return s;
+}
+
+EdgeList read_edge_list(const std::string& path, uint64_t max_matrix_bytes) {
+  const std::string text = read_whole_input(path);
+  return parse_edge_list(text, path == "-" ? "<stdin>" : path, max_matrix_bytes);
+}
+
+std::string format_edge_list(const EdgeList& g) {
+  std::string s = fmt::format("{} {}\n", g.num_vertices, g.edges.size());
+  for (const Edge& e : g.edges) fmt::format_to(std::back_inserter(s), "{} {} {}\n", e.src, e.dst, e.w);
+  return s;
+}
+
+namespace {
+
+// Appends row i of d in the output format; `out` must have room for n * 11 + 1 bytes.
+char* format_row(const DistMatrix& d, int i, char* out) {
+  const int32_t* r = d.row(i);
+  for (int j = 0; j < d.n(); ++j) {
+    out = std::to_chars(out, out + 11, r[j]).ptr;
+    *out++ = ' ';
+  }
+  out[-1] = '\n';
+  return out;
+}
+
+void write_all(int fd, const char* p, size_t len) {
+  while (len > 0) {
+    const ssize_t w = ::write(fd, p, len);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(fmt::format("write failed: {}", std::strerror(errno)));
+    }
+    p += w;
+    len -= static_cast<size_t>(w);
+  }
+}
+
+}  // namespace
+
+void write_matrix(const DistMatrix& d, int fd, int threads, size_t task_bytes) {
+  const int n = d.n();
+  if (n == 0) return;
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  // Each task formats a band of rows; the bands of one batch are then written in order.
+  const size_t row_max = static_cast<size_t>(n) * 11 + 1;
+  const int rows_per_task = static_cast<int>(std::max<size_t>(1, task_bytes / row_max));
+  std::vector<std::vector<char>> bufs(threads);
+  std::vector<size_t> used(threads);
+  for (int first = 0; first < n; first += rows_per_task * threads) {
+    parallel_for(threads, threads, [&](int t) {
+      const int r0 = first + t * rows_per_task;
+      const int r1 = std::min(n, r0 + rows_per_task);
+      used[t] = 0;
+      if (r0 >= r1) return;
+      bufs[t].resize(static_cast<size_t>(r1 - r0) * row_max);
+      char* p = bufs[t].data();
+      for (int i = r0; i < r1; ++i) p = format_row(d, i, p);
+      used[t] = static_cast<size_t>(p - bufs[t].data());
+    });
+    for (int t = 0; t < threads; ++t) write_all(fd, bufs[t].data(), used[t]);
+  }
+}
+
+std::string format_matrix(const DistMatrix& d) {
+  std::string s;
+  std::vector<char> buf(static_cast<size_t>(d.n()) * 11 + 1);
+  for (int i = 0; i < d.n(); ++i) s.append(buf.data(), format_row(d, i, buf.data()));
+  return s;
+}
+
+}  // namespace apsp

@@ -1,0 +1,42 @@
+// The contest's edge-list format (ARCHITECTURE.md): "V E", then E lines "src dst w".
+// The reader is strict: every fault is one InputError naming the source, the line and the fault.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "core/dist_matrix.hpp"
+
+namespace apsp {
+
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Physical memory of this machine, the default bound on the matrix a graph may need.
+uint64_t physical_memory_bytes();
+
+// Parses a whole buffer. `source` names it in messages ("graph.txt", "<stdin>").
+// max_matrix_bytes bounds the V x V int32 matrix the graph needs (0: physical memory).
+EdgeList parse_edge_list(std::string_view text, std::string_view source,
+                         uint64_t max_matrix_bytes = 0);
+
+// Reads a whole file ("-" is standard input) and parses it.
+EdgeList read_edge_list(const std::string& path, uint64_t max_matrix_bytes = 0);
+
+// The whole content of a file or of standard input ("-"); InputError when it cannot be read.
+std::string read_whole_input(const std::string& path);
+
+std::string format_edge_list(const EdgeList& graph);
+
+// Writes the matrix in the output format: n lines of n integers, one space between them, '\n'
+// after each line. Rows are formatted by `threads` threads (0: all cores) into large buffers
+// and written in order with write(2), task_bytes of output per task (memory stays bounded to
+// threads * task_bytes). Throws std::runtime_error on a write error.
+void write_matrix(const DistMatrix& d, int fd, int threads = 0, size_t task_bytes = 4u << 20);
+std::string format_matrix(const DistMatrix& d);
+
+}  // namespace apsp

@@ -1,0 +1,120 @@
+#include "core/generators.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace apsp {
+
+std::string_view to_string(GraphKind kind) {
+  switch (kind) {
+    case GraphKind::kRandom: return "random";
+    case GraphKind::kChain: return "chain";
+    case GraphKind::kGrid: return "grid";
+    case GraphKind::kComponents: return "components";
+    case GraphKind::kStar: return "star";
+  }
+  return "?";
+}
+
+std::optional<GraphKind> parse_graph_kind(std::string_view name) {
+  for (GraphKind k : {GraphKind::kRandom, GraphKind::kChain, GraphKind::kGrid,
+                      GraphKind::kComponents, GraphKind::kStar}) {
+    if (to_string(k) == name) return k;
+  }
+  return std::nullopt;
+}
+
+std::string graph_kind_names() { return "random|chain|grid|components|star"; }
+
+uint64_t SplitMix64::below(uint64_t bound) {
+  unsigned __int128 m = static_cast<unsigned __int128>(next()) * bound;
+  uint64_t low = static_cast<uint64_t>(m);
+  if (low < bound) {
+    const uint64_t threshold = (0 - bound) % bound;
+    while (low < threshold) {
+      m = static_cast<unsigned __int128>(next()) * bound;
+      low = static_cast<uint64_t>(m);
+    }
+  }
+  return static_cast<uint64_t>(m >> 64);
+}
+
+bool SplitMix64::chance(double p) {
+  if (p <= 0.0) return false;
+  if (p >= 1.0) return true;
+  // p * 2^64 is exact IEEE arithmetic, so the threshold is the same on every platform.
+  return next() < static_cast<uint64_t>(std::ldexp(p, 64));
+}
+
+EdgeList generate(const GraphSpec& s) {
+  const int64_t V = s.num_vertices;
+  if (V <= 0) throw std::invalid_argument(fmt::format("V must be positive, got {}", V));
+  if (s.wmin < 0 || s.wmin > s.wmax) {
+    throw std::invalid_argument(fmt::format("need 0 <= wmin <= wmax, got [{}, {}]", s.wmin, s.wmax));
+  }
+  if ((V - 1) * static_cast<int64_t>(s.wmax) >= kInf) {
+    throw std::invalid_argument(fmt::format(
+        "(V-1)*wmax = {} reaches the unreachable value {}", (V - 1) * s.wmax, kInf));
+  }
+  if (!(s.density >= 0.0 && s.density <= 1.0)) {
+    throw std::invalid_argument(fmt::format("density must be in [0, 1], got {}", s.density));
+  }
+  if (s.kind == GraphKind::kComponents && s.components <= 0) {
+    throw std::invalid_argument("components must be positive");
+  }
+  SplitMix64 rng(s.seed);
+  const uint64_t wspan = static_cast<uint64_t>(s.wmax - s.wmin) + 1;
+  auto weight = [&] { return static_cast<int32_t>(s.wmin + static_cast<int64_t>(rng.below(wspan))); };
+  EdgeList g;
+  g.num_vertices = static_cast<int32_t>(V);
+  auto add = [&](int64_t a, int64_t b) {
+    g.edges.push_back(Edge{static_cast<int32_t>(a), static_cast<int32_t>(b), weight()});
+  };
+
+  switch (s.kind) {
+    case GraphKind::kRandom:
+      if (s.num_edges >= 0) {
+        g.edges.reserve(static_cast<size_t>(s.num_edges));
+        for (int64_t e = 0; e < s.num_edges; ++e) {
+          const int64_t a = static_cast<int64_t>(rng.below(V));
+          add(a, static_cast<int64_t>(rng.below(V)));
+        }
+      } else {
+        g.edges.reserve(static_cast<size_t>(s.density * V * (V - 1)) + 16);
+        for (int64_t i = 0; i < V; ++i)
+          for (int64_t j = 0; j < V; ++j)
+            if (i != j && rng.chance(s.density)) add(i, j);
+      }
+      break;
+    case GraphKind::kChain:
+      for (int64_t i = 0; i + 1 < V; ++i) add(i, i + 1);
+      break;
+    case GraphKind::kGrid: {
+      const int64_t cols = static_cast<int64_t>(std::ceil(std::sqrt(static_cast<double>(V))));
+      for (int64_t i = 0; i < V; ++i) {
+        if ((i + 1) % cols != 0 && i + 1 < V) { add(i, i + 1); add(i + 1, i); }
+        if (i + cols < V) { add(i, i + cols); add(i + cols, i); }
+      }
+      break;
+    }
+    case GraphKind::kComponents:
+      for (int64_t i = 0; i < V; ++i)
+        for (int64_t j = 0; j < V; ++j)
+          if (i != j && i % s.components == j % s.components && rng.chance(s.density)) add(i, j);
+      break;
+    case GraphKind::kStar:
+      for (int64_t i = 1; i < V; ++i) { add(0, i); add(i, 0); }
+      break;
+  }
+  if (s.duplicates > 0.0) {
+    const size_t original = g.edges.size();
+    for (size_t e = 0; e < original; ++e) {
+      if (rng.chance(s.duplicates)) g.edges.push_back(Edge{g.edges[e].src, g.edges[e].dst, weight()});
+    }
+  }
+  return g;
+}
+
+}  // namespace apsp

@@ -1,0 +1,21 @@
+// CPU solvers. floyd_warshall_blocked is the reference every GPU variant is checked against;
+// the plain triple loop and Dijkstra exist to test it.
+#pragma once
+
+#include "core/dist_matrix.hpp"
+
+namespace apsp {
+
+// Blocked Floyd-Warshall in place, phases 2 and 3 spread over `threads` threads (0: all cores).
+void floyd_warshall_blocked(DistMatrix& d, int threads = 0);
+
+// The textbook triple loop, in place.
+void floyd_warshall_plain(DistMatrix& d);
+
+// Dijkstra from every source with a binary heap on the graph's edges.
+DistMatrix dijkstra_all_pairs(const EdgeList& graph);
+
+// The distance matrix of a graph, by the reference.
+DistMatrix solve_reference(const EdgeList& graph, int threads = 0);
+
+}  // namespace apsp

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Set-up for a fresh clone: installs what is missing from Debian/Ubuntu packages, checks that
+# the CUDA toolkit is there, then configures and builds the release preset. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(g++ cmake ninja-build git libfmt-dev nlohmann-json3-dev libbenchmark-dev libgtest-dev
+          libcli11-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
+else
+  echo "setup: all packages present"
+fi
+
+if ! command -v nvcc >/dev/null; then
+  if [ -x /usr/local/cuda/bin/nvcc ]; then
+    export PATH=/usr/local/cuda/bin:$PATH
+  else
+    echo "setup: nvcc not found. Install the CUDA toolkit (12.4 or newer) and put its bin/ on" \
+         "PATH, e.g. export PATH=/usr/local/cuda/bin:\$PATH" >&2
+    exit 1
+  fi
+fi
+echo "setup: $(nvcc --version | tail -n 1)"
+
+cmake --preset release
+cmake --build --preset release
+echo "setup: built build/release; run the tests with: ctest --preset release"

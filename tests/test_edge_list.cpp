@@ -1,0 +1,143 @@
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+
+#include "core/edge_list.hpp"
+#include "core/generators.hpp"
+#include "core/reference.hpp"
+
+namespace apsp {
+namespace {
+
+std::string parse_error(const std::string& text, uint64_t max_bytes = 0) {
+  try {
+    parse_edge_list(text, "g.txt", max_bytes);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(EdgeListReader, ParsesAValidGraph) {
+  const EdgeList g = parse_edge_list("3 4\n0 1 5\n1 2 0\r\n2 0 7\n  0 1 3  \n", "g.txt");
+  ASSERT_EQ(g.num_vertices, 3);
+  ASSERT_EQ(g.edges.size(), 4u);
+  EXPECT_EQ(g.edges[3].src, 0);
+  EXPECT_EQ(g.edges[3].dst, 1);
+  EXPECT_EQ(g.edges[3].w, 3);
+  const DistMatrix d = DistMatrix::from_edges(g);
+  EXPECT_EQ(d.at(0, 1), 3) << "a duplicate edge keeps the smaller weight";
+  EXPECT_EQ(d.at(1, 2), 0);
+  EXPECT_EQ(d.at(0, 0), 0);
+  EXPECT_EQ(d.at(1, 0), kInf);
+}
+
+TEST(EdgeListReader, SelfLoopDoesNotChangeTheDiagonal) {
+  const DistMatrix d = DistMatrix::from_edges(parse_edge_list("2 1\n1 1 9\n", "g"));
+  EXPECT_EQ(d.at(1, 1), 0);
+}
+
+TEST(EdgeListReader, AcceptsNoEdgesAndNoTrailingNewline) {
+  EXPECT_EQ(parse_edge_list("5 0", "g").edges.size(), 0u);
+  EXPECT_EQ(parse_edge_list("2 1\n0 1 4", "g").edges.size(), 1u);
+}
+
+TEST(EdgeListReader, EveryFaultNamesItsLine) {
+  EXPECT_EQ(parse_error(""), "g.txt:1: empty input: expected a first line 'V E'");
+  EXPECT_EQ(parse_error("3 x\n"), "g.txt:1: expected an integer, found 'x'");
+  EXPECT_EQ(parse_error("3 2\n0 1 2\n0 1.5 2\n"), "g.txt:3: expected an integer, found '1.5'");
+  EXPECT_EQ(parse_error("3\n"), "g.txt:1: expected 2 integers 'V E', found 1");
+  EXPECT_EQ(parse_error("0 0\n"), "g.txt:1: V must be positive, got 0");
+  EXPECT_EQ(parse_error("-4 0\n"), "g.txt:1: V must be positive, got -4");
+  EXPECT_EQ(parse_error("3 -1\n"), "g.txt:1: E must be non-negative, got -1");
+  EXPECT_EQ(parse_error("3 3\n0 1 2\n1 2 3\n"), "g.txt:4: end of input after 2 of 3 edges");
+  EXPECT_EQ(parse_error("3 1\n0 3 2\n"), "g.txt:2: vertex 3 out of range [0, 3)");
+  EXPECT_EQ(parse_error("3 1\n-1 0 2\n"), "g.txt:2: vertex -1 out of range [0, 3)");
+  EXPECT_EQ(parse_error("3 1\n0 1 -2\n"), "g.txt:2: negative weight -2");
+  EXPECT_EQ(parse_error("3 1\n0 1 1073741823\n"),
+            "g.txt:2: weight 1073741823 is not below the unreachable value 1073741823");
+  EXPECT_EQ(parse_error("3 1\n0 1 2 7\n"), "g.txt:2: expected 3 integers 'src dst w', found 4");
+  EXPECT_EQ(parse_error("3 1\n0 1 2\n1 2 3\n"),
+            "g.txt:3: unexpected content after the 1 edges the header announced");
+  EXPECT_EQ(parse_error("3 1\n0 1 99999999999999999999\n"),
+            "g.txt:2: integer out of range: '99999999999999999999'");
+}
+
+TEST(EdgeListReader, RejectsWeightsWhoseSumsCouldReachUnreachable) {
+  // (V-1) * w = 3 * 400000000 = 1.2e9 >= 1073741823
+  EXPECT_EQ(parse_error("4 2\n0 1 5\n1 2 400000000\n"),
+            "g.txt:3: weight 400000000 with V = 4: (V-1)*w = 1200000000 reaches the unreachable "
+            "value 1073741823, so distances could collide with 'unreachable'");
+  EXPECT_NO_THROW(parse_edge_list("4 1\n1 2 357913940\n", "g"));  // 3 * w < kInf
+}
+
+TEST(EdgeListReader, RejectsAMatrixTooLargeBeforeAllocating) {
+  const std::string e = parse_error("100000 1\n0 1 1\n", /*max_bytes=*/1ull << 30);
+  EXPECT_EQ(e, "g.txt:1: V = 100000 needs a 40.0 GB distance matrix (40000000000 bytes), more "
+               "than the 1.1 GB available");
+  // A huge E with a small file fails on the missing lines, not on an allocation.
+  EXPECT_EQ(parse_error("3 4000000000000\n0 1 1\n"),
+            "g.txt:3: end of input after 1 of 4000000000000 edges");
+}
+
+TEST(EdgeListReader, ReadsFilesAndReportsMissingOnes) {
+  char path[] = "/tmp/apsp_test_XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  const std::string text = "2 1\n0 1 4\n";
+  ASSERT_EQ(write(fd, text.data(), text.size()), static_cast<ssize_t>(text.size()));
+  close(fd);
+  EXPECT_EQ(read_edge_list(path).edges.size(), 1u);
+  unlink(path);
+  try {
+    read_edge_list("/nonexistent/graph.txt");
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "/nonexistent/graph.txt: cannot open: No such file or directory");
+  }
+}
+
+TEST(EdgeListWriter, GraphRoundTrip) {
+  GraphSpec spec;
+  spec.num_vertices = 40;
+  spec.density = 0.2;
+  spec.wmin = 0;
+  spec.duplicates = 0.3;
+  const EdgeList g = generate(spec);
+  const EdgeList back = parse_edge_list(format_edge_list(g), "round");
+  ASSERT_EQ(back.num_vertices, g.num_vertices);
+  ASSERT_EQ(back.edges.size(), g.edges.size());
+  for (size_t e = 0; e < g.edges.size(); ++e) {
+    EXPECT_EQ(back.edges[e].src, g.edges[e].src);
+    EXPECT_EQ(back.edges[e].dst, g.edges[e].dst);
+    EXPECT_EQ(back.edges[e].w, g.edges[e].w);
+  }
+}
+
+TEST(MatrixWriter, ExactOutputFormat) {
+  DistMatrix d = DistMatrix::from_edges(parse_edge_list("3 2\n0 1 12\n1 2 0\n", "g"));
+  floyd_warshall_plain(d);
+  EXPECT_EQ(format_matrix(d), "0 12 12\n1073741823 0 0\n1073741823 1073741823 0\n");
+}
+
+// The threaded fd writer gives exactly the bytes of the simple formatter, across several
+// batches of rows.
+TEST(MatrixWriter, ThreadedWriterMatchesFormatter) {
+  GraphSpec spec;
+  spec.num_vertices = 700;
+  spec.density = 0.01;
+  DistMatrix d = solve_reference(generate(spec));
+  FILE* tmp = std::tmpfile();
+  ASSERT_NE(tmp, nullptr);
+  write_matrix(d, fileno(tmp), 3, /*task_bytes=*/50000);  // 6 rows a task, 39 batches
+  const off_t size = lseek(fileno(tmp), 0, SEEK_END);
+  std::string got(static_cast<size_t>(size), '\0');
+  ASSERT_EQ(pread(fileno(tmp), got.data(), got.size(), 0), size);
+  std::fclose(tmp);
+  EXPECT_EQ(got, format_matrix(d));
+}
+
+}  // namespace
+}  // namespace apsp

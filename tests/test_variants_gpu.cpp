@@ -1,0 +1,157 @@
+// Every variant x every compiled config x the sizes that stress tile edges x graphs with
+// unreachable pairs, zero weights and duplicate edges: the device result must equal the CPU
+// reference element by element.
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+#include <memory>
+#include <tuple>
+
+#include "core/device_buffer.hpp"
+#include "core/device_info.hpp"
+#include "core/generators.hpp"
+#include "core/reference.hpp"
+#include "variants/variant.hpp"
+
+namespace apsp {
+namespace {
+
+// Not multiples of any tile (31, 33, 63, 65, 127, 129, 191, 200, 1000, 1025) and exact ones.
+// APSP_TEST_SIZES=77,100 replaces them (scripts/device-check.sh does so under the sanitizers).
+std::vector<int> sizes() {
+  std::vector<int> out;
+  if (const char* env = std::getenv("APSP_TEST_SIZES")) {
+    std::stringstream ss(env);
+    for (std::string item; std::getline(ss, item, ',');) out.push_back(std::stoi(item));
+    return out;
+  }
+  return {1, 2, 31, 32, 33, 63, 64, 65, 127, 128, 129, 191, 200, 1000, 1025};
+}
+
+enum class Graph { kDense, kSparseUnreachable, kChain, kZeroWeightsDuplicates };
+const Graph kGraphs[] = {Graph::kDense, Graph::kSparseUnreachable, Graph::kChain,
+                         Graph::kZeroWeightsDuplicates};
+const char* name(Graph g) {
+  switch (g) {
+    case Graph::kDense: return "dense";
+    case Graph::kSparseUnreachable: return "sparse-unreachable";
+    case Graph::kChain: return "chain";
+    case Graph::kZeroWeightsDuplicates: return "zero-weights-duplicates";
+  }
+  return "?";
+}
+
+GraphSpec spec(Graph g, int n) {
+  GraphSpec s;
+  s.num_vertices = n;
+  s.seed = 17 * n + static_cast<int>(g);
+  switch (g) {
+    case Graph::kDense:
+      s.density = 0.3;
+      break;
+    case Graph::kSparseUnreachable:  // 3 components, about 1.5 edges a vertex inside each
+      s.kind = GraphKind::kComponents;
+      s.components = 3;
+      s.density = std::min(1.0, 4.5 / n);
+      break;
+    case Graph::kChain:
+      s.kind = GraphKind::kChain;
+      break;
+    case Graph::kZeroWeightsDuplicates:
+      s.density = std::min(1.0, 8.0 / n);
+      s.wmin = 0;
+      s.wmax = 3;
+      s.duplicates = 0.5;
+      break;
+  }
+  return s;
+}
+
+struct Problem {
+  DistMatrix input;
+  DistMatrix expected;
+};
+
+// References are computed once per (graph, n) and shared by every variant and config.
+const Problem& problem(Graph g, int n) {
+  static std::map<std::pair<Graph, int>, std::unique_ptr<Problem>> cache;
+  auto& slot = cache[{g, n}];
+  if (!slot) {
+    const EdgeList edges = generate(spec(g, n));
+    slot = std::make_unique<Problem>(Problem{DistMatrix::from_edges(edges), {}});
+    slot->expected = slot->input;
+    floyd_warshall_blocked(slot->expected);
+  }
+  return *slot;
+}
+
+struct VariantConfig {
+  const Variant* variant;
+  Config config;
+};
+
+// Every compiled config; only the defaults with APSP_TEST_DEFAULTS_ONLY=1 (sanitizer runs).
+std::vector<VariantConfig> every_config() {
+  const bool defaults_only = std::getenv("APSP_TEST_DEFAULTS_ONLY") != nullptr;
+  std::vector<VariantConfig> out;
+  for (const Variant& v : registry()) {
+    if (defaults_only) {
+      out.push_back({&v, v.defaults});
+      continue;
+    }
+    for (const Config& c : all_configs(v)) out.push_back({&v, c});
+  }
+  return out;
+}
+
+class VariantTest : public testing::TestWithParam<VariantConfig> {};
+
+TEST_P(VariantTest, EqualsTheCpuReference) {
+  const Variant& v = *GetParam().variant;
+  const Config& config = GetParam().config;
+  const DeviceInfo dev = query_device();
+  CudaStream stream;
+  for (int n : sizes()) {
+    const std::string why = v.check(config, n, dev);
+    ASSERT_EQ(why, "") << "a compiled config must run on this device at n = " << n;
+    DeviceBuffer<int> d(static_cast<size_t>(n) * n);
+    DistMatrix got(n);
+    for (Graph g : kGraphs) {
+      const Problem& p = problem(g, n);
+      APSP_CUDA_CHECK(cudaMemcpyAsync(d.get(), p.input.data(), p.input.bytes(),
+                                      cudaMemcpyHostToDevice, stream.get()));
+      v.run(d.get(), n, config, stream.get());
+      APSP_CUDA_CHECK(cudaMemcpyAsync(got.data(), d.get(), got.bytes(), cudaMemcpyDeviceToHost,
+                                      stream.get()));
+      stream.synchronize();
+      const Mismatch m = compare(got, p.expected);
+      ASSERT_FALSE(m) << config_name(v.name, config) << " n=" << n << " graph=" << name(g) << ": "
+                      << m.count << " elements differ, first d[" << m.i << "][" << m.j
+                      << "] = " << m.got << ", expected " << m.expected;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllVariants, VariantTest, testing::ValuesIn(every_config()),
+                         [](const testing::TestParamInfo<VariantConfig>& info) {
+                           std::string s = config_name(info.param.variant->name, info.param.config);
+                           for (char& ch : s)
+                             if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return s;
+                         });
+
+// A variant that skipped a barrier or a tile would fail above; this checks the test itself
+// can fail: a matrix one step short of the answer is caught.
+TEST(VariantHarness, DetectsAWrongResult) {
+  const Problem& p = problem(Graph::kChain, 65);
+  const Mismatch m = compare(p.input, p.expected);
+  EXPECT_TRUE(m);
+}
+
+}  // namespace
+}  // namespace apsp

@@ -1,0 +1,35 @@
+// 00 naive: one launch per k, one thread per (i, j), no reuse at all. Every speedup the bench
+// reports is against this variant, the starting point of the course reports.
+#include "core/cuda_check.hpp"
+#include "core/dist_matrix.hpp"
+#include "kernels/naive.cuh"
+#include "variants/all.hpp"
+
+namespace apsp {
+
+static_assert(kernels::kInf == kInf, "device and host must agree on 'unreachable'");
+
+namespace {
+constexpr int kBlockX = 32;  // <- a warp spans 32 consecutive j: coalesced row accesses
+constexpr int kBlockY = 8;   // <- 256 threads per block
+}  // namespace
+
+Variant make_naive() {
+  Variant v;
+  v.name = "naive";
+  v.summary = "one launch per k, one thread per (i, j); the baseline of every speedup";
+  v.check = [](const Config&, int n, const DeviceInfo& dev) {
+    return check_launch(n, kBlockX * kBlockY, 0, dev);
+  };
+  v.run = [](int* d, int n, const Config&, cudaStream_t stream) {
+    const dim3 block(kBlockX, kBlockY);
+    const dim3 grid((n + kBlockX - 1) / kBlockX, (n + kBlockY - 1) / kBlockY);
+    for (int k = 0; k < n; ++k) {
+      kernels::naive_step<<<grid, block, 0, stream>>>(d, n, k);
+      APSP_CUDA_CHECK_LAUNCH();
+    }
+  };
+  return v;
+}
+
+}  // namespace apsp

@@ -1,0 +1,34 @@
+// 01 blocked32: the course reports' basic blocked Floyd-Warshall. 32 x 32 tiles, three kernels
+// per round (pivot; pivot row and column; the rest), the tiles each phase reads cached in
+// shared memory. Changes against naive: n/32 rounds of 3 launches instead of n launches, and
+// each element is read from shared memory instead of global memory in the inner loop.
+#include "core/cuda_check.hpp"
+#include "kernels/blocked32.cuh"
+#include "variants/all.hpp"
+
+namespace apsp {
+
+Variant make_blocked32() {
+  using kernels::kTile32;
+  Variant v;
+  v.name = "blocked32";
+  v.summary = "32x32 tiles, three kernels per round, tiles cached in shared memory";
+  v.check = [](const Config&, int n, const DeviceInfo& dev) {
+    return check_launch(n, kTile32 * kTile32, 2 * kTile32 * kTile32 * 4, dev);
+  };
+  v.run = [](int* d, int n, const Config&, cudaStream_t stream) {
+    const int tiles = (n + kTile32 - 1) / kTile32;
+    const dim3 block(kTile32, kTile32);
+    for (int kt = 0; kt < tiles; ++kt) {
+      kernels::blocked32_phase1<kTile32><<<1, block, 0, stream>>>(d, n, kt);
+      APSP_CUDA_CHECK_LAUNCH();
+      kernels::blocked32_phase2<kTile32><<<dim3(tiles, 2), block, 0, stream>>>(d, n, kt);
+      APSP_CUDA_CHECK_LAUNCH();
+      kernels::blocked32_phase3<kTile32><<<dim3(tiles, tiles), block, 0, stream>>>(d, n, kt);
+      APSP_CUDA_CHECK_LAUNCH();
+    }
+  };
+  return v;
+}
+
+}  // namespace apsp

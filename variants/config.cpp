@@ -1,0 +1,117 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "variants/variant.hpp"
+
+namespace apsp {
+
+const Variant* find_variant(const std::string& name) {
+  for (const Variant& v : registry()) {
+    if (v.name == name) return &v;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> variant_names() {
+  std::vector<std::string> names;
+  for (const Variant& v : registry()) names.push_back(v.name);
+  return names;
+}
+
+std::vector<Config> all_configs(const Variant& v) {
+  std::vector<Config> out{Config{}};
+  for (const Param& p : v.space) {
+    std::vector<Config> next;
+    for (const Config& c : out) {
+      for (int value : p.values) {
+        Config d = c;
+        d[p.name] = value;
+        next.push_back(std::move(d));
+      }
+    }
+    out = std::move(next);
+  }
+  auto def = std::find(out.begin(), out.end(), v.defaults);
+  if (def != out.end()) std::rotate(out.begin(), def, def + 1);
+  return out;
+}
+
+std::string config_name(const std::string& variant, const Config& c) {
+  if (c.empty()) return variant;
+  std::string s = variant + "[";
+  bool first = true;
+  for (const auto& [k, v] : c) {
+    s += fmt::format("{}{}={}", first ? "" : ",", k, v);
+    first = false;
+  }
+  return s + "]";
+}
+
+void validate_config(const Variant& v, const Config& c) {
+  for (const auto& [k, value] : c) {
+    auto p = std::find_if(v.space.begin(), v.space.end(), [&](const Param& p) { return p.name == k; });
+    if (p == v.space.end()) {
+      std::string known;
+      for (const Param& q : v.space) known += (known.empty() ? "" : ", ") + q.name;
+      throw std::invalid_argument(fmt::format("{}: unknown parameter '{}' (it has: {})", v.name, k,
+                                              known.empty() ? "none" : known));
+    }
+    if (std::find(p->values.begin(), p->values.end(), value) == p->values.end()) {
+      throw std::invalid_argument(fmt::format("{}: {}={} is not compiled in (values: {})", v.name,
+                                              k, value, fmt::join(p->values, ",")));
+    }
+  }
+  for (const Param& p : v.space) {
+    if (!c.count(p.name)) throw std::invalid_argument(fmt::format("{}: {} is not set", v.name, p.name));
+  }
+}
+
+NamedConfig parse_config(const std::string& text) {
+  const auto open = text.find('[');
+  const std::string name = text.substr(0, open);
+  const Variant* v = find_variant(name);
+  if (!v) {
+    throw std::invalid_argument(fmt::format("unknown variant '{}' (known: {})", name,
+                                            fmt::join(variant_names(), ", ")));
+  }
+  NamedConfig out{v, v->defaults};
+  if (open == std::string::npos) return out;
+  if (text.back() != ']') {
+    throw std::invalid_argument(fmt::format("'{}': expected 'name[param=value,...]'", text));
+  }
+  const std::string body = text.substr(open + 1, text.size() - open - 2);
+  size_t pos = 0;
+  while (pos < body.size()) {
+    size_t comma = body.find(',', pos);
+    if (comma == std::string::npos) comma = body.size();
+    const std::string item = body.substr(pos, comma - pos);
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw std::invalid_argument(fmt::format("'{}': expected param=value, found '{}'", text, item));
+    }
+    const std::string key = item.substr(0, eq);
+    const std::string val = item.substr(eq + 1);
+    size_t used = 0;
+    int value = 0;
+    try {
+      value = std::stoi(val, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != val.size()) {
+      throw std::invalid_argument(fmt::format("'{}': {} must be an integer, found '{}'", text, key, val));
+    }
+    if (!std::any_of(v->space.begin(), v->space.end(), [&](const Param& p) { return p.name == key; })) {
+      Config probe{{key, value}};
+      validate_config(*v, probe);  // throws the "unknown parameter" message
+    }
+    out.config[key] = value;
+    pos = comma + 1;
+  }
+  validate_config(*v, out.config);
+  return out;
+}
+
+}  // namespace apsp
