@@ -1,33 +1,37 @@
 #!/usr/bin/env bash
 # On the GPU machine: build, run the whole test suite, then compute-sanitizer memcheck and
 # racecheck on every variant (default config) at sizes that are no multiple of any tile.
-# Logs go to $OUT (or ./device-check-logs); a summary is printed last.
+# Logs go to $OUT (or ./device-check-logs): build, ctest, gpu-tests and sanitizers .log; a
+# summary is printed last.
 #   source .deps/env.sh && scripts/device-check.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
 logs=${OUT:-device-check-logs}
 mkdir -p "$logs"
 summary=()
-step() {  # step NAME COMMAND...: runs, logs, records PASS/FAIL
-  local name=$1; shift
+step() {  # step LOG NAME COMMAND...: runs, appends to LOG.log, records PASS/FAIL
+  local log=$1 name=$2; shift 2
   local t0=$SECONDS
-  if "$@" >"$logs/$name.log" 2>&1; then summary+=("PASS  $name ($((SECONDS - t0)) s)")
-  else summary+=("FAIL  $name ($((SECONDS - t0)) s): see $name.log"); fi
+  echo "=== $name: $*" >>"$logs/$log.log"
+  if "$@" >>"$logs/$log.log" 2>&1; then summary+=("PASS  $name ($((SECONDS - t0)) s)")
+  else summary+=("FAIL  $name ($((SECONDS - t0)) s): see $log.log"); fi
 }
 nvidia-smi --query-gpu=name,compute_cap,clocks.sm,clocks.max.sm,driver_version --format=csv \
   | tee "$logs/gpu.txt"
-step configure cmake --preset release
-step build cmake --build --preset release
-step ctest ctest --preset release
+step build configure cmake --preset release
+step build build cmake --build --preset release
+step ctest ctest ctest --preset release
 tests=build/release/tests/gpu_variant_tests
+step gpu-tests "gpu tests, every config" "$tests" --gtest_brief=1
 # 77 and 100: neither a multiple of 32 nor of 64, so every variant runs partial tiles.
 export APSP_TEST_SIZES=77,100 APSP_TEST_DEFAULTS_ONLY=1
 for v in $("$tests" --gtest_list_tests | sed -n 's|^  EqualsTheCpuReference/\([A-Za-z0-9_]*\).*|\1|p'); do
   for tool in memcheck racecheck; do
-    step "$tool-$v" compute-sanitizer --tool "$tool" --error-exitcode 1 "$tests" \
+    step sanitizers "$tool $v" compute-sanitizer --tool "$tool" --error-exitcode 1 "$tests" \
       --gtest_filter="AllVariants/VariantTest.EqualsTheCpuReference/$v"
   done
 done
-grep -h "tests passed\|Passed\|Failed\|Skipped" "$logs/ctest.log" | tail -3
+grep -h "tests passed" "$logs/ctest.log"
+grep -h "PASSED\|FAILED" "$logs/gpu-tests.log"
 printf '%s\n' "${summary[@]}" | tee "$logs/summary.txt"
 ! grep -q '^FAIL' "$logs/summary.txt"
