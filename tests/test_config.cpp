@@ -16,7 +16,8 @@ std::string parse_error(const std::string& text) {
 
 TEST(Registry, HasTheCourseVariantsInOrder) {
   EXPECT_EQ(variant_names(),
-            (std::vector<std::string>{"naive", "blocked32", "regtile64", "batched", "batched_edge"}));
+            (std::vector<std::string>{"naive", "blocked32", "regtile64", "batched", "batched_edge",
+                                      "sm90"}));
   for (const Variant& v : registry()) {
     EXPECT_FALSE(v.summary.empty()) << v.name;
     EXPECT_TRUE(v.run) << v.name;
@@ -55,7 +56,7 @@ TEST(ConfigText, UnnamedParametersTakeDefaults) {
 
 TEST(ConfigText, ErrorsSayWhatIsWrong) {
   EXPECT_EQ(parse_error("fast[x=1]"),
-            "unknown variant 'fast' (known: naive, blocked32, regtile64, batched, batched_edge)");
+            "unknown variant 'fast' (known: naive, blocked32, regtile64, batched, batched_edge, sm90)");
   EXPECT_EQ(parse_error("batched[batch4=2]"),
             "batched: unknown parameter 'batch4' (it has: batch2, batch3)");
   EXPECT_EQ(parse_error("batched[batch3=99]"),

@@ -19,7 +19,7 @@ std::string check_launch(int n, int threads, int smem_bytes, const DeviceInfo& d
 
 const std::vector<Variant>& registry() {
   static const std::vector<Variant> variants = {make_naive(), make_blocked32(), make_regtile64(),
-                                                make_batched(), make_batched_edge()};
+                                                make_batched(), make_batched_edge(), make_sm90()};
   return variants;
 }
 

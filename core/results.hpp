@@ -1,0 +1,64 @@
+// The results file (schema "apsp-bench/1", documented in docs/results-schema.md): what the bench
+// writes, and what the report and the tuner read.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/device_info.hpp"
+
+namespace apsp {
+
+inline constexpr const char* kResultsSchema = "apsp-bench/1";
+
+struct GraphDesc {
+  std::string kind = "random";  // generator kind, or "file"
+  uint64_t seed = 1;
+  double density = 0;
+  int wmax = 0;
+  std::string file;  // kind == "file"
+};
+
+struct RunResult {
+  std::string variant;
+  std::map<std::string, int> config;
+  std::string name;  // variant[param=value,...]
+  int n = 0;
+  GraphDesc graph;
+  std::string verified;  // "cpu-reference", "naive", "baseline", or "FAILED"
+  std::vector<double> samples_ms;
+  double median_ms = 0, min_ms = 0, stddev_ms = 0, cv = 0;
+  double updates_per_s = 0, pct_of_ceiling = 0;
+  std::optional<double> speedup_vs_naive;
+  std::optional<std::pair<double, double>> speedup_ci95;
+  std::optional<double> graph_median_ms;  // --cuda-graph: replay of a captured solve
+  std::optional<std::string> error;       // why it failed or was skipped
+};
+
+struct Context {
+  nlohmann::json device;  // DeviceInfo fields
+  nlohmann::json build;
+  std::string host, date;
+  std::vector<std::string> argv;
+  double ceiling_updates_per_s = 0;
+};
+
+struct Results {
+  Context context;
+  std::vector<RunResult> runs;
+};
+
+nlohmann::json device_json(const DeviceInfo& d);
+nlohmann::json to_json(const Results& r);
+// Throws std::runtime_error with one line when the JSON is not a results file of this schema.
+Results results_from_json(const nlohmann::json& j);
+
+// Writes `text` to `path` through a temporary file in the same folder and a rename, so a reader
+// never sees half a file and a failure leaves the old file as it was.
+void write_file_atomic(const std::string& path, const std::string& text);
+
+}  // namespace apsp

@@ -1,0 +1,98 @@
+#include "core/tables.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+namespace apsp {
+
+namespace {
+
+std::string cell_for(const RunResult& run) {
+  if (run.verified == "FAILED") return "FAILED";
+  if (run.error) return "skipped";
+  std::string s = fmt::format("{:.2f} ms", run.median_ms);
+  if (run.speedup_vs_naive && run.variant != "naive") s += fmt::format(" ({:.1f}x)", *run.speedup_vs_naive);
+  return s;
+}
+
+}  // namespace
+
+Grid speedup_grid(const Results& r) {
+  std::vector<std::string> names;
+  std::set<int> sizes;
+  for (const RunResult& run : r.runs) {
+    if (std::find(names.begin(), names.end(), run.name) == names.end()) names.push_back(run.name);
+    sizes.insert(run.n);
+  }
+  Grid g;
+  std::vector<std::string> header{"n"};
+  for (const std::string& name : names) header.push_back(name);
+  g.push_back(header);
+  for (int n : sizes) {
+    std::vector<std::string> row{std::to_string(n)};
+    for (const std::string& name : names) {
+      auto it = std::find_if(r.runs.begin(), r.runs.end(),
+                             [&](const RunResult& x) { return x.n == n && x.name == name; });
+      row.push_back(it == r.runs.end() ? "-" : cell_for(*it));
+    }
+    g.push_back(row);
+  }
+  return g;
+}
+
+Grid detail_grid(const Results& r) {
+  Grid g{{"run", "n", "median ms", "min ms", "cv", "G updates/s", "% ceiling", "speedup [95% CI]",
+          "verified"}};
+  for (const RunResult& run : r.runs) {
+    if (run.error || run.verified == "FAILED") {
+      g.push_back({run.name, std::to_string(run.n), "-", "-", "-", "-", "-", "-",
+                   run.verified == "FAILED" ? "FAILED: " + run.error.value_or("") : "skipped: " + *run.error});
+      continue;
+    }
+    std::string speedup = "-";
+    if (run.speedup_vs_naive) {
+      speedup = fmt::format("{:.2f}", *run.speedup_vs_naive);
+      if (run.speedup_ci95) speedup += fmt::format(" [{:.2f}, {:.2f}]", run.speedup_ci95->first, run.speedup_ci95->second);
+    }
+    g.push_back({run.name, std::to_string(run.n), fmt::format("{:.3f}", run.median_ms),
+                 fmt::format("{:.3f}", run.min_ms), fmt::format("{:.3f}", run.cv),
+                 fmt::format("{:.1f}", run.updates_per_s / 1e9),
+                 fmt::format("{:.1f}", run.pct_of_ceiling), speedup, run.verified});
+  }
+  return g;
+}
+
+std::string render_text(const Grid& g) {
+  if (g.empty()) return "";
+  std::vector<size_t> width(g[0].size(), 0);
+  for (const auto& row : g)
+    for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  std::string out;
+  for (const auto& row : g) {
+    for (size_t c = 0; c < row.size(); ++c) {
+      out += c == 0 ? fmt::format("{:<{}}", row[c], width[c]) : fmt::format("  {:>{}}", row[c], width[c]);
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+std::string render_markdown(const Grid& g) {
+  if (g.empty()) return "";
+  std::string out;
+  auto line = [&](const std::vector<std::string>& row) {
+    out += "|";
+    for (const std::string& c : row) out += " " + c + " |";
+    out += "\n";
+  };
+  line(g[0]);
+  out += "|";
+  for (size_t c = 0; c < g[0].size(); ++c) out += c == 0 ? ":---|" : "---:|";
+  out += "\n";
+  for (size_t r = 1; r < g.size(); ++r) line(g[r]);
+  return out;
+}
+
+}  // namespace apsp

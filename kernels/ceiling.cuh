@@ -1,0 +1,55 @@
+// The int32 min-plus ceiling probe: the sm90 inner loop (8 x 8 register tile, operands from
+// shared memory with 16-byte loads, min(c, a + b) as one VIADDMNMX) with no global traffic.
+// Its rate is the "100%" that every run's pct_of_ceiling is measured against.
+#pragma once
+
+#include "kernels/common.cuh"
+
+namespace apsp::kernels {
+
+inline constexpr int kCeilThreads = 256;  // <- 16 x 16 threads, as the sm90 product block
+inline constexpr int kCeilK = 32;         // <- k values held in shared memory
+inline constexpr int kCeilEdge = 128;     // <- tile edge: 16 threads x 8 outputs
+
+__global__ void __launch_bounds__(kCeilThreads, 2) minplus_ceiling(int repeats, int seed,
+                                                                   int* __restrict__ out) {
+  __shared__ __align__(16) int as[kCeilK][kCeilEdge];
+  __shared__ __align__(16) int bs[kCeilK][kCeilEdge];
+  const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
+  for (int e = tid; e < kCeilK * kCeilEdge; e += kCeilThreads) {
+    // Varied values (seeded at run time) so no update can be folded away.
+    as[e / kCeilEdge][e % kCeilEdge] = (e * 2654435761u + seed) % 1000;
+    bs[e / kCeilEdge][e % kCeilEdge] = (e * 40503u + 7 * seed) % 1000;
+  }
+  __syncthreads();
+  int acc[8][8];
+#pragma unroll
+  for (int r = 0; r < 8; ++r)
+#pragma unroll
+    for (int c = 0; c < 8; ++c) acc[r][c] = kInf - r - c - seed;
+  for (int rep = 0; rep < repeats; ++rep) {
+#pragma unroll
+    for (int k = 0; k < kCeilK; ++k) {
+      int a[8], b[8];
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int4 va = *reinterpret_cast<const int4*>(&as[k][h * 64 + ty * 4]);
+        const int4 vb = *reinterpret_cast<const int4*>(&bs[k][h * 64 + tx * 4]);
+        a[h * 4] = va.x; a[h * 4 + 1] = va.y; a[h * 4 + 2] = va.z; a[h * 4 + 3] = va.w;
+        b[h * 4] = vb.x; b[h * 4 + 1] = vb.y; b[h * 4 + 2] = vb.z; b[h * 4 + 3] = vb.w;
+      }
+#pragma unroll
+      for (int r = 0; r < 8; ++r)
+#pragma unroll
+        for (int c = 0; c < 8; ++c) acc[r][c] = min_plus(acc[r][c], a[r], b[c]);
+    }
+  }
+  int m = kInf;
+#pragma unroll
+  for (int r = 0; r < 8; ++r)
+#pragma unroll
+    for (int c = 0; c < 8; ++c) m = min(m, acc[r][c]);
+  out[blockIdx.x * kCeilThreads + tid] = m;
+}
+
+}  // namespace apsp::kernels
