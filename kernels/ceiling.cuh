@@ -28,6 +28,11 @@ __global__ void __launch_bounds__(kCeilThreads, 2) minplus_ceiling(int repeats, 
 #pragma unroll
     for (int c = 0; c < 8; ++c) acc[r][c] = kInf - r - c - seed;
   for (int rep = 0; rep < repeats; ++rep) {
+    // The operands do not change between repeats: without this memory clobber the compiler
+    // hoists all 2048 sums a + b out of the loop into local memory (seen in SASS: 2005 LDL/STL,
+    // VIMNMX instead of VIADDMNMX, and a "ceiling" of 1.08 T updates/s). The real kernels reload
+    // their operands from shared memory every k step, and so must the probe.
+    asm volatile("" ::: "memory");
 #pragma unroll
     for (int k = 0; k < kCeilK; ++k) {
       int a[8], b[8];

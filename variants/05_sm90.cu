@@ -18,8 +18,8 @@ namespace {
 
 using TileValues = IntList<64, 128>;    // <- tile edge: round size and output tile per block
 using ChunkValues = IntList<8, 16, 32>;  // <- k elements staged in shared memory per step
-constexpr int kDefaultTile = 128;
-constexpr int kDefaultChunk = 8;  // 16 and 32 spill at 128 registers with tile 128 (ptxas -v)
+constexpr int kDefaultTile = 64;   // best at n = 1000 and 10000 on the H200 (docs/perf-notes.md)
+constexpr int kDefaultChunk = 8;  // tile 128 with chunk 16 or 32 spills at 128 registers
 
 int round_up(int n, int m) { return (n + m - 1) / m * m; }
 
