@@ -1,6 +1,7 @@
 #include "core/results.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -130,6 +131,7 @@ void write_file_atomic(const std::string& path, const std::string& text) {
   std::string tmpl = path + ".tmp.XXXXXX";
   const int fd = mkstemp(tmpl.data());
   if (fd < 0) throw std::runtime_error(fmt::format("{}: cannot create: {}", path, std::strerror(errno)));
+  fchmod(fd, 0644);  // mkstemp makes 0600; a results file is for everyone to read
   const char* p = text.data();
   size_t left = text.size();
   while (left > 0) {
