@@ -45,10 +45,15 @@ Grid speedup_grid(const Results& r) {
 Grid detail_grid(const Results& r) {
   Grid g{{"run", "n", "median ms", "min ms", "cv", "G updates/s", "% ceiling", "speedup [95% CI]",
           "verified"}};
+  // --cuda-graph runs get one more column: the replay of a captured solve.
+  const bool graphs = std::any_of(r.runs.begin(), r.runs.end(),
+                                  [](const RunResult& x) { return x.graph_median_ms.has_value(); });
+  if (graphs) g[0].push_back("graph ms");
   for (const RunResult& run : r.runs) {
     if (run.error || run.verified == "FAILED") {
       g.push_back({run.name, std::to_string(run.n), "-", "-", "-", "-", "-", "-",
                    run.verified == "FAILED" ? "FAILED: " + run.error.value_or("") : "skipped: " + *run.error});
+      if (graphs) g.back().push_back("-");
       continue;
     }
     std::string speedup = "-";
@@ -60,6 +65,7 @@ Grid detail_grid(const Results& r) {
                  fmt::format("{:.3f}", run.min_ms), fmt::format("{:.3f}", run.cv),
                  fmt::format("{:.1f}", run.updates_per_s / 1e9),
                  fmt::format("{:.1f}", run.pct_of_ceiling), speedup, run.verified});
+    if (graphs) g.back().push_back(run.graph_median_ms ? fmt::format("{:.3f}", *run.graph_median_ms) : "-");
   }
   return g;
 }

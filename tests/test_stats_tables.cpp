@@ -71,6 +71,18 @@ TEST(Tables, SpeedupTableGolden) {
             "100  10.00 ms              2.00 ms (5.0x)  FAILED\n");
 }
 
+TEST(Tables, DetailTableAddsTheGraphColumnOnlyWhenTimed) {
+  Results r = sample_results();
+  EXPECT_EQ(detail_grid(r)[0].size(), 9u);
+  r.runs[1].graph_median_ms = 1.5;
+  const Grid g = detail_grid(r);
+  ASSERT_EQ(g[0].back(), "graph ms");
+  EXPECT_EQ(g[1].back(), "-");
+  EXPECT_EQ(g[2].back(), "1.500");
+  EXPECT_EQ(g[3].size(), g[0].size()) << "a FAILED row keeps the table rectangular";
+  EXPECT_EQ(g[3][8], "FAILED: 1 elements differ");
+}
+
 TEST(Results, JsonRoundTripAndSchemaErrors) {
   const Results r = sample_results();
   const nlohmann::json j = to_json(r);
