@@ -379,7 +379,7 @@ int run(int argc, char** argv) {
       const SolveFn solve = [&s](int* d, int n, cudaStream_t st) { s.entry->variant->run(d, n, s.entry->config, st); };
       std::vector<double> ms;
       for (int i = 0; i < static_cast<int>(s.result.samples_ms.size()); ++i)
-        ms.push_back(s.problem->timer->sample_graph(solve, o.measure.flush_l2));
+        ms.push_back(s.problem->timer->sample_graph(s.entry->name, solve, o.measure.flush_l2));
       s.result.graph_median_ms = median(ms);
     }
     progress_done();

@@ -32,8 +32,8 @@ double Timer::sample(const SolveFn& solve, bool flush_l2) {
   return elapsed_ms(start_, stop_);
 }
 
-double Timer::sample_graph(const SolveFn& solve, bool flush_l2) {
-  if (!graph_ || graph_of_ != &solve) {
+double Timer::sample_graph(const std::string& key, const SolveFn& solve, bool flush_l2) {
+  if (!graph_ || graph_key_ != key) {
     if (graph_) APSP_CUDA_CHECK(cudaGraphExecDestroy(graph_));
     graph_ = nullptr;
     cudaGraph_t graph;
@@ -47,7 +47,7 @@ double Timer::sample_graph(const SolveFn& solve, bool flush_l2) {
     APSP_CUDA_CHECK(cudaStreamEndCapture(stream_, &graph));
     APSP_CUDA_CHECK(cudaGraphInstantiate(&graph_, graph, 0));
     APSP_CUDA_CHECK(cudaGraphDestroy(graph));
-    graph_of_ = &solve;
+    graph_key_ = key;
   }
   restore();
   if (flush_l2) flush();

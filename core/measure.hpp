@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/device_buffer.hpp"
@@ -34,8 +35,9 @@ class Timer {
   Timer& operator=(const Timer&) = delete;
   // Restores the input, flushes L2 if asked, and times one solve in milliseconds.
   double sample(const SolveFn& solve, bool flush_l2);
-  // Captures one solve into a CUDA graph and times one replay (input restored first).
-  double sample_graph(const SolveFn& solve, bool flush_l2);
+  // Captures one solve into a CUDA graph (once per `key`: the graph is rebuilt when the key
+  // changes) and times one replay, input restored first.
+  double sample_graph(const std::string& key, const SolveFn& solve, bool flush_l2);
   void restore();
 
  private:
@@ -48,7 +50,7 @@ class Timer {
   CudaEvent start_, stop_;
   int flushes_ = 0;
   cudaGraphExec_t graph_ = nullptr;
-  const void* graph_of_ = nullptr;
+  std::string graph_key_;
 };
 
 // Warm-up, then samples per MeasureOptions; every sample through Timer::sample.
