@@ -77,6 +77,11 @@ struct Problem {
   std::string verification;
 };
 
+// The solve of one entry, in the form measure() and the Timer take.
+SolveFn solver(const Entry& e) {
+  return [&e](int* d, int n, cudaStream_t stream) { e.variant->run(d, n, e.config, stream); };
+}
+
 struct Slot {  // one (entry, n)
   const Entry* entry;
   Problem* problem;
@@ -301,7 +306,7 @@ int run(int argc, char** argv) {
         slots.push_back(std::move(s));
         continue;
       }
-      const SolveFn solve = [&e](int* d, int nn, cudaStream_t st) { e.variant->run(d, nn, e.config, st); };
+      const SolveFn solve = solver(e);
       double first_ms = 0;
       try {
         first_ms = p->timer->sample(solve, o.measure.flush_l2);
@@ -344,7 +349,7 @@ int run(int argc, char** argv) {
     const std::string name = fmt::format("{}/n={}", s.entry->name, s.problem->n);
     benchmark::RegisterBenchmark(name.c_str(), [&s, &done, total, &o](benchmark::State& state) {
       progress(fmt::format("[{}/{}] timing {} at n = {}", done + 1, total, s.entry->name, s.problem->n));
-      const SolveFn solve = [&s](int* d, int n, cudaStream_t st) { s.entry->variant->run(d, n, s.entry->config, st); };
+      const SolveFn solve = solver(*s.entry);
       s.result.samples_ms.clear();
       for (auto _ : state) {
         const double ms = s.problem->timer->sample(solve, o.measure.flush_l2);
@@ -376,7 +381,7 @@ int run(int argc, char** argv) {
     for (Slot& s : slots) {
       if (s.result.samples_ms.empty()) continue;
       progress(fmt::format("CUDA graph: {} at n = {}", s.entry->name, s.problem->n));
-      const SolveFn solve = [&s](int* d, int n, cudaStream_t st) { s.entry->variant->run(d, n, s.entry->config, st); };
+      const SolveFn solve = solver(*s.entry);
       std::vector<double> ms;
       for (int i = 0; i < static_cast<int>(s.result.samples_ms.size()); ++i)
         ms.push_back(s.problem->timer->sample_graph(s.entry->name, solve, o.measure.flush_l2));
