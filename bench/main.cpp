@@ -32,7 +32,7 @@ struct Options {
   std::string sizes = "1000,2500,5000,7500,10000";
   std::string variants;
   std::vector<std::string> configs;
-  bool list = false, dry_run = false, warm = false, cuda_graph = false;
+  bool list = false, dry_run = false, warm = false, cuda_graph = false, phases = false;
   MeasureOptions measure;
   uint64_t seed = 1;
   double density = 0.1;
@@ -79,7 +79,7 @@ struct Problem {
 
 // The solve of one entry, in the form measure() and the Timer take.
 SolveFn solver(const Entry& e) {
-  return [&e](int* d, int n, cudaStream_t stream) { e.variant->run(d, n, e.config, stream); };
+  return [&e](int* d, int n, cudaStream_t stream) { e.variant->run(d, n, e.config, stream, nullptr); };
 }
 
 struct Slot {  // one (entry, n)
@@ -120,6 +120,7 @@ int run(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--warm", o.warm, "do not flush L2 before each sample");
   app.add_flag("--cuda-graph", o.cuda_graph, "also time the replay of a CUDA graph of one solve");
+  app.add_flag("--phases", o.phases, "also time phases 1, 2 and 3 of one solve (summed over rounds) for the tiled variants");
   app.add_option("--seed", o.seed, "graph generator seed");
   app.add_option("--density", o.density, "edge probability of the random graph")->check(CLI::Range(0.0, 1.0));
   app.add_option("--wmax", o.wmax, "largest edge weight (weights in [1, wmax])")->check(CLI::PositiveNumber);
@@ -386,6 +387,19 @@ int run(int argc, char** argv) {
       for (int i = 0; i < static_cast<int>(s.result.samples_ms.size()); ++i)
         ms.push_back(s.problem->timer->sample_graph(s.entry->name, solve, o.measure.flush_l2));
       s.result.graph_median_ms = median(ms);
+    }
+    progress_done();
+  }
+
+  if (o.phases) {
+    PhaseTimer phases(stream.get());
+    for (Slot& s : slots) {
+      if (s.result.samples_ms.empty() || s.entry->variant->name == "naive") continue;
+      progress(fmt::format("phases: {} at n = {}", s.entry->name, s.problem->n));
+      s.problem->timer->restore();
+      phases.mark(0);
+      s.entry->variant->run(s.problem->work->get(), s.problem->n, s.entry->config, stream.get(), &phases);
+      s.result.phases_ms = phases.totals_ms();
     }
     progress_done();
   }

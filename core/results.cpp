@@ -49,6 +49,10 @@ json run_json(const RunResult& r) {
          {"error", r.error ? json(*r.error) : json(nullptr)}};
   if (!r.graph.file.empty()) j["graph"]["file"] = r.graph.file;
   if (r.graph_median_ms) j["cuda_graph_median_ms"] = *r.graph_median_ms;
+  if (r.phases_ms) {
+    const auto& p = *r.phases_ms;
+    j["phases_ms"] = {{"other", p[0]}, {"1", p[1]}, {"2", p[2]}, {"3", p[3]}};
+  }
   return j;
 }
 
@@ -121,6 +125,11 @@ Results results_from_json(const json& j) {
     if (x.contains("speedup_ci95") && x["speedup_ci95"].is_array() && x["speedup_ci95"].size() == 2)
       run.speedup_ci95 = std::pair{x["speedup_ci95"][0].get<double>(), x["speedup_ci95"][1].get<double>()};
     if (x.contains("cuda_graph_median_ms")) run.graph_median_ms = x["cuda_graph_median_ms"].get<double>();
+    if (x.contains("phases_ms") && x["phases_ms"].is_object()) {
+      const json& p = x["phases_ms"];
+      run.phases_ms = std::array<double, 4>{p.value("other", 0.0), p.value("1", 0.0), p.value("2", 0.0),
+                                            p.value("3", 0.0)};
+    }
     if (x.contains("error") && x["error"].is_string()) run.error = x["error"].get<std::string>();
     r.runs.push_back(std::move(run));
   }

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -36,6 +37,8 @@ struct RunResult {
   std::optional<double> speedup_vs_naive;
   std::optional<std::pair<double, double>> speedup_ci95;
   std::optional<double> graph_median_ms;  // --cuda-graph: replay of a captured solve
+  // --phases: one solve's time per phase, summed over rounds: [0] outside phases 1-3, [1..3].
+  std::optional<std::array<double, 4>> phases_ms;
   std::optional<std::string> error;       // why it failed or was skipped
 };
 

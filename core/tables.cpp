@@ -49,11 +49,15 @@ Grid detail_grid(const Results& r) {
   const bool graphs = std::any_of(r.runs.begin(), r.runs.end(),
                                   [](const RunResult& x) { return x.graph_median_ms.has_value(); });
   if (graphs) g[0].push_back("graph ms");
+  const bool phases = std::any_of(r.runs.begin(), r.runs.end(),
+                                  [](const RunResult& x) { return x.phases_ms.has_value(); });
+  if (phases) g[0].insert(g[0].end(), {"phase 1 ms", "phase 2 ms", "phase 3 ms", "other ms"});
   for (const RunResult& run : r.runs) {
     if (run.error || run.verified == "FAILED") {
       g.push_back({run.name, std::to_string(run.n), "-", "-", "-", "-", "-", "-",
                    run.verified == "FAILED" ? "FAILED: " + run.error.value_or("") : "skipped: " + *run.error});
       if (graphs) g.back().push_back("-");
+      if (phases) g.back().insert(g.back().end(), 4, "-");
       continue;
     }
     std::string speedup = "-";
@@ -66,6 +70,10 @@ Grid detail_grid(const Results& r) {
                  fmt::format("{:.1f}", run.updates_per_s / 1e9),
                  fmt::format("{:.1f}", run.pct_of_ceiling), speedup, run.verified});
     if (graphs) g.back().push_back(run.graph_median_ms ? fmt::format("{:.3f}", *run.graph_median_ms) : "-");
+    if (phases) {
+      for (int p : {1, 2, 3, 0})
+        g.back().push_back(run.phases_ms ? fmt::format("{:.3f}", (*run.phases_ms)[p]) : "-");
+    }
   }
   return g;
 }

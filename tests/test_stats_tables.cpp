@@ -83,6 +83,19 @@ TEST(Tables, DetailTableAddsTheGraphColumnOnlyWhenTimed) {
   EXPECT_EQ(g[3][8], "FAILED: 1 elements differ");
 }
 
+TEST(Tables, PhaseColumnsAndTheirJson) {
+  Results r = sample_results();
+  r.runs[1].phases_ms = std::array<double, 4>{0.5, 1.0, 2.0, 3.0};
+  const Grid g = detail_grid(r);
+  ASSERT_EQ(g[0].size(), 13u);
+  EXPECT_EQ(g[0][9], "phase 1 ms");
+  EXPECT_EQ(g[2][9], "1.000");
+  EXPECT_EQ(g[2][11], "3.000");
+  EXPECT_EQ(g[2][12], "0.500");
+  EXPECT_EQ(g[1][9], "-");
+  EXPECT_EQ(results_from_json(to_json(r)).runs[1].phases_ms, r.runs[1].phases_ms);
+}
+
 TEST(Results, JsonRoundTripAndSchemaErrors) {
   const Results r = sample_results();
   const nlohmann::json j = to_json(r);

@@ -125,7 +125,7 @@ TEST_P(VariantTest, EqualsTheCpuReference) {
       const Problem& p = problem(g, n);
       APSP_CUDA_CHECK(cudaMemcpyAsync(d.get(), p.input.data(), p.input.bytes(),
                                       cudaMemcpyHostToDevice, stream.get()));
-      v.run(d.get(), n, config, stream.get());
+      v.run(d.get(), n, config, stream.get(), nullptr);
       APSP_CUDA_CHECK(cudaMemcpyAsync(got.data(), d.get(), got.bytes(), cudaMemcpyDeviceToHost,
                                       stream.get()));
       stream.synchronize();

@@ -21,7 +21,7 @@ Variant make_naive() {
   v.check = [](const Config&, int n, const DeviceInfo& dev) {
     return check_launch(n, kBlockX * kBlockY, 0, dev);
   };
-  v.run = [](int* d, int n, const Config&, cudaStream_t stream) {
+  v.run = [](int* d, int n, const Config&, cudaStream_t stream, PhaseTimer*) {
     const dim3 block(kBlockX, kBlockY);
     const dim3 grid((n + kBlockX - 1) / kBlockX, (n + kBlockY - 1) / kBlockY);
     for (int k = 0; k < n; ++k) {

@@ -16,14 +16,17 @@ Variant make_blocked32() {
   v.check = [](const Config&, int n, const DeviceInfo& dev) {
     return check_launch(n, kTile32 * kTile32, 2 * kTile32 * kTile32 * 4, dev);
   };
-  v.run = [](int* d, int n, const Config&, cudaStream_t stream) {
+  v.run = [](int* d, int n, const Config&, cudaStream_t stream, PhaseTimer* phases) {
     const int tiles = (n + kTile32 - 1) / kTile32;
     const dim3 block(kTile32, kTile32);
     for (int kt = 0; kt < tiles; ++kt) {
+      mark_phase(phases, 1);
       kernels::blocked32_phase1<kTile32><<<1, block, 0, stream>>>(d, n, kt);
       APSP_CUDA_CHECK_LAUNCH();
+      mark_phase(phases, 2);
       kernels::blocked32_phase2<kTile32><<<dim3(tiles, 2), block, 0, stream>>>(d, n, kt);
       APSP_CUDA_CHECK_LAUNCH();
+      mark_phase(phases, 3);
       kernels::blocked32_phase3<kTile32><<<dim3(tiles, tiles), block, 0, stream>>>(d, n, kt);
       APSP_CUDA_CHECK_LAUNCH();
     }

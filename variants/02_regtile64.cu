@@ -16,14 +16,17 @@ Variant make_regtile64() {
   v.check = [](const Config&, int n, const DeviceInfo& dev) {
     return check_launch(n, kThreads64 * kThreads64, 2 * kTile64 * kTile64 * 4, dev);
   };
-  v.run = [](int* d, int n, const Config&, cudaStream_t stream) {
+  v.run = [](int* d, int n, const Config&, cudaStream_t stream, PhaseTimer* phases) {
     const int tiles = (n + kTile64 - 1) / kTile64;
     const dim3 block(kThreads64, kThreads64);
     for (int kt = 0; kt < tiles; ++kt) {
+      mark_phase(phases, 1);
       kernels::regtile64_phase1<<<1, block, 0, stream>>>(d, n, kt);
       APSP_CUDA_CHECK_LAUNCH();
+      mark_phase(phases, 2);
       kernels::regtile64_phase2<<<dim3(tiles, 2), block, 0, stream>>>(d, n, kt);
       APSP_CUDA_CHECK_LAUNCH();
+      mark_phase(phases, 3);
       kernels::regtile64_phase3<<<dim3(tiles, tiles), block, 0, stream>>>(d, n, kt);
       APSP_CUDA_CHECK_LAUNCH();
     }

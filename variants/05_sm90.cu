@@ -29,7 +29,7 @@ int smem_bytes() {
 }
 
 template <int kTile, int kChunk>
-void solve(int* d, int n, cudaStream_t stream) {
+void solve(int* d, int n, cudaStream_t stream, PhaseTimer* phases) {
   namespace k = kernels::sm90;
   const int pitch = round_up(n, kTile);
   const int tiles = pitch / kTile;
@@ -49,13 +49,17 @@ void solve(int* d, int n, cudaStream_t stream) {
   APSP_CUDA_CHECK(cudaFuncSetAttribute(k::phase3<kTile, kChunk>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, kProd));
   for (int kt = 0; kt < tiles; ++kt) {
+    mark_phase(phases, 1);
     k::phase1<kTile><<<1, k::kPhase1Threads, kP1, stream>>>(m, pitch, kt);
     APSP_CUDA_CHECK_LAUNCH();
+    mark_phase(phases, 2);
     k::phase2<kTile, kChunk><<<dim3(tiles, 2), kThreads, kProd, stream>>>(m, pitch, kt);
     APSP_CUDA_CHECK_LAUNCH();
+    mark_phase(phases, 3);
     k::phase3<kTile, kChunk><<<dim3(tiles, tiles), kThreads, kProd, stream>>>(m, pitch, kt);
     APSP_CUDA_CHECK_LAUNCH();
   }
+  mark_phase(phases, 0);
   if (m != d) {
     k::unpad<<<dim3((n + 255) / 256, n), 256, 0, stream>>>(m, pitch, d, n);
     APSP_CUDA_CHECK_LAUNCH();
@@ -96,11 +100,11 @@ Variant make_sm90() {
     });
     return why;
   };
-  v.run = [](int* d, int n, const Config& c, cudaStream_t stream) {
+  v.run = [](int* d, int n, const Config& c, cudaStream_t stream, PhaseTimer* phases) {
     keep_pool_memory();
     dispatch(TileValues{}, c.at("tile"), "tile", [&](auto t) {
       dispatch(ChunkValues{}, c.at("chunk"), "chunk", [&](auto ch) {
-        solve<decltype(t)::value, decltype(ch)::value>(d, n, stream);
+        solve<decltype(t)::value, decltype(ch)::value>(d, n, stream, phases);
       });
     });
   };

@@ -11,6 +11,7 @@ Variant make_regtile64();
 Variant make_batched();
 Variant make_batched_edge();
 Variant make_sm90();
+Variant make_planted_wrong();  // tests only: see planted_wrong.cpp
 
 // Shared by the variant files: "" or the reason a launch of `threads` threads and
 // `smem_bytes` of shared memory cannot run on `dev`, or n is not a valid size.

@@ -33,7 +33,7 @@ inline std::string check(const Config& c, int n, const DeviceInfo& dev) {
 }
 
 template <bool kSplitEdges>
-void run(int* d, int n, const Config& c, cudaStream_t stream) {
+void run(int* d, int n, const Config& c, cudaStream_t stream, PhaseTimer* phases) {
   using namespace kernels;
   const int tiles = (n + kTileB - 1) / kTileB;
   const dim3 block(kTileB, kTileB);
@@ -49,10 +49,13 @@ void run(int* d, int n, const Config& c, cudaStream_t stream) {
       const dim3 grid2((tiles + kB2 - 1) / kB2, 2);
       const int g3 = (tiles + kB3 - 1) / kB3;
       for (int kt = 0; kt < tiles; ++kt) {
+        mark_phase(phases, 1);
         blocked32_phase1<kTileB><<<1, block, 0, stream>>>(d, n, kt);
         APSP_CUDA_CHECK_LAUNCH();
+        mark_phase(phases, 2);
         p2<<<grid2, block, smem2, stream>>>(d, n, kt, tiles);
         APSP_CUDA_CHECK_LAUNCH();
+        mark_phase(phases, 3);
         p3<<<dim3(g3, g3), block, smem3, stream>>>(d, n, kt);
         APSP_CUDA_CHECK_LAUNCH();
       }

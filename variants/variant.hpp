@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/device_info.hpp"
+#include "core/phase_timer.hpp"
 
 namespace apsp {
 
@@ -29,8 +30,9 @@ struct Variant {
   // "" when (config, n) can run on this device; otherwise the reason it cannot.
   std::function<std::string(const Config&, int n, const DeviceInfo&)> check;
   // Solves in place: d is a device n x n row-major matrix; every launch goes on `stream` and is
-  // checked. Asynchronous: the caller synchronises.
-  std::function<void(int* d, int n, const Config&, cudaStream_t stream)> run;
+  // checked. Asynchronous: the caller synchronises. With `phases` (may be null) a tiled variant
+  // marks the start of each phase (apsp_bench --phases); naive marks nothing.
+  std::function<void(int* d, int n, const Config&, cudaStream_t stream, PhaseTimer* phases)> run;
 };
 
 const std::vector<Variant>& registry();
