@@ -22,6 +22,7 @@
 #include "core/stats.hpp"
 #include "core/tables.hpp"
 #include "variants/ceiling_probe.hpp"
+#include "variants/workbench.hpp"
 
 namespace apsp::bench {
 namespace {
@@ -67,20 +68,10 @@ void print_list() {
   }
 }
 
-// One size: the input on the device, what the output must be, and the runs' samples.
-struct Problem {
+struct Problem {  // one size
   int n = 0;
-  DistMatrix input;
-  std::unique_ptr<DeviceBuffer<int>> pristine, work;
-  std::unique_ptr<Timer> timer;
-  std::optional<DistMatrix> expected;
-  std::string verification;
+  std::unique_ptr<Workbench> bench;
 };
-
-// The solve of one entry, in the form measure() and the Timer take.
-SolveFn solver(const Entry& e) {
-  return [&e](int* d, int n, cudaStream_t stream) { e.variant->run(d, n, e.config, stream, nullptr); };
-}
 
 struct Slot {  // one (entry, n)
   const Entry* entry;
@@ -214,7 +205,7 @@ int run(int argc, char** argv) {
     }
     for (int n : plan.sizes) {
       fmt::print("  n = {:>6}: verified against {}; device memory {:.1f} MB\n", n,
-                 verification_for(plan, n), 2.0 * matrix_bytes(n) / 1e6);
+                 reference_kind(n, plan.cpu_reference_max_n), 2.0 * matrix_bytes(n) / 1e6);
     }
     if (!device) fmt::print("no CUDA device here: configs validated, device limits not checked\n");
     return 0;
@@ -272,24 +263,20 @@ int run(int argc, char** argv) {
     auto p = std::make_unique<Problem>();
     p->n = n;
     progress(fmt::format("n = {}: generating the graph", n));
+    DistMatrix input;
     if (file_graph) {
-      p->input = DistMatrix::from_edges(*file_graph);
+      input = DistMatrix::from_edges(*file_graph);
     } else {
       GraphSpec spec = plan.graph;
       spec.num_vertices = n;
-      p->input = DistMatrix::from_edges(generate(spec));
+      input = DistMatrix::from_edges(generate(spec));
     }
-    p->pristine = std::make_unique<DeviceBuffer<int>>(p->input.size());
-    p->work = std::make_unique<DeviceBuffer<int>>(p->input.size());
-    APSP_CUDA_CHECK(cudaMemcpy(p->pristine->get(), p->input.data(), p->input.bytes(), cudaMemcpyHostToDevice));
-    p->timer = std::make_unique<Timer>(p->pristine->get(), p->work->get(), n, dev.l2_bytes, stream.get());
-    p->verification = verification_for(plan, n);
-    if (p->verification == "cpu-reference") {
+    if (reference_kind(n, plan.cpu_reference_max_n) == "naive") {
+      progress(fmt::format("n = {}: the naive output, the reference above n = {}", n, plan.cpu_reference_max_n));
+    } else {
       progress(fmt::format("n = {}: CPU reference", n));
-      p->expected = p->input;
-      floyd_warshall_blocked(*p->expected);
     }
-    DistMatrix got(n);
+    p->bench = std::make_unique<Workbench>(std::move(input), dev, stream.get(), plan.cpu_reference_max_n);
     for (const Entry& e : plan.entries) {
       Slot s{&e, p.get(), {}, 0};
       RunResult& r = s.result;
@@ -307,37 +294,17 @@ int run(int argc, char** argv) {
         slots.push_back(std::move(s));
         continue;
       }
-      const SolveFn solve = solver(e);
-      double first_ms = 0;
-      try {
-        first_ms = p->timer->sample(solve, o.measure.flush_l2);
-        APSP_CUDA_CHECK(cudaMemcpy(got.data(), p->work->get(), got.bytes(), cudaMemcpyDeviceToHost));
-      } catch (const CudaError& err) {
-        r.verified = "FAILED";
-        r.error = err.what();
-        any_failed = true;
-        slots.push_back(std::move(s));
-        continue;
-      }
-      if (!p->expected && e.variant->name == "naive") {
-        p->expected = got;  // above the CPU reference's range, naive's output is the reference
-        r.verified = "baseline";
-      } else if (!p->expected) {
-        r.verified = "FAILED";
-        r.error = "no reference output (naive did not run at this n)";
+      const Workbench::Verdict v = p->bench->verify(*e.variant, e.config, o.measure.flush_l2);
+      r.verified = v.verified;
+      if (v.ok()) {
+        s.reps = planned_reps(v.first_ms, o.measure);
       } else {
-        const Mismatch m = compare(got, *p->expected);
-        r.verified = m ? "FAILED" : (p->verification == "cpu-reference" ? "cpu-reference" : "naive");
-        if (m) r.error = fmt::format("{} elements differ; first d[{}][{}] = {}, expected {}", m.count, m.i, m.j, m.got, m.expected);
-      }
-      if (r.verified == "FAILED") {
+        r.error = v.error;
         any_failed = true;
-      } else {
-        s.reps = planned_reps(first_ms, o.measure);
       }
       slots.push_back(std::move(s));
     }
-    p->expected.reset();  // host memory: only pass 1 needs it
+    p->bench->drop_expected();  // host memory: only pass 1 needs it
     problems.push_back(std::move(p));
   }
   progress_done();
@@ -350,10 +317,10 @@ int run(int argc, char** argv) {
     const std::string name = fmt::format("{}/n={}", s.entry->name, s.problem->n);
     benchmark::RegisterBenchmark(name.c_str(), [&s, &done, total, &o](benchmark::State& state) {
       progress(fmt::format("[{}/{}] timing {} at n = {}", done + 1, total, s.entry->name, s.problem->n));
-      const SolveFn solve = solver(*s.entry);
+      const SolveFn solve = solver(*s.entry->variant, s.entry->config);
       s.result.samples_ms.clear();
       for (auto _ : state) {
-        const double ms = s.problem->timer->sample(solve, o.measure.flush_l2);
+        const double ms = s.problem->bench->timer().sample(solve, o.measure.flush_l2);
         state.SetIterationTime(ms / 1000.0);
         s.result.samples_ms.push_back(ms);
       }
@@ -382,10 +349,10 @@ int run(int argc, char** argv) {
     for (Slot& s : slots) {
       if (s.result.samples_ms.empty()) continue;
       progress(fmt::format("CUDA graph: {} at n = {}", s.entry->name, s.problem->n));
-      const SolveFn solve = solver(*s.entry);
+      const SolveFn solve = solver(*s.entry->variant, s.entry->config);
       std::vector<double> ms;
       for (int i = 0; i < static_cast<int>(s.result.samples_ms.size()); ++i)
-        ms.push_back(s.problem->timer->sample_graph(s.entry->name, solve, o.measure.flush_l2));
+        ms.push_back(s.problem->bench->timer().sample_graph(s.entry->name, solve, o.measure.flush_l2));
       s.result.graph_median_ms = median(ms);
     }
     progress_done();
@@ -396,9 +363,9 @@ int run(int argc, char** argv) {
     for (Slot& s : slots) {
       if (s.result.samples_ms.empty() || s.entry->variant->name == "naive") continue;
       progress(fmt::format("phases: {} at n = {}", s.entry->name, s.problem->n));
-      s.problem->timer->restore();
+      s.problem->bench->timer().restore();
       phases.mark(0);
-      s.entry->variant->run(s.problem->work->get(), s.problem->n, s.entry->config, stream.get(), &phases);
+      s.entry->variant->run(s.problem->bench->work(), s.problem->n, s.entry->config, stream.get(), &phases);
       s.result.phases_ms = phases.totals_ms();
     }
     progress_done();

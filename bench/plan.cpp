@@ -59,8 +59,4 @@ std::vector<Entry> select_entries(const std::string& variants,
   return out;
 }
 
-std::string verification_for(const Plan& plan, int n) {
-  return n <= plan.cpu_reference_max_n ? "cpu-reference" : "naive";
-}
-
 }  // namespace apsp::bench

@@ -7,6 +7,7 @@
 
 #include "core/generators.hpp"
 #include "variants/variant.hpp"
+#include "variants/workbench.hpp"
 
 namespace apsp::bench {
 
@@ -22,7 +23,7 @@ struct Plan {
   bool naive_added = false;    // naive was not asked for but is timed for the speedups
   GraphSpec graph;             // generator settings (num_vertices set per n)
   std::string graph_file;      // --graph: sizes = {V of the file}
-  int cpu_reference_max_n = 2048;
+  int cpu_reference_max_n = kCpuReferenceMaxN;
 };
 
 // Parses "1000,2500,10000"; throws std::invalid_argument with one line on a bad value.
@@ -30,8 +31,5 @@ std::vector<int> parse_sizes(const std::string& text);
 
 // Entries from --variant (names or "all") and --config texts; throws std::invalid_argument.
 std::vector<Entry> select_entries(const std::string& variants, const std::vector<std::string>& configs);
-
-// How each n is verified: "cpu-reference" up to cpu_reference_max_n, else "naive".
-std::string verification_for(const Plan& plan, int n);
 
 }  // namespace apsp::bench
