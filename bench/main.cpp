@@ -105,27 +105,29 @@ int run(int argc, char** argv) {
   app.add_option("--config", o.configs, "a config as printed, e.g. 'batched[batch2=6,batch3=4]' (repeatable)");
   app.add_flag("--list", o.list, "list variants, their parameter spaces and defaults, and exit");
   app.add_flag("--dry-run", o.dry_run, "print the plan and validate it; needs no GPU");
-  app.add_option("--reps", o.measure.max_reps, "most samples per run")->check(CLI::PositiveNumber);
-  app.add_option("--min-reps", o.measure.min_reps, "fewest samples per run")->check(CLI::PositiveNumber);
+  app.add_option("--reps", o.measure.max_reps, "most samples per run")->check(CLI::Range(1, 1 << 30));
+  app.add_option("--min-reps", o.measure.min_reps, "fewest samples per run")->check(CLI::Range(1, 1 << 30));
   app.add_option("--min-time", o.measure.min_time_s, "take samples until they add up to this many seconds (within --min-reps..--reps)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0.0, 1e6));
   app.add_flag("--warm", o.warm, "do not flush L2 before each sample");
   app.add_flag("--cuda-graph", o.cuda_graph, "also time the replay of a CUDA graph of one solve");
   app.add_flag("--phases", o.phases, "also time phases 1, 2 and 3 of one solve (summed over rounds) for the tiled variants");
   app.add_option("--seed", o.seed, "graph generator seed");
   app.add_option("--density", o.density, "edge probability of the random graph")->check(CLI::Range(0.0, 1.0));
-  app.add_option("--wmax", o.wmax, "largest edge weight (weights in [1, wmax])")->check(CLI::PositiveNumber);
+  app.add_option("--wmax", o.wmax, "largest edge weight (weights in [1, wmax])")->check(CLI::Range(1, 1 << 30));
   app.add_option("--graph", o.graph_file, "solve this edge-list file instead (n = its V)");
   app.add_option("--json", o.json_out, "write results JSON (schema apsp-bench/1)");
   app.add_option("--md", o.md_out, "write the markdown tables");
   app.add_option("--gbench-json", o.gbench_json, "write Google Benchmark's JSON (for its compare.py)");
   app.add_option("--baseline", o.baseline, "reuse naive timings from an earlier results JSON of the same device model");
-  app.add_option("--ceiling-time", o.ceiling_s, "seconds spent measuring the min-plus ceiling")->check(CLI::NonNegativeNumber);
+  app.add_option("--ceiling-time", o.ceiling_s, "seconds spent measuring the min-plus ceiling")->check(CLI::Range(0.0, 1e6));
   app.allow_extras();  // --benchmark_* flags go to Google Benchmark
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : kExitUsage;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    fmt::print(stderr, "apsp_bench: {} (see --help)\n", e.what());  // one line, unlike CLI11's own
+    return kExitUsage;
   }
   std::vector<std::string> gbench_args{argv[0]};
   for (const std::string& extra : app.remaining()) {

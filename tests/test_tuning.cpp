@@ -1,0 +1,125 @@
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "core/tuning_db.hpp"
+#include "tuner/search.hpp"
+
+namespace apsp::tuning {
+namespace {
+
+const std::vector<Param> kSpace = {Param{"a", {1, 2, 3, 4, 5, 6, 7, 8}, ""},
+                                   Param{"b", {1, 2, 3, 4, 5, 6, 7, 8}, ""}};
+const Config kStart{{"a", 1}, {"b", 1}, {"fixed", 9}};
+
+// A bowl with its minimum at a = 6, b = 3; a = 8 is "rejected" (nullopt).
+std::optional<double> bowl(const Config& c) {
+  if (c.at("a") == 8) return std::nullopt;
+  EXPECT_EQ(c.at("fixed"), 9) << "parameters outside the space stay as given";
+  return 1.0 + std::pow(c.at("a") - 6, 2) + 2 * std::pow(c.at("b") - 3, 2);
+}
+
+TEST(Search, GridEvaluatesEveryPointOnceAndFindsTheOptimum) {
+  int calls = 0;
+  const SearchResult r = grid_search(kSpace, kStart, [&](const Config& c) { ++calls; return bowl(c); });
+  EXPECT_EQ(r.evaluated, 64);
+  EXPECT_EQ(calls, 64);
+  ASSERT_TRUE(r.best);
+  EXPECT_EQ(r.best->at("a"), 6);
+  EXPECT_EQ(r.best->at("b"), 3);
+  EXPECT_DOUBLE_EQ(r.best_score, 1.0);
+}
+
+TEST(Search, RandomRespectsBudgetAndSeed) {
+  const SearchResult r1 = random_search(kSpace, kStart, 10, 42, bowl);
+  const SearchResult r2 = random_search(kSpace, kStart, 10, 42, bowl);
+  const SearchResult r3 = random_search(kSpace, kStart, 10, 43, bowl);
+  EXPECT_EQ(r1.evaluated, 10);
+  ASSERT_EQ(r1.points.size(), 10u);
+  for (size_t i = 0; i < 10; ++i) EXPECT_EQ(r1.points[i].first, r2.points[i].first);
+  bool differs = false;
+  for (size_t i = 0; i < 10; ++i) differs |= r1.points[i].first != r3.points[i].first;
+  EXPECT_TRUE(differs);
+  std::set<Config> distinct;
+  for (const auto& p : r1.points) distinct.insert(p.first);
+  EXPECT_EQ(distinct.size(), 10u);
+  EXPECT_EQ(random_search(kSpace, kStart, 1000, 1, bowl).evaluated, 64) << "never more than the space";
+}
+
+TEST(Search, LocalSearchImprovesOnItsStartWithinBudget) {
+  const SearchResult r = hill_climb(kSpace, kStart, 25, 7, bowl);
+  EXPECT_LE(r.evaluated, 25);
+  ASSERT_TRUE(r.best);
+  EXPECT_LT(r.best_score, *bowl(kStart));
+  EXPECT_EQ(r.points.front().first, kStart) << "starts from the given point";
+  // With enough budget the smooth bowl is solved exactly.
+  const SearchResult full = hill_climb(kSpace, kStart, 40, 7, bowl);
+  EXPECT_LE(full.evaluated, 40);
+  EXPECT_DOUBLE_EQ(full.best_score, 1.0) << "the bowl's minimum within 40 of its 64 points";
+}
+
+TEST(Search, EnumerateKeepsOtherParameters) {
+  const auto all = enumerate({kSpace[0]}, kStart);
+  ASSERT_EQ(all.size(), 8u);
+  for (const Config& c : all) EXPECT_EQ(c.at("b"), 1);
+}
+
+TuningEntry entry(const DeviceModel& d, int n, int batch, double ms) {
+  TuningEntry e;
+  e.device = d;
+  e.variant = "batched";
+  e.n = n;
+  e.config = {{"batch2", batch}, {"batch3", batch}};
+  e.name = config_name("batched", e.config);
+  e.status = "ok";
+  e.samples_ms = {ms, ms};
+  e.median_ms = ms;
+  return e;
+}
+
+TEST(TuningDb, SaveLoadUpsertAndBest) {
+  const DeviceModel h200{"NVIDIA H200", "9.0", 132}, other{"Other", "8.0", 108};
+  TuningDb db;
+  db.upsert(entry(h200, 2500, 4, 5.0));
+  db.upsert(entry(h200, 2500, 6, 4.0));
+  db.upsert(entry(h200, 10000, 6, 160.0));
+  db.upsert(entry(h200, 10000, 7, 150.0));
+  db.upsert(entry(other, 10000, 1, 1.0));  // fastest, but another device model
+  TuningEntry bad = entry(h200, 10000, 8, 0.5);
+  bad.status = "failed";
+  db.upsert(bad);
+  db.upsert(entry(h200, 2500, 4, 3.0));  // replaces the first
+  EXPECT_EQ(db.entries().size(), 6u);
+
+  const std::string path = testing::TempDir() + "tuning_test.json";
+  db.save(path);
+  const TuningDb back = TuningDb::load(path);
+  ASSERT_EQ(back.entries().size(), 6u);
+  EXPECT_EQ(back.find(h200, "batched[batch2=4,batch3=4]", 2500)->median_ms, 3.0);
+  EXPECT_EQ(back.find(h200, "batched[batch2=4,batch3=4]", 10000), nullptr);
+  EXPECT_EQ(back.best(h200, "batched", 9000)->name, "batched[batch2=7,batch3=7]");
+  EXPECT_EQ(back.best(h200, "batched", 3000)->name, "batched[batch2=4,batch3=4]");
+  EXPECT_EQ(back.best(h200, "", 20000)->n, 10000);
+  EXPECT_EQ(back.best(h200, "sm90", 1000), nullptr);
+  EXPECT_EQ(back.best(other, "batched", 100)->name, "batched[batch2=1,batch3=1]");
+  // The write went through a temporary file that is gone now.
+  for (const auto& f : std::filesystem::directory_iterator(testing::TempDir()))
+    EXPECT_EQ(f.path().string().find("tuning_test.json.tmp"), std::string::npos) << f.path();
+  std::filesystem::remove(path);
+}
+
+TEST(TuningDb, AbsentIsEmptyMalformedIsAnError) {
+  EXPECT_TRUE(TuningDb::load("/nonexistent/tuning.json").entries().empty());
+  const std::string path = testing::TempDir() + "tuning_bad.json";
+  std::ofstream(path) << "{\"schema\": \"apsp-bench/1\"}";
+  EXPECT_THROW(TuningDb::load(path), std::runtime_error);
+  std::ofstream(path) << "not json";
+  EXPECT_THROW(TuningDb::load(path), std::runtime_error);
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace apsp::tuning

@@ -1,0 +1,124 @@
+#include "tuner/search.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "core/generators.hpp"
+
+namespace apsp::tuning {
+
+std::vector<Config> enumerate(const std::vector<Param>& space, const Config& base) {
+  std::vector<Config> out{base};
+  for (const Param& p : space) {
+    std::vector<Config> next;
+    for (const Config& c : out) {
+      for (int v : p.values) {
+        Config d = c;
+        d[p.name] = v;
+        next.push_back(std::move(d));
+      }
+    }
+    out = std::move(next);
+  }
+  return out;
+}
+
+namespace {
+
+// Evaluates each point once and tracks the best.
+class Tracker {
+ public:
+  Tracker(std::string strategy, const Objective& f) : f_(f) { r_.strategy = std::move(strategy); }
+  bool seen(const Config& c) const { return cache_.count(c) > 0; }
+  std::optional<double> eval(const Config& c) {
+    if (auto it = cache_.find(c); it != cache_.end()) return it->second;
+    const std::optional<double> s = f_(c);
+    cache_[c] = s;
+    ++r_.evaluated;
+    r_.points.emplace_back(c, s);
+    if (s && (!r_.best || *s < r_.best_score)) {
+      r_.best = c;
+      r_.best_score = *s;
+    }
+    return s;
+  }
+  int evaluated() const { return r_.evaluated; }
+  SearchResult result() { return r_; }
+
+ private:
+  const Objective& f_;
+  std::map<Config, std::optional<double>> cache_;
+  SearchResult r_;
+};
+
+void shuffle(std::vector<Config>& v, uint64_t seed) {
+  SplitMix64 rng(seed);
+  for (size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(i)]);
+}
+
+}  // namespace
+
+SearchResult grid_search(const std::vector<Param>& space, const Config& base, const Objective& f) {
+  Tracker t("grid", f);
+  for (const Config& c : enumerate(space, base)) t.eval(c);
+  return t.result();
+}
+
+SearchResult random_search(const std::vector<Param>& space, const Config& base, int budget,
+                           uint64_t seed, const Objective& f) {
+  Tracker t("random", f);
+  std::vector<Config> all = enumerate(space, base);
+  shuffle(all, seed);
+  for (const Config& c : all) {
+    if (t.evaluated() >= budget) break;
+    t.eval(c);
+  }
+  return t.result();
+}
+
+SearchResult hill_climb(const std::vector<Param>& space, const Config& base, int budget,
+                        uint64_t seed, const Objective& f) {
+  Tracker t("local", f);
+  std::vector<Config> restarts = enumerate(space, base);
+  shuffle(restarts, seed);
+  SplitMix64 rng(seed ^ 0x5eed);
+  Config current = base;
+  std::optional<double> score = t.eval(current);
+  while (t.evaluated() < budget) {
+    std::vector<Config> neighbours;
+    for (const Param& p : space) {
+      const auto at = std::find(p.values.begin(), p.values.end(), current.at(p.name));
+      const long i = at - p.values.begin();
+      for (long j : {i - 1, i + 1}) {
+        if (j < 0 || j >= static_cast<long>(p.values.size())) continue;
+        Config c = current;
+        c[p.name] = p.values[j];
+        neighbours.push_back(std::move(c));
+      }
+    }
+    for (size_t i = neighbours.size(); i > 1; --i) std::swap(neighbours[i - 1], neighbours[rng.below(i)]);
+    std::optional<Config> next;
+    std::optional<double> next_score;
+    for (const Config& c : neighbours) {
+      if (t.evaluated() >= budget && !t.seen(c)) break;
+      const std::optional<double> s = t.eval(c);
+      if (s && (!score || *s < *score) && (!next_score || *s < *next_score)) {
+        next = c;
+        next_score = s;
+      }
+    }
+    if (next) {
+      current = *next;
+      score = next_score;
+      continue;
+    }
+    // A local optimum: restart from an unvisited point, if any is left.
+    auto fresh = std::find_if(restarts.begin(), restarts.end(), [&](const Config& c) { return !t.seen(c); });
+    if (fresh == restarts.end() || t.evaluated() >= budget) break;
+    current = *fresh;
+    score = t.eval(current);
+  }
+  return t.result();
+}
+
+}  // namespace apsp::tuning
