@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <deque>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
@@ -21,6 +22,7 @@
 #include "core/reference.hpp"
 #include "core/stats.hpp"
 #include "core/tables.hpp"
+#include "core/tuning_db.hpp"
 #include "variants/ceiling_probe.hpp"
 #include "variants/workbench.hpp"
 
@@ -38,7 +40,7 @@ struct Options {
   uint64_t seed = 1;
   double density = 0.1;
   int wmax = 1000;
-  std::string graph_file, json_out, md_out, gbench_json, baseline;
+  std::string graph_file, json_out, md_out, gbench_json, baseline, tuned;
   double ceiling_s = 1.0;
 };
 
@@ -119,6 +121,7 @@ int run(int argc, char** argv) {
   app.add_option("--json", o.json_out, "write results JSON (schema apsp-bench/1)");
   app.add_option("--md", o.md_out, "write the markdown tables");
   app.add_option("--gbench-json", o.gbench_json, "write Google Benchmark's JSON (for its compare.py)");
+  app.add_option("--tuned", o.tuned, "tuning database: each variant with parameters runs its best config for the nearest tuned n on this device model");
   app.add_option("--baseline", o.baseline, "reuse naive timings from an earlier results JSON of the same device model");
   app.add_option("--ceiling-time", o.ceiling_s, "seconds spent measuring the min-plus ceiling")->check(CLI::Range(0.0, 1e6));
   app.allow_extras();  // --benchmark_* flags go to Google Benchmark
@@ -147,7 +150,12 @@ int run(int argc, char** argv) {
   Plan plan;
   std::optional<EdgeList> file_graph;
   Results baseline;
+  TuningDb tuned;
   try {
+    if (!o.tuned.empty()) {
+      if (access(o.tuned.c_str(), R_OK) != 0) throw std::invalid_argument(fmt::format("--tuned {}: cannot read", o.tuned));
+      tuned = TuningDb::load(o.tuned);
+    }
     if (o.variants.empty() && o.configs.empty()) o.variants = "all";
     plan.entries = select_entries(o.variants, o.configs);
     plan.graph.density = o.density;
@@ -259,6 +267,7 @@ int run(int argc, char** argv) {
   CudaStream stream;
   std::vector<std::unique_ptr<Problem>> problems;
   std::vector<Slot> slots;
+  std::deque<Entry> tuned_entries;  // --tuned configs; a deque keeps their addresses
   const GraphDesc gdesc = graph_desc(plan);
   bool any_failed = false;
   for (int n : plan.sizes) {
@@ -279,12 +288,29 @@ int run(int argc, char** argv) {
       progress(fmt::format("n = {}: CPU reference", n));
     }
     p->bench = std::make_unique<Workbench>(std::move(input), dev, stream.get(), plan.cpu_reference_max_n);
-    for (const Entry& e : plan.entries) {
+    for (const Entry& planned : plan.entries) {
+      const Entry* entry = &planned;
+      std::optional<std::string> label;
+      if (!o.tuned.empty() && !planned.variant->space.empty()) {
+        // The tuned config may differ per n; the column stays "variant (tuned)".
+        label = planned.variant->name + " (tuned)";
+        if (const TuningEntry* best = tuned.best(DeviceModel::of(dev), planned.variant->name, n)) {
+          tuned_entries.push_back(Entry{planned.variant, best->config, best->name});
+          entry = &tuned_entries.back();
+          fmt::print("tuned: {} at n = {} runs {} (best at tuned n = {}, {:.3f} ms, {})\n",
+                     planned.variant->name, n, best->name, best->n, best->median_ms, o.tuned);
+        } else {
+          fmt::print("tuned: no entry for {} on this device model in {}; n = {} runs the default {}\n",
+                     planned.variant->name, o.tuned, n, planned.name);
+        }
+      }
+      const Entry& e = *entry;
       Slot s{&e, p.get(), {}, 0};
       RunResult& r = s.result;
       r.variant = e.variant->name;
       r.config = e.config;
       r.name = e.name;
+      r.label = label;
       r.n = n;
       r.graph = gdesc;
       progress(fmt::format("n = {}: verifying {}", n, e.name));

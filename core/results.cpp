@@ -49,6 +49,7 @@ json run_json(const RunResult& r) {
          {"error", r.error ? json(*r.error) : json(nullptr)}};
   if (!r.graph.file.empty()) j["graph"]["file"] = r.graph.file;
   if (r.graph_median_ms) j["cuda_graph_median_ms"] = *r.graph_median_ms;
+  if (r.label) j["label"] = *r.label;
   if (r.phases_ms) {
     const auto& p = *r.phases_ms;
     j["phases_ms"] = {{"other", p[0]}, {"1", p[1]}, {"2", p[2]}, {"3", p[3]}};
@@ -124,6 +125,7 @@ Results results_from_json(const json& j) {
       run.speedup_vs_naive = x["speedup_vs_naive"].get<double>();
     if (x.contains("speedup_ci95") && x["speedup_ci95"].is_array() && x["speedup_ci95"].size() == 2)
       run.speedup_ci95 = std::pair{x["speedup_ci95"][0].get<double>(), x["speedup_ci95"][1].get<double>()};
+    if (x.contains("label") && x["label"].is_string()) run.label = x["label"].get<std::string>();
     if (x.contains("cuda_graph_median_ms")) run.graph_median_ms = x["cuda_graph_median_ms"].get<double>();
     if (x.contains("phases_ms") && x["phases_ms"].is_object()) {
       const json& p = x["phases_ms"];

@@ -28,6 +28,7 @@ struct RunResult {
   std::string variant;
   std::map<std::string, int> config;
   std::string name;  // variant[param=value,...]
+  std::optional<std::string> label;  // table column when it is not `name` ("batched (tuned)")
   int n = 0;
   GraphDesc graph;
   std::string verified;  // "cpu-reference", "naive", "baseline", or "FAILED"

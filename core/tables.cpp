@@ -22,8 +22,9 @@ std::string cell_for(const RunResult& run) {
 Grid speedup_grid(const Results& r) {
   std::vector<std::string> names;
   std::set<int> sizes;
+  auto column = [](const RunResult& x) { return x.label.value_or(x.name); };
   for (const RunResult& run : r.runs) {
-    if (std::find(names.begin(), names.end(), run.name) == names.end()) names.push_back(run.name);
+    if (std::find(names.begin(), names.end(), column(run)) == names.end()) names.push_back(column(run));
     sizes.insert(run.n);
   }
   Grid g;
@@ -34,7 +35,7 @@ Grid speedup_grid(const Results& r) {
     std::vector<std::string> row{std::to_string(n)};
     for (const std::string& name : names) {
       auto it = std::find_if(r.runs.begin(), r.runs.end(),
-                             [&](const RunResult& x) { return x.n == n && x.name == name; });
+                             [&](const RunResult& x) { return x.n == n && column(x) == name; });
       row.push_back(it == r.runs.end() ? "-" : cell_for(*it));
     }
     g.push_back(row);

@@ -96,6 +96,20 @@ TEST(Tables, PhaseColumnsAndTheirJson) {
   EXPECT_EQ(results_from_json(to_json(r)).runs[1].phases_ms, r.runs[1].phases_ms);
 }
 
+TEST(Tables, LabelledRunsShareAColumn) {
+  Results r = sample_results();
+  RunResult other = r.runs[1];
+  other.n = 200;
+  other.config = {{"batch2", 7}, {"batch3", 7}};
+  other.name = "batched[batch2=7,batch3=7]";
+  r.runs[1].label = other.label = "batched (tuned)";
+  r.runs.push_back(other);
+  const Grid g = speedup_grid(r);
+  ASSERT_EQ(g[0], (std::vector<std::string>{"n", "naive", "batched (tuned)", "sm90"}));
+  EXPECT_EQ(g[2][2], "2.00 ms (5.0x)");
+  EXPECT_EQ(results_from_json(to_json(r)).runs[1].label, "batched (tuned)");
+}
+
 TEST(Results, JsonRoundTripAndSchemaErrors) {
   const Results r = sample_results();
   const nlohmann::json j = to_json(r);
