@@ -79,3 +79,28 @@ class CudaStream {
 };
 
 }  // namespace apsp
+
+namespace apsp {
+
+// Page-locked host memory: copies to and from the device run at full speed and asynchronously.
+template <class T>
+class PinnedBuffer {
+ public:
+  explicit PinnedBuffer(size_t count) : count_(count) {
+    if (count > 0) APSP_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&ptr_), count * sizeof(T)));
+  }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  ~PinnedBuffer() {
+    if (ptr_) cudaFreeHost(ptr_);
+  }
+  T* get() const { return ptr_; }
+  size_t size() const { return count_; }
+  size_t bytes() const { return count_ * sizeof(T); }
+
+ private:
+  T* ptr_ = nullptr;
+  size_t count_ = 0;
+};
+
+}  // namespace apsp

@@ -10,13 +10,20 @@ DistMatrix::DistMatrix(int n) : n_(n), data_(static_cast<size_t>(n) * n, kInf) {
   for (int i = 0; i < n; ++i) at(i, i) = 0;
 }
 
-DistMatrix DistMatrix::from_edges(const EdgeList& graph) {
-  DistMatrix d(graph.num_vertices);
+void fill_adjacency(const EdgeList& graph, int32_t* out) {
+  const size_t n = static_cast<size_t>(graph.num_vertices);
+  std::fill(out, out + n * n, kInf);
+  for (size_t i = 0; i < n; ++i) out[i * n + i] = 0;
   for (const Edge& e : graph.edges) {
     if (e.src == e.dst) continue;  // a self loop never beats d[i][i] = 0
-    int32_t& cell = d.at(e.src, e.dst);
+    int32_t& cell = out[static_cast<size_t>(e.src) * n + e.dst];
     cell = std::min(cell, e.w);
   }
+}
+
+DistMatrix DistMatrix::from_edges(const EdgeList& graph) {
+  DistMatrix d(graph.num_vertices);
+  fill_adjacency(graph, d.data());
   return d;
 }
 

@@ -22,6 +22,17 @@ struct EdgeList {
   std::vector<Edge> edges;
 };
 
+// A read-only row-major n x n matrix held elsewhere (a DistMatrix, pinned host memory).
+struct MatrixView {
+  int n = 0;
+  const int32_t* data = nullptr;
+  const int32_t* row(int i) const { return data + static_cast<size_t>(i) * n; }
+};
+
+// Writes the adjacency matrix of `graph` into out[V * V]: kInf, d[i][i] = 0, the smallest
+// weight of each duplicated edge (self loops never beat 0).
+void fill_adjacency(const EdgeList& graph, int32_t* out);
+
 // Row-major n x n int32 matrix: d[i][j] is the distance from i to j.
 class DistMatrix {
  public:
@@ -40,6 +51,7 @@ class DistMatrix {
   int32_t at(int i, int j) const { return data_[static_cast<size_t>(i) * n_ + j]; }
   size_t size() const { return data_.size(); }
   size_t bytes() const { return data_.size() * sizeof(int32_t); }
+  MatrixView view() const { return {n_, data_.data()}; }
 
   friend bool operator==(const DistMatrix&, const DistMatrix&) = default;
 

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cstring>
 #include <fstream>
+#include <future>
 #include <iostream>
 #include <iterator>
 #include <sstream>
@@ -197,9 +198,9 @@ std::string format_edge_list(const EdgeList& g) {
 namespace {
 
 // Appends row i of d in the output format; `out` must have room for n * 11 + 1 bytes.
-char* format_row(const DistMatrix& d, int i, char* out) {
+char* format_row(MatrixView d, int i, char* out) {
   const int32_t* r = d.row(i);
-  for (int j = 0; j < d.n(); ++j) {
+  for (int j = 0; j < d.n; ++j) {
     out = std::to_chars(out, out + 11, r[j]).ptr;
     *out++ = ' ';
   }
@@ -221,34 +222,42 @@ void write_all(int fd, const char* p, size_t len) {
 
 }  // namespace
 
-void write_matrix(const DistMatrix& d, int fd, int threads, size_t task_bytes) {
-  const int n = d.n();
+void write_matrix(MatrixView d, int fd, int threads, size_t task_bytes) {
+  const int n = d.n;
   if (n == 0) return;
-  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  // Each task formats a band of rows; the bands of one batch are then written in order.
+  if (threads <= 0) threads = hardware_threads();
+  // Each task formats a band of rows; a batch is `threads` bands. Two sets of buffers: while
+  // one batch is written in order, the next is formatted.
   const size_t row_max = static_cast<size_t>(n) * 11 + 1;
   const int rows_per_task = static_cast<int>(std::max<size_t>(1, task_bytes / row_max));
-  std::vector<std::vector<char>> bufs(threads);
-  std::vector<size_t> used(threads);
-  for (int first = 0; first < n; first += rows_per_task * threads) {
+  std::vector<std::vector<char>> bufs[2] = {std::vector<std::vector<char>>(threads),
+                                            std::vector<std::vector<char>>(threads)};
+  std::vector<size_t> used[2] = {std::vector<size_t>(threads), std::vector<size_t>(threads)};
+  std::future<void> writing;
+  int cur = 0;
+  for (int first = 0; first < n; first += rows_per_task * threads, cur ^= 1) {
     parallel_for(threads, threads, [&](int t) {
       const int r0 = first + t * rows_per_task;
       const int r1 = std::min(n, r0 + rows_per_task);
-      used[t] = 0;
+      used[cur][t] = 0;
       if (r0 >= r1) return;
-      bufs[t].resize(static_cast<size_t>(r1 - r0) * row_max);
-      char* p = bufs[t].data();
+      bufs[cur][t].resize(static_cast<size_t>(r1 - r0) * row_max);
+      char* p = bufs[cur][t].data();
       for (int i = r0; i < r1; ++i) p = format_row(d, i, p);
-      used[t] = static_cast<size_t>(p - bufs[t].data());
+      used[cur][t] = static_cast<size_t>(p - bufs[cur][t].data());
     });
-    for (int t = 0; t < threads; ++t) write_all(fd, bufs[t].data(), used[t]);
+    if (writing.valid()) writing.get();  // rethrows a write error
+    writing = std::async(std::launch::async, [&, c = cur] {
+      for (int t = 0; t < threads; ++t) write_all(fd, bufs[c][t].data(), used[c][t]);
+    });
   }
+  if (writing.valid()) writing.get();
 }
 
-std::string format_matrix(const DistMatrix& d) {
+std::string format_matrix(MatrixView d) {
   std::string s;
-  std::vector<char> buf(static_cast<size_t>(d.n()) * 11 + 1);
-  for (int i = 0; i < d.n(); ++i) s.append(buf.data(), format_row(d, i, buf.data()));
+  std::vector<char> buf(static_cast<size_t>(d.n) * 11 + 1);
+  for (int i = 0; i < d.n; ++i) s.append(buf.data(), format_row(d, i, buf.data()));
   return s;
 }
 

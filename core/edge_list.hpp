@@ -36,7 +36,8 @@ std::string format_edge_list(const EdgeList& graph);
 // after each line. Rows are formatted by `threads` threads (0: all cores) into large buffers
 // and written in order with write(2), task_bytes of output per task (memory stays bounded to
 // threads * task_bytes). Throws std::runtime_error on a write error.
-void write_matrix(const DistMatrix& d, int fd, int threads = 0, size_t task_bytes = 4u << 20);
-std::string format_matrix(const DistMatrix& d);
+// Formatting of one batch overlaps the write(2) of the previous one.
+void write_matrix(MatrixView d, int fd, int threads = 0, size_t task_bytes = 4u << 20);
+std::string format_matrix(MatrixView d);
 
 }  // namespace apsp

@@ -1,12 +1,6 @@
 #include "core/results.hpp"
 
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <stdexcept>
 
 namespace apsp {
@@ -136,32 +130,6 @@ Results results_from_json(const json& j) {
     r.runs.push_back(std::move(run));
   }
   return r;
-}
-
-void write_file_atomic(const std::string& path, const std::string& text) {
-  std::string tmpl = path + ".tmp.XXXXXX";
-  const int fd = mkstemp(tmpl.data());
-  if (fd < 0) throw std::runtime_error(fmt::format("{}: cannot create: {}", path, std::strerror(errno)));
-  fchmod(fd, 0644);  // mkstemp makes 0600; a results file is for everyone to read
-  const char* p = text.data();
-  size_t left = text.size();
-  while (left > 0) {
-    const ssize_t w = ::write(fd, p, left);
-    if (w < 0 && errno == EINTR) continue;
-    if (w < 0) {
-      const int e = errno;
-      close(fd);
-      unlink(tmpl.c_str());
-      throw std::runtime_error(fmt::format("{}: write failed: {}", path, std::strerror(e)));
-    }
-    p += w;
-    left -= static_cast<size_t>(w);
-  }
-  if (fsync(fd) != 0 || close(fd) != 0 || std::rename(tmpl.c_str(), path.c_str()) != 0) {
-    const int e = errno;
-    unlink(tmpl.c_str());
-    throw std::runtime_error(fmt::format("{}: cannot finish writing: {}", path, std::strerror(e)));
-  }
 }
 
 }  // namespace apsp

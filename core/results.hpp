@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/atomic_file.hpp"
 #include "core/device_info.hpp"
 
 namespace apsp {
@@ -60,9 +61,5 @@ nlohmann::json device_json(const DeviceInfo& d);
 nlohmann::json to_json(const Results& r);
 // Throws std::runtime_error with one line when the JSON is not a results file of this schema.
 Results results_from_json(const nlohmann::json& j);
-
-// Writes `text` to `path` through a temporary file in the same folder and a rename, so a reader
-// never sees half a file and a failure leaves the old file as it was.
-void write_file_atomic(const std::string& path, const std::string& text);
 
 }  // namespace apsp

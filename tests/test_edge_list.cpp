@@ -119,7 +119,7 @@ TEST(EdgeListWriter, GraphRoundTrip) {
 TEST(MatrixWriter, ExactOutputFormat) {
   DistMatrix d = DistMatrix::from_edges(parse_edge_list("3 2\n0 1 12\n1 2 0\n", "g"));
   floyd_warshall_plain(d);
-  EXPECT_EQ(format_matrix(d), "0 12 12\n1073741823 0 0\n1073741823 1073741823 0\n");
+  EXPECT_EQ(format_matrix(d.view()), "0 12 12\n1073741823 0 0\n1073741823 1073741823 0\n");
 }
 
 // The threaded fd writer gives exactly the bytes of the simple formatter, across several
@@ -131,12 +131,12 @@ TEST(MatrixWriter, ThreadedWriterMatchesFormatter) {
   DistMatrix d = solve_reference(generate(spec));
   FILE* tmp = std::tmpfile();
   ASSERT_NE(tmp, nullptr);
-  write_matrix(d, fileno(tmp), 3, /*task_bytes=*/50000);  // 6 rows a task, 39 batches
+  write_matrix(d.view(), fileno(tmp), 3, /*task_bytes=*/50000);  // 6 rows a task, 39 batches
   const off_t size = lseek(fileno(tmp), 0, SEEK_END);
   std::string got(static_cast<size_t>(size), '\0');
   ASSERT_EQ(pread(fileno(tmp), got.data(), got.size(), 0), size);
   std::fclose(tmp);
-  EXPECT_EQ(got, format_matrix(d));
+  EXPECT_EQ(got, format_matrix(d.view()));
 }
 
 }  // namespace

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# CLI tests of apsp and gen_graph.
+#   apps_cli.sh golden   BUILD_DIR   apsp --variant cpu reproduces the checked-in golden outputs
+#   apps_cli.sh gpu      BUILD_DIR   every variant through apsp gives the golden bytes (77: no GPU)
+#   apps_cli.sh roundtrip BUILD_DIR  gen_graph | apsp equals the independent Python solver
+#   apps_cli.sh bad      BUILD_DIR   every reader fault: one line, exit 1, nothing written
+set -u
+mode=$1 build=$2
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+case $mode in
+golden)
+  for f in "$here"/data/*.txt; do
+    "$build/apsp" "$f" --variant cpu -o "$tmp/out" 2>/dev/null || fail "apsp exited $? on $f"
+    cmp -s "$tmp/out" "${f%.txt}.expected" || fail "$(basename "$f"): output differs from the golden file"
+  done
+  echo "golden outputs reproduced on the CPU" ;;
+gpu)
+  "$build/apsp_bench" --list >/dev/null || fail "apsp_bench --list"
+  "$build/apsp" "$here/data/single.txt" --variant naive >/dev/null 2>&1
+  [ $? -eq 3 ] && { echo "no GPU: skipped"; exit 77; }
+  for v in $("$build/apsp_bench" --list | awk '/^[a-z]/ {print $1}') auto; do
+    for f in "$here"/data/*.txt; do
+      "$build/apsp" "$f" --variant "$v" -o "$tmp/out" 2>/dev/null || fail "apsp --variant $v exited $? on $f"
+      cmp -s "$tmp/out" "${f%.txt}.expected" || fail "$v on $(basename "$f"): bytes differ"
+    done
+  done
+  echo "every variant gives the golden bytes" ;;
+roundtrip)
+  for args in "--V 50 --density 0.1 --seed 1" "--V 33 --kind grid --wmin 0 --wmax 3" \
+              "--V 40 --kind star --seed 9" "--V 64 --kind components --components 5 --density 0.3" \
+              "--V 45 --E 300 --wmin 0 --wmax 2 --seed 4"; do
+    # shellcheck disable=SC2086
+    "$build/gen_graph" $args -o "$tmp/g.txt" || fail "gen_graph $args"
+    "$build/gen_graph" $args | cmp -s - "$tmp/g.txt" || fail "gen_graph $args: stdout and -o differ"
+    "$build/gen_graph" $args | "$build/apsp" - --variant cpu > "$tmp/out" 2>/dev/null || fail "apsp on gen_graph $args"
+    python3 "$here/independent_apsp.py" "$tmp/g.txt" > "$tmp/expected"
+    cmp -s "$tmp/out" "$tmp/expected" || fail "gen_graph $args | apsp differs from the independent solver"
+  done
+  echo "round trips equal the independent solver" ;;
+bad)
+  while IFS='|' read -r file message; do
+    echo "keep me" > "$tmp/existing"
+    "$build/apsp" "$here/data/bad/$file" -o "$tmp/existing" 2>"$tmp/err" >"$tmp/stdout"
+    rc=$?
+    [ $rc -eq 1 ] || fail "$file: exit $rc, expected 1"
+    [ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "$file: expected one line on stderr: $(cat "$tmp/err")"
+    grep -qF "$message" "$tmp/err" || fail "$file: stderr '$(cat "$tmp/err")' lacks '$message'"
+    [ "$(cat "$tmp/existing")" = "keep me" ] || fail "$file: the existing output was touched"
+    [ -s "$tmp/stdout" ] && fail "$file: wrote to stdout"
+    ls "$tmp" | grep -q '\.tmp\.' && fail "$file: a temporary file was left behind"
+  done <<'LIST'
+short.txt|short.txt:3: end of input after 1 of 2 edges
+vertex.txt|vertex.txt:2: vertex 3 out of range [0, 3)
+negative.txt|negative.txt:2: negative weight -5
+notint.txt|notint.txt:1: expected an integer, found 'x'
+zero.txt|zero.txt:1: V must be positive, got 0
+overflow.txt|overflow.txt:2: weight 600000000 with V = 3
+empty.txt|empty.txt:1: empty input
+LIST
+  "$build/apsp" /nonexistent.txt 2>"$tmp/err"; [ $? -eq 1 ] && grep -q "cannot open" "$tmp/err" || fail "missing file"
+  "$build/gen_graph" --V 10 --wmax 200000000 -o "$tmp/g" 2>"$tmp/err"; rc=$?
+  [ $rc -eq 2 ] && [ ! -e "$tmp/g" ] && grep -q "reaches the unreachable value" "$tmp/err" || fail "gen_graph wmax: rc $rc $(cat "$tmp/err")"
+  echo "every bad input refused, nothing written" ;;
+*) fail "unknown mode $mode" ;;
+esac
