@@ -4,16 +4,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(g++ cmake ninja-build git libfmt-dev nlohmann-json3-dev libbenchmark-dev libgtest-dev
+packages=(g++ cmake ninja-build git python3 python3-pip libfmt-dev nlohmann-json3-dev libbenchmark-dev libgtest-dev
           libcli11-dev)
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
     "${missing[@]}" >/dev/null
@@ -31,6 +31,12 @@ if ! command -v nvcc >/dev/null; then
   fi
 fi
 echo "setup: $(nvcc --version | tail -n 1)"
+
+# matplotlib for apsp_report's plots, for the python3 the tools will call.
+if ! python3 -c 'import matplotlib' 2>/dev/null; then
+  echo "setup: installing matplotlib for $(command -v python3)"
+  python3 -m pip install --quiet matplotlib || DEBIAN_FRONTEND=noninteractive ${sudo:-} apt-get install -y -qq python3-matplotlib >/dev/null
+fi
 
 cmake --preset release
 cmake --build --preset release

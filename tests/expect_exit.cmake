@@ -1,17 +1,37 @@
-# cmake -DCMD=prog -DARGS=a|b -DEXPECT_RC=2 -DEXPECT_TEXT=... -P expect_exit.cmake
-# Runs CMD with ARGS ('|'-separated) and checks its exit code and that stderr holds EXPECT_TEXT
-# on one line.
+# cmake -DCMD=prog -DARGS=a|b -DEXPECT_RC=2 [-DEXPECT_TEXT=...] [-DSTDOUT_TEXT=...] [-DGOLDEN=file]
+#       [-DWORKDIR=dir] -P expect_exit.cmake
+# Runs CMD with ARGS ('|'-separated) and checks its exit code; EXPECT_TEXT must be on stderr as
+# its only line, STDOUT_TEXT somewhere in stdout, and stdout must equal GOLDEN byte for byte.
 string(REPLACE "|" ";" args "${ARGS}")
-execute_process(COMMAND ${CMD} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT WORKDIR)
+  set(WORKDIR .)
+endif()
+execute_process(COMMAND ${CMD} ${args} WORKING_DIRECTORY ${WORKDIR} RESULT_VARIABLE rc
+                OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL EXPECT_RC)
   message(FATAL_ERROR "exit code ${rc}, expected ${EXPECT_RC}\nstdout: ${out}\nstderr: ${err}")
 endif()
-string(FIND "${err}" "${EXPECT_TEXT}" at)
-if(at EQUAL -1)
-  message(FATAL_ERROR "stderr lacks '${EXPECT_TEXT}':\n${err}")
+if(DEFINED EXPECT_TEXT)
+  string(FIND "${err}" "${EXPECT_TEXT}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "stderr lacks '${EXPECT_TEXT}':\n${err}")
+  endif()
+  string(REGEX MATCHALL "\n" lines "${err}")
+  list(LENGTH lines count)
+  if(NOT count EQUAL 1)
+    message(FATAL_ERROR "expected one line on stderr, got ${count}:\n${err}")
+  endif()
 endif()
-string(REGEX MATCHALL "\n" lines "${err}")
-list(LENGTH lines count)
-if(NOT count EQUAL 1)
-  message(FATAL_ERROR "expected one line on stderr, got ${count}:\n${err}")
+if(DEFINED STDOUT_TEXT)
+  string(FIND "${out}" "${STDOUT_TEXT}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "stdout lacks '${STDOUT_TEXT}':\n${out}")
+  endif()
+endif()
+if(DEFINED GOLDEN)
+  file(READ ${GOLDEN} expected)
+  if(NOT out STREQUAL expected)
+    file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/actual_output.txt "${out}")
+    message(FATAL_ERROR "stdout differs from ${GOLDEN}; it is in ${CMAKE_CURRENT_BINARY_DIR}/actual_output.txt")
+  endif()
 endif()

@@ -1,0 +1,136 @@
+// apsp_report: report tables, A/B comparison and plots from results JSON.
+//   apsp_report r.json [more.json ...] --out DIR [--db tuning.json]   -> DIR/report.md + PNGs
+//   apsp_report r.json --format md|csv|json                          -> the tables on stdout
+//   apsp_report compare A.json B.json [--threshold 0.05] [--force]
+// Exit codes: 0 done, 1 something got slower beyond the threshold (compare) or a write failed,
+// 2 bad input or usage.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "core/atomic_file.hpp"
+#include "reports/report.hpp"
+
+namespace apsp::report {
+namespace {
+
+constexpr int kExitSlower = 1, kExitUsage = 2;
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Runs the plotting script; returns the PNG names it wrote, or explains in `note` why none.
+std::vector<std::string> plot(const std::vector<std::string>& files, const std::string& db,
+                              const std::string& out_dir, std::string& note) {
+  const char* env = std::getenv("APSP_PLOT_SCRIPT");
+  const std::string script = env ? env : APSP_PLOT_SCRIPT;
+  if (std::system("python3 -c 'import matplotlib' >/dev/null 2>&1") != 0) {
+    note = "Plots skipped: python3 with matplotlib was not found (scripts/setup.sh installs it).";
+    fmt::print(stderr, "apsp_report: {}\n", note);
+    return {};
+  }
+  std::string cmd = "python3 " + shell_quote(script) + " --out " + shell_quote(out_dir);
+  if (!db.empty()) cmd += " --db " + shell_quote(db);
+  for (const std::string& f : files) cmd += " " + shell_quote(f);
+  std::vector<std::string> pngs;
+  if (FILE* p = popen(cmd.c_str(), "r")) {
+    char line[4096];
+    while (std::fgets(line, sizeof line, p)) {
+      std::string s(line);
+      while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+      if (s.size() > 4 && s.ends_with(".png")) pngs.push_back(s);
+    }
+    if (pclose(p) != 0) {
+      note = "Plots failed: " + script + " exited with an error (see its message above).";
+      fmt::print(stderr, "apsp_report: {}\n", note);
+      return {};
+    }
+  }
+  return pngs;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"apsp_report: tables, comparisons and plots from apsp_bench results JSON."};
+  app.option_defaults()->always_capture_default();
+  std::vector<std::string> files;
+  std::string out_dir, db_path, format;
+  app.add_option("results", files, "results JSON files (schema apsp-bench/1)");
+  app.add_option("--out", out_dir, "folder for report.md and the plots");
+  app.add_option("--db", db_path, "a tuning database: adds the tuner leaderboards and the batch heatmap");
+  app.add_option("--format", format, "print the tables alone on stdout")->check(CLI::IsMember({"md", "csv", "json"}));
+  auto* cmp = app.add_subcommand("compare", "B/A of medians per (config, n), with a 95% bootstrap interval");
+  std::string file_a, file_b;
+  double threshold = 0.05;
+  bool force = false;
+  cmp->add_option("A", file_a, "the reference results")->required();
+  cmp->add_option("B", file_b, "the results compared with A")->required();
+  cmp->add_option("--threshold", threshold, "exit 1 when a run is slower by more than this fraction")->check(CLI::Range(0.0, 100.0));
+  cmp->add_flag("--force", force, "compare results from different device models");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    fmt::print(stderr, "apsp_report: {} (see --help)\n", e.what());
+    return kExitUsage;
+  }
+
+  try {
+    if (cmp->parsed()) {
+      const Comparison c = compare(load(file_a), load(file_b), threshold, force);
+      fmt::print("{}", render_text(c.table));
+      fmt::print("\n{} faster, {} slower ({} beyond {:.0f}%), {} the same (interval contains 1)\n", c.faster,
+                 c.slower, c.slower_beyond_threshold, threshold * 100, c.same);
+      return c.slower_beyond_threshold > 0 ? kExitSlower : 0;
+    }
+    if (files.empty()) throw std::runtime_error("no results files given (see --help)");
+    if (out_dir.empty() && format.empty()) throw std::runtime_error("give --out DIR or --format md|csv|json");
+    std::vector<Input> inputs;
+    for (const std::string& f : files) {
+      inputs.push_back(load(f));
+      if (!inputs.back().has_baseline)
+        fmt::print(stderr, "apsp_report: {}: no naive runs, so no baseline: speedups are not shown\n", f);
+    }
+    std::optional<TuningDb> db;
+    if (!db_path.empty()) {
+      if (!std::filesystem::exists(db_path)) throw std::runtime_error(db_path + ": cannot open");
+      db = TuningDb::load(db_path);
+    }
+    if (!format.empty()) {
+      nlohmann::json all = nlohmann::json::object();
+      for (const Input& in : inputs) {
+        const std::pair<const char*, Grid> tables[] = {{"speedup_table", course_table(in)},
+                                                       {"speedup_matrix", speedup_matrix(in)},
+                                                       {"ceiling_matrix", ceiling_matrix(in)},
+                                                       {"phases", phase_table(in)}};
+        for (const auto& [name, g] : tables) {
+          if (g.empty()) continue;
+          if (format == "md") fmt::print("## {}: {}\n\n{}\n", in.path, name, render_markdown(g));
+          if (format == "csv") fmt::print("# {}: {}\n{}\n", in.path, name, render_csv(g));
+          if (format == "json") all[in.path][name] = g;
+        }
+      }
+      if (format == "json") fmt::print("{}\n", all.dump(2));
+      if (out_dir.empty()) return 0;
+    }
+    std::filesystem::create_directories(out_dir);
+    std::string note;
+    const std::vector<std::string> pngs = plot(files, db_path, out_dir, note);
+    write_file_atomic(out_dir + "/report.md", markdown(inputs, db, pngs, note));
+    fmt::print("wrote {}/report.md and {} plot(s)\n", out_dir, pngs.size());
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "apsp_report: {}\n", e.what());
+    return kExitUsage;
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace apsp::report
+
+int main(int argc, char** argv) { return apsp::report::run(argc, argv); }

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Plots for apsp_report, from apsp_bench results JSON (and a tuning database).
+
+    plot_results.py --out DIR [--db tuning.json] results.json [more.json ...]
+
+Writes into DIR, and prints the name of each PNG it wrote, one a line:
+  time_vs_n.png      median time vs n, log-log, one line per run, with an n^3 guide
+  speedup_vs_n.png   speedup over naive vs n (runs of files without naive are left out)
+  ceiling_vs_n.png   share of the measured min-plus ceiling vs n
+  heatmap_<variant>_n<n>.png  the tuner's batch2 x batch3 medians (with --db), largest n
+"""
+import argparse
+import json
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display: files only
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def load_runs(paths):
+    series = {}  # label -> list of (n, run)
+    for path in paths:
+        with open(path) as f:
+            data = json.load(f)
+        if data.get("schema") != "apsp-bench/1":
+            sys.exit(f"plot_results.py: {path}: not an apsp-bench/1 results file")
+        for run in data["runs"]:
+            if run.get("error") or run.get("verified") == "FAILED" or not run.get("samples_ms"):
+                continue
+            label = run.get("label") or run["name"]
+            if len(paths) > 1:
+                label = f"{label} ({os.path.basename(path)})"
+            series.setdefault(label, []).append((run["n"], run))
+    return {k: sorted(v, key=lambda x: x[0]) for k, v in series.items()}
+
+
+def line_plot(series, value, ylabel, title, path, log_y=False, guide=False):
+    fig, ax = plt.subplots(figsize=(8, 5))
+    drawn = 0
+    for label, points in series.items():
+        pts = [(n, value(run)) for n, run in points if value(run) is not None]
+        if not pts:
+            continue
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
+        drawn += 1
+    if guide and series:
+        ns = sorted({n for points in series.values() for n, _ in points})
+        first = next(iter(series.values()))
+        n0, run0 = first[0]
+        ax.plot(ns, [run0["median_ms"] * (n / n0) ** 3 for n in ns], "k--", alpha=0.5,
+                label="n^3 guide")
+    if not drawn:
+        plt.close(fig)
+        return False
+    ax.set_xscale("log")
+    if log_y:
+        ax.set_yscale("log")
+    ax.set_xlabel("n (vertices)")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def heatmaps(db_path, out):
+    with open(db_path) as f:
+        db = json.load(f)
+    if db.get("schema") != "apsp-tuning/1":
+        sys.exit(f"plot_results.py: {db_path}: not an apsp-tuning/1 database")
+    groups = {}
+    for e in db["entries"]:
+        if e["status"] == "ok" and {"batch2", "batch3"} <= set(e["config"]):
+            groups.setdefault((e["variant"], e["n"]), []).append(e)
+    written = []
+    for variant in sorted({v for v, _ in groups}):
+        n = max(n for v, n in groups if v == variant)
+        entries = groups[(variant, n)]
+        b2 = sorted({e["config"]["batch2"] for e in entries})
+        b3 = sorted({e["config"]["batch3"] for e in entries})
+        grid = [[float("nan")] * len(b2) for _ in b3]
+        for e in entries:
+            grid[b3.index(e["config"]["batch3"])][b2.index(e["config"]["batch2"])] = e["median_ms"]
+        fig, ax = plt.subplots(figsize=(6, 5))
+        im = ax.imshow(grid, origin="lower", cmap="viridis_r", aspect="auto")
+        ax.set_xticks(range(len(b2)), [str(v) for v in b2])
+        ax.set_yticks(range(len(b3)), [str(v) for v in b3])
+        ax.set_xlabel("batch2")
+        ax.set_ylabel("batch3")
+        ax.set_title(f"{variant}, n = {n}: median ms (lower is better)")
+        for y, row in enumerate(grid):
+            for x, v in enumerate(row):
+                if v == v:
+                    ax.text(x, y, f"{v:.1f}", ha="center", va="center", fontsize=7, color="w")
+        fig.colorbar(im, ax=ax, label="ms")
+        fig.tight_layout()
+        name = f"heatmap_{variant}_n{n}.png"
+        fig.savefig(os.path.join(out, name), dpi=110)
+        plt.close(fig)
+        written.append(name)
+    return written
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--db")
+    ap.add_argument("results", nargs="+")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    series = load_runs(args.results)
+    written = []
+    if line_plot(series, lambda r: r["median_ms"], "median time (ms)", "Time vs n",
+                 os.path.join(args.out, "time_vs_n.png"), log_y=True, guide=True):
+        written.append("time_vs_n.png")
+    if line_plot(series, lambda r: r.get("speedup_vs_naive"), "speedup over naive (x)",
+                 "Speedup over naive vs n", os.path.join(args.out, "speedup_vs_n.png")):
+        written.append("speedup_vs_n.png")
+    if line_plot(series, lambda r: r.get("pct_of_ceiling") or None, "% of measured ceiling",
+                 "Share of the int32 min-plus ceiling", os.path.join(args.out, "ceiling_vs_n.png")):
+        written.append("ceiling_vs_n.png")
+    if args.db:
+        written += heatmaps(args.db, args.out)
+    for name in written:
+        print(name)
+
+
+if __name__ == "__main__":
+    main()
