@@ -1,6 +1,7 @@
 #include "core/edge_list.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -208,6 +209,19 @@ char* format_row(MatrixView d, int i, char* out) {
   return out;
 }
 
+void pwrite_all(int fd, const char* p, size_t len, off_t at) {
+  while (len > 0) {
+    const ssize_t w = ::pwrite(fd, p, len, at);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(fmt::format("write failed: {}", std::strerror(errno)));
+    }
+    p += w;
+    at += w;
+    len -= static_cast<size_t>(w);
+  }
+}
+
 void write_all(int fd, const char* p, size_t len) {
   while (len > 0) {
     const ssize_t w = ::write(fd, p, len);
@@ -233,6 +247,11 @@ void write_matrix(MatrixView d, int fd, int threads, size_t task_bytes) {
   std::vector<std::vector<char>> bufs[2] = {std::vector<std::vector<char>>(threads),
                                             std::vector<std::vector<char>>(threads)};
   std::vector<size_t> used[2] = {std::vector<size_t>(threads), std::vector<size_t>(threads)};
+  // Into a regular file, each band goes to its own offset with pwrite(2), from all threads at
+  // once (one writer thread tops out near 1.3 GB/s into the page cache); pipes get write(2).
+  struct stat st {};
+  const bool seekable = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  off_t offset = seekable ? lseek(fd, 0, SEEK_CUR) : 0;
   std::future<void> writing;
   int cur = 0;
   for (int first = 0; first < n; first += rows_per_task * threads, cur ^= 1) {
@@ -248,10 +267,20 @@ void write_matrix(MatrixView d, int fd, int threads, size_t task_bytes) {
     });
     if (writing.valid()) writing.get();  // rethrows a write error
     writing = std::async(std::launch::async, [&, c = cur] {
-      for (int t = 0; t < threads; ++t) write_all(fd, bufs[c][t].data(), used[c][t]);
+      if (!seekable) {
+        for (int t = 0; t < threads; ++t) write_all(fd, bufs[c][t].data(), used[c][t]);
+        return;
+      }
+      std::vector<off_t> at(threads);
+      for (int t = 0; t < threads; ++t) {
+        at[t] = offset;
+        offset += static_cast<off_t>(used[c][t]);
+      }
+      parallel_for(threads, threads, [&](int t) { pwrite_all(fd, bufs[c][t].data(), used[c][t], at[t]); });
     });
   }
   if (writing.valid()) writing.get();
+  if (seekable) lseek(fd, offset, SEEK_SET);  // as if written sequentially
 }
 
 std::string format_matrix(MatrixView d) {
