@@ -94,10 +94,13 @@ def heatmaps(db_path, out):
         ax.set_xlabel("batch2")
         ax.set_ylabel("batch3")
         ax.set_title(f"{variant}, n = {n}: median ms (lower is better)")
+        values = [v for row in grid for v in row if v == v]
+        middle = (min(values) + max(values)) / 2
         for y, row in enumerate(grid):
             for x, v in enumerate(row):
-                if v == v:
-                    ax.text(x, y, f"{v:.1f}", ha="center", va="center", fontsize=7, color="w")
+                if v == v:  # dark text on the light (fast) cells, light text on the dark ones
+                    ax.text(x, y, f"{v:.1f}", ha="center", va="center", fontsize=7,
+                            color="k" if v < middle else "w")
         fig.colorbar(im, ax=ax, label="ms")
         fig.tight_layout()
         name = f"heatmap_{variant}_n{n}.png"

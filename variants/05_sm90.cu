@@ -25,7 +25,9 @@ int round_up(int n, int m) { return (n + m - 1) / m * m; }
 
 template <int kTile, int kChunk>
 int smem_bytes() {
-  return std::max(kernels::sm90::product_smem<kTile, kChunk>(), kernels::sm90::phase1_smem<kTile>());
+  namespace k = kernels::sm90;
+  return std::max({k::product_smem<kTile, kChunk>(), k::product_smem<kTile, k::phase2_chunk<kTile>()>(),
+                   k::phase1_smem<kTile>()});
 }
 
 template <int kTile, int kChunk>
@@ -42,10 +44,11 @@ void solve(int* d, int n, cudaStream_t stream, PhaseTimer* phases) {
     APSP_CUDA_CHECK_LAUNCH();
   }
   constexpr int kP1 = k::phase1_smem<kTile>(), kProd = k::product_smem<kTile, kChunk>();
+  constexpr int kP2 = k::product_smem<kTile, k::phase2_chunk<kTile>()>();
   constexpr int kThreads = k::product_threads<kTile>();
+  constexpr int kThreads2 = k::product_threads<kTile, k::kPerThread2>();
   APSP_CUDA_CHECK(cudaFuncSetAttribute(k::phase1<kTile>, cudaFuncAttributeMaxDynamicSharedMemorySize, kP1));
-  APSP_CUDA_CHECK(cudaFuncSetAttribute(k::phase2<kTile, kChunk>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, kProd));
+  APSP_CUDA_CHECK(cudaFuncSetAttribute(k::phase2<kTile>, cudaFuncAttributeMaxDynamicSharedMemorySize, kP2));
   APSP_CUDA_CHECK(cudaFuncSetAttribute(k::phase3<kTile, kChunk>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, kProd));
   for (int kt = 0; kt < tiles; ++kt) {
@@ -53,7 +56,7 @@ void solve(int* d, int n, cudaStream_t stream, PhaseTimer* phases) {
     k::phase1<kTile><<<1, k::kPhase1Threads, kP1, stream>>>(m, pitch, kt);
     APSP_CUDA_CHECK_LAUNCH();
     mark_phase(phases, 2);
-    k::phase2<kTile, kChunk><<<dim3(tiles, 2), kThreads, kProd, stream>>>(m, pitch, kt);
+    k::phase2<kTile><<<dim3(tiles, 2), kThreads2, kP2, stream>>>(m, pitch, kt);
     APSP_CUDA_CHECK_LAUNCH();
     mark_phase(phases, 3);
     k::phase3<kTile, kChunk><<<dim3(tiles, tiles), kThreads, kProd, stream>>>(m, pitch, kt);
@@ -95,7 +98,8 @@ Variant make_sm90() {
     dispatch(TileValues{}, c.at("tile"), "tile", [&](auto t) {
       dispatch(ChunkValues{}, c.at("chunk"), "chunk", [&](auto ch) {
         constexpr int kT = decltype(t)::value, kC = decltype(ch)::value;
-        why = check_launch(n, kernels::sm90::kPhase1Threads, smem_bytes<kT, kC>(), dev);
+        why = check_launch(n, kernels::sm90::product_threads<kT, kernels::sm90::kPerThread2>(),
+                           smem_bytes<kT, kC>(), dev);
       });
     });
     return why;
