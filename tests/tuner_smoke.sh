@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The tuner on the GPU at a small n: it measures sm90's 6 tile x chunk points and prints a
+# leaderboard; a rerun measures nothing (the database resumes); --fresh measures again.
+# Exit 77 (skipped) without a GPU.   tuner_smoke.sh TUNER
+set -u
+tuner=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+run() { "$tuner" --search tile --variant sm90 --n 100 --min-time 0.01 --db "$dir/db.json" "$@" 2>&1; }
+out=$(run); rc=$?
+[ $rc -eq 3 ] && { echo "no GPU: skipped"; exit 77; }
+echo "$out"
+[ $rc -eq 0 ] || { echo "tuner exited $rc"; exit 1; }
+grep -q "sm90 at n = 100: grid search evaluated 6 point(s), 6 measured now" <<<"$out" || { echo "first run"; exit 1; }
+grep -q "^1 .*sm90\[" <<<"$out" || { echo "no leaderboard"; exit 1; }
+out=$(run) || { echo "rerun failed"; exit 1; }
+grep -q "evaluated 6 point(s), 0 measured now" <<<"$out" || { echo "rerun measured again: $out"; exit 1; }
+out=$(run --fresh) || { echo "--fresh failed"; exit 1; }
+grep -q "evaluated 6 point(s), 6 measured now" <<<"$out" || { echo "--fresh did not remeasure"; exit 1; }
+python3 - "$dir/db.json" <<'PY'
+import json, sys
+db = json.load(open(sys.argv[1]))
+assert db["schema"] == "apsp-tuning/1"
+names = sorted(e["name"] for e in db["entries"])
+assert len(names) == 7 and len(set(names)) == 7, names  # naive + 6 sm90 points, no duplicates
+assert all(e["status"] == "ok" and e["median_ms"] > 0 and e["samples_ms"] for e in db["entries"])
+print("database:", len(names), "entries")
+PY
