@@ -16,6 +16,7 @@
 #include <memory>
 
 #include "bench/plan.hpp"
+#include "core/console.hpp"
 #include "core/device_buffer.hpp"
 #include "core/edge_list.hpp"
 #include "core/measure.hpp"
@@ -43,21 +44,6 @@ struct Options {
   std::string graph_file, json_out, md_out, gbench_json, baseline, tuned;
   double ceiling_s = 1.0;
 };
-
-void progress(const std::string& line) {
-  static const bool tty = isatty(STDERR_FILENO);
-  if (tty) fmt::print(stderr, "\r\033[K{}", line);
-}
-void progress_done() {
-  if (isatty(STDERR_FILENO)) fmt::print(stderr, "\r\033[K");
-}
-
-std::string now_iso() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
 
 void print_list() {
   for (const Variant& v : registry()) {

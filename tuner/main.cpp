@@ -15,6 +15,7 @@
 
 #include "bench/plan.hpp"
 #include "core/generators.hpp"
+#include "core/console.hpp"
 #include "core/results.hpp"
 #include "core/stats.hpp"
 #include "core/tables.hpp"
@@ -59,20 +60,6 @@ DeviceInfo nominal_sm90() {
   d.max_threads_per_block = 1024;
   d.smem_per_block_optin = 232448;
   return d;
-}
-
-void progress(const std::string& line) {
-  if (isatty(STDERR_FILENO)) fmt::print(stderr, "\r\033[K{}", line);
-}
-void progress_done() {
-  if (isatty(STDERR_FILENO)) fmt::print(stderr, "\r\033[K");
-}
-
-std::string now_iso() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
 }
 
 int run(int argc, char** argv) {
