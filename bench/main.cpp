@@ -10,7 +10,6 @@
 #include <chrono>
 #include <deque>
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 #include <map>
 #include <memory>

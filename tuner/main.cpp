@@ -5,10 +5,8 @@
 // failed, 2 bad usage, 3 no CUDA device.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <ctime>
 #include <fstream>
 #include <memory>
 #include <set>
