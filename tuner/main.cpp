@@ -123,10 +123,15 @@ int run(int argc, char** argv) {
     fmt::print("device: {}\n", dev.name);
     for (const Variant* v : variants) {
       const auto space = search_space(*v, o.search);
-      const auto points = enumerate(space, v->defaults);
+      auto points = enumerate(space, v->defaults);
+      const size_t combinations = points.size();
+      if (v->unbuilt) std::erase_if(points, [&](const Config& c) { return !v->unbuilt(c).empty(); });
       fmt::print("{}: {} point(s) over", v->name, points.size());
       for (const Param& p : space) fmt::print(" {}={{{}}}", p.name, fmt::join(p.values, ","));
-      fmt::print("; strategy {}\n", strategy_for(points.size()));
+      fmt::print("; strategy {}", strategy_for(points.size()));
+      if (points.size() < combinations)
+        fmt::print(" ({} combinations without a compiled kernel left out)", combinations - points.size());
+      fmt::print("\n");
       for (int n : sizes) {
         int rejected = 0;
         for (const Config& c : points) {
@@ -169,6 +174,8 @@ int run(int argc, char** argv) {
 
     // Measures one point, or takes it from the database; nullopt when rejected or wrong.
     auto measure_point = [&](const Variant& v, const Config& c) -> std::optional<double> {
+      // A combination with no compiled kernel is not a point of the space: nothing to record.
+      if (v.unbuilt && !v.unbuilt(c).empty()) return std::nullopt;
       const std::string name = config_name(v.name, c);
       if (!o.fresh || measured_here.count(name)) {
         if (const TuningEntry* e = db.find(model, name, n)) {

@@ -33,6 +33,7 @@ std::vector<Config> all_configs(const Variant& v) {
     }
     out = std::move(next);
   }
+  if (v.unbuilt) std::erase_if(out, [&](const Config& c) { return !v.unbuilt(c).empty(); });
   auto def = std::find(out.begin(), out.end(), v.defaults);
   if (def != out.end()) std::rotate(out.begin(), def, def + 1);
   return out;
@@ -65,6 +66,10 @@ void validate_config(const Variant& v, const Config& c) {
   }
   for (const Param& p : v.space) {
     if (!c.count(p.name)) throw std::invalid_argument(fmt::format("{}: {} is not set", v.name, p.name));
+  }
+  if (v.unbuilt) {
+    const std::string why = v.unbuilt(c);
+    if (!why.empty()) throw std::invalid_argument(fmt::format("{}: {}", v.name, why));
   }
 }
 

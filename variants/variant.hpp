@@ -27,6 +27,9 @@ struct Variant {
   std::string summary;  // one line, shown by --list
   std::vector<Param> space;
   Config defaults;
+  // Optional. "" when the combination of declared values has a compiled kernel; otherwise why
+  // not (e.g. too many threads for one block). Such configs are left out of all_configs().
+  std::function<std::string(const Config&)> unbuilt;
   // "" when (config, n) can run on this device; otherwise the reason it cannot.
   std::function<std::string(const Config&, int n, const DeviceInfo&)> check;
   // Solves in place: d is a device n x n row-major matrix; every launch goes on `stream` and is
@@ -40,7 +43,8 @@ const std::vector<Variant>& registry();
 const Variant* find_variant(const std::string& name);
 std::vector<std::string> variant_names();
 
-// Every config of a variant's space (the cartesian product), defaults first.
+// Every compiled config of a variant's space (the cartesian product less the unbuilt
+// combinations), defaults first.
 std::vector<Config> all_configs(const Variant& v);
 
 // "batched[batch2=6,batch3=4]"; a variant with no parameters prints as its bare name.
@@ -55,7 +59,8 @@ struct NamedConfig {
 // unknown parameter, a value outside the declared space.
 NamedConfig parse_config(const std::string& text);
 
-// Throws std::invalid_argument unless every parameter of `c` is declared with a compiled value.
+// Throws std::invalid_argument unless every parameter of `c` is declared with a compiled value
+// and the combination is built.
 void validate_config(const Variant& v, const Config& c);
 
 }  // namespace apsp
