@@ -25,6 +25,14 @@ inline constexpr int kPerThread2 = 4;  // <- phase 2: 4 x 4 per thread, four tim
 template <int kTile, int kPer = kPerThread>
 constexpr int product_threads() { return (kTile / kPer) * (kTile / kPer); }
 
+// Product blocks per SM the register budget must allow: 2, so at most 128 registers for 256
+// threads; 64-thread blocks get what they need (146-168 registers, 6 blocks per SM). Forcing 8
+// blocks of 64 threads (128 registers) spilled 44-84 bytes and ran 1.5-5% slower at n = 10000.
+template <int kTile, int kPer>
+constexpr int product_min_blocks() {
+  return 2;
+}
+
 // Shared memory of one product block: two stages of A (transposed, padded) and B.
 template <int kTile, int kChunk>
 constexpr int product_smem() { return 2 * kChunk * ((kTile + kAPad) + kTile) * 4; }
@@ -88,38 +96,70 @@ __global__ void __launch_bounds__(kPhase1Threads) phase1(int* __restrict__ d, in
     for (int b = 0; b < kPer; ++b) d[at(base + ty + E * a, base + tx + E * b, pitch)] = c[a][b];
 }
 
-// C = min(C, A (x) B) for one kTile x kTile tile: C at tile (ci, cj), A the tiles (ci, kt),
-// B the tiles (kt, cj), k over the kTile columns of A. No block of the same launch writes A or
-// B (phase 2 reads its own tile as an operand, and only it reads that tile).
-template <int kTile, int kChunk, int kPer = kPerThread>
-__device__ __forceinline__ void product_tile(int* __restrict__ d, int pitch, int ci, int cj,
-                                             int kt, int* smem) {
-  constexpr int kThreads = product_threads<kTile, kPer>();
-  constexpr int kEdge = kTile / kPer;        // threads along an edge
-  constexpr int kSubs = kPer / kSub;         // 4 x 4 sub-blocks along an edge
-  constexpr int kHalf = kTile / kSubs;       // their spacing
+// Where thread (tx, ty) keeps its kPer x kPer outputs: 2 x 2 sub-blocks of 4 x 4 (kPer = 8) or
+// one (kPer = 4), kTile / kSubs apart, so that 16 threads read 256 contiguous bytes with 16-byte
+// loads: no bank conflicts.
+template <int kTile, int kPer>
+struct ThreadTile {
+  static constexpr int kThreads = product_threads<kTile, kPer>();
+  static constexpr int kEdge = kTile / kPer;  // threads along an edge
+  static constexpr int kSubs = kPer / kSub;   // 4 x 4 sub-blocks along an edge
+  static constexpr int kHalf = kTile / kSubs; // their spacing
+  static_assert(kEdge * kSub == kHalf, "4 x 4 sub-blocks, kTile/kSubs apart, must cover the tile");
+  int tx, ty;
+  __device__ ThreadTile() : tx(threadIdx.x % kEdge), ty(threadIdx.x / kEdge) {}
+  __device__ int row(int r) const { return (r / kSub) * kHalf + ty * kSub + r % kSub; }
+  __device__ int col(int c) const { return (c / kSub) * kHalf + tx * kSub + c % kSub; }
+};
+
+// Calls f(r, c, v) for each 16-byte vector v of this thread's part of tile (ci, cj): v holds
+// acc[r][c .. c+3] (v points to const ints for loads, to ints for stores).
+template <int kTile, int kPer, class Int, class F>
+__device__ __forceinline__ void for_each_vector(Int* d, int pitch, int ci, int cj, F&& f) {
+  const ThreadTile<kTile, kPer> t;
+#pragma unroll
+  for (int r = 0; r < kPer; ++r)
+#pragma unroll
+    for (int c = 0; c < kPer; c += 4) f(r, c, d + at(ci * kTile + t.row(r), cj * kTile + t.col(c), pitch));
+}
+
+template <int kTile, int kPer>
+__device__ __forceinline__ void load_tile(int (&acc)[kPer][kPer], const int* __restrict__ d,
+                                          int pitch, int ci, int cj) {
+  for_each_vector<kTile, kPer>(d, pitch, ci, cj, [&](int r, int c, const int* p) {
+    const int4 v = *reinterpret_cast<const int4*>(p);
+    acc[r][c + 0] = v.x, acc[r][c + 1] = v.y, acc[r][c + 2] = v.z, acc[r][c + 3] = v.w;
+  });
+}
+
+template <int kTile, int kPer>
+__device__ __forceinline__ void store_tile(const int (&acc)[kPer][kPer], int* __restrict__ d,
+                                           int pitch, int ci, int cj) {
+  for_each_vector<kTile, kPer>(d, pitch, ci, cj, [&](int r, int c, int* p) {
+    *reinterpret_cast<int4*>(p) = make_int4(acc[r][c + 0], acc[r][c + 1], acc[r][c + 2], acc[r][c + 3]);
+  });
+}
+
+// acc = min(acc, A (x) B) for the kTile x kTile tile (ci, cj): A the tile (ci, kt), B the tile
+// (kt, cj), k over the kTile columns of A, in chunks of kChunk staged through registers into
+// double-buffered shared memory (A transposed, so both operands are read with 16-byte loads).
+// Ends with a barrier, so smem is free again on return.
+template <int kTile, int kChunk, int kPer>
+__device__ __forceinline__ void accumulate(int (&acc)[kPer][kPer], const int* __restrict__ d,
+                                           int pitch, int ci, int cj, int kt, int* smem) {
+  using Layout = ThreadTile<kTile, kPer>;
+  constexpr int kThreads = Layout::kThreads;
   constexpr int kAStride = kTile + kAPad;
   constexpr int kVecPerChunk = kTile * kChunk / 4;  // int4 per operand chunk
   constexpr int kLoads = kVecPerChunk / kThreads;
   static_assert(kLoads >= 1 && kLoads * kThreads == kVecPerChunk, "chunk must split evenly over the threads");
   static_assert(kTile % kChunk == 0 && kChunk % 4 == 0, "chunks of whole 16-byte vectors");
-  static_assert(kEdge * kSub == kHalf, "4 x 4 sub-blocks, kTile/kSubs apart, must cover the tile");
 
+  const Layout t;
   int* As = smem;                            // [2][kChunk][kAStride], A transposed (k-major)
   int* Bs = smem + 2 * kChunk * kAStride;    // [2][kChunk][kTile]
-  const int tid = threadIdx.x, tx = tid % kEdge, ty = tid / kEdge;
+  const int tid = threadIdx.x;
   const int row0 = ci * kTile, col0 = cj * kTile, k0 = kt * kTile;
-
-  int acc[kPer][kPer];
-#pragma unroll
-  for (int r = 0; r < kPer; ++r) {
-    const int i = row0 + (r / kSub) * kHalf + ty * kSub + r % kSub;
-#pragma unroll
-    for (int h = 0; h < kSubs; ++h) {
-      const int4 v = *reinterpret_cast<const int4*>(d + at(i, col0 + h * kHalf + tx * kSub, pitch));
-      acc[r][h * 4 + 0] = v.x; acc[r][h * 4 + 1] = v.y; acc[r][h * 4 + 2] = v.z; acc[r][h * 4 + 3] = v.w;
-    }
-  }
 
   int4 ra[kLoads], rb[kLoads];
   auto load_chunk = [&](int chunk) {
@@ -163,11 +203,11 @@ __device__ __forceinline__ void product_tile(int* __restrict__ d, int pitch, int
     for (int k = 0; k < kChunk; ++k) {
       int a[kPer], b[kPer];
 #pragma unroll
-      for (int h = 0; h < kSubs; ++h) {
-        const int4 va = *reinterpret_cast<const int4*>(as + k * kAStride + h * kHalf + ty * kSub);
-        const int4 vb = *reinterpret_cast<const int4*>(bs + k * kTile + h * kHalf + tx * kSub);
-        a[h * 4 + 0] = va.x; a[h * 4 + 1] = va.y; a[h * 4 + 2] = va.z; a[h * 4 + 3] = va.w;
-        b[h * 4 + 0] = vb.x; b[h * 4 + 1] = vb.y; b[h * 4 + 2] = vb.z; b[h * 4 + 3] = vb.w;
+      for (int h = 0; h < kPer; h += 4) {
+        const int4 va = *reinterpret_cast<const int4*>(as + k * kAStride + t.row(h));
+        const int4 vb = *reinterpret_cast<const int4*>(bs + k * kTile + t.col(h));
+        a[h + 0] = va.x; a[h + 1] = va.y; a[h + 2] = va.z; a[h + 3] = va.w;
+        b[h + 0] = vb.x; b[h + 1] = vb.y; b[h + 2] = vb.z; b[h + 3] = vb.w;
       }
 #pragma unroll
       for (int r = 0; r < kPer; ++r)
@@ -177,16 +217,17 @@ __device__ __forceinline__ void product_tile(int* __restrict__ d, int pitch, int
     if (chunk + 1 < kChunks) store_chunk(stage ^ 1);
     __syncthreads();
   }
+}
 
-#pragma unroll
-  for (int r = 0; r < kPer; ++r) {
-    const int i = row0 + (r / kSub) * kHalf + ty * kSub + r % kSub;
-#pragma unroll
-    for (int h = 0; h < kSubs; ++h) {
-      *reinterpret_cast<int4*>(d + at(i, col0 + h * kHalf + tx * kSub, pitch)) =
-          make_int4(acc[r][h * 4 + 0], acc[r][h * 4 + 1], acc[r][h * 4 + 2], acc[r][h * 4 + 3]);
-    }
-  }
+// C = min(C, A (x) B) for one tile, C at (ci, cj). No block of the same launch writes A or B
+// (phase 2 reads its own tile as an operand, and only it reads that tile).
+template <int kTile, int kChunk, int kPer = kPerThread>
+__device__ __forceinline__ void product_tile(int* __restrict__ d, int pitch, int ci, int cj,
+                                             int kt, int* smem) {
+  int acc[kPer][kPer];
+  load_tile<kTile, kPer>(acc, d, pitch, ci, cj);
+  accumulate<kTile, kChunk, kPer>(acc, d, pitch, ci, cj, kt, smem);
+  store_tile<kTile, kPer>(acc, d, pitch, ci, cj);
 }
 
 // Phase 2: blockIdx.y == 0 the pivot-row tiles (kt, t), == 1 the pivot-column tiles (t, kt).
@@ -205,14 +246,162 @@ __global__ void __launch_bounds__(product_threads<kTile, kPerThread2>()) phase2(
   else product_tile<kTile, kC, kPerThread2>(d, pitch, t, kt, kt, reinterpret_cast<int*>(smem4));
 }
 
-// Phase 3: every tile off the pivot row and column. Two blocks per SM (at most 128 registers a
-// thread for 256 threads) hide one block's loads behind the other's math.
-template <int kTile, int kChunk>
-__global__ void __launch_bounds__(product_threads<kTile>(), 2) phase3(int* __restrict__ d, int pitch,
-                                                                   int kt) {
+// Phase 3: every tile off the pivot row and column. Two blocks per SM at least (at most 128
+// registers a thread for 256 threads) hide one block's loads behind the other's math.
+template <int kTile, int kChunk, int kPer>
+__global__ void __launch_bounds__(product_threads<kTile, kPer>(), product_min_blocks<kTile, kPer>()) phase3(int* __restrict__ d,
+                                                                         int pitch, int kt) {
   if (blockIdx.x == kt || blockIdx.y == kt) return;
   extern __shared__ int4 smem4[];
-  product_tile<kTile, kChunk>(d, pitch, blockIdx.y, blockIdx.x, kt, reinterpret_cast<int*>(smem4));
+  product_tile<kTile, kChunk, kPer>(d, pitch, blockIdx.y, blockIdx.x, kt, reinterpret_cast<int*>(smem4));
+}
+
+// Which (tile, chunk, per-thread tile) combinations make a kernel: at most 256 threads a block
+// (two blocks per SM at 128 registers), and every thread loads whole 16-byte vectors per chunk.
+template <int kTile, int kChunk, int kPer>
+constexpr bool product_fits() {
+  constexpr int threads = product_threads<kTile, kPer>();
+  return threads <= 256 && (kTile * kChunk / 4) % threads == 0 && kTile * kChunk / 4 >= threads;
+}
+
+// ---- Look-ahead rounds ----------------------------------------------------------------------
+// Round r's phase 3 runs as two concurrent parts (the host forks a second, high-priority
+// stream): the ordinary tiles (neither in row/column r nor r + 1) on the main stream, and on the
+// side stream, in order, the work that round r + 1's phases 1 and 2 need:
+//   lookahead_pivot: tile (r+1, r+1): its round-r update, then phase 1 of round r + 1;
+//   lookahead_line:  the tiles of row and column r + 1: round-r update, then round-(r+1) phase 2;
+//   lookahead_edges: (r+1, r) and (r, r+1), phase 2 of round r + 1 only. They are the round-r
+//                    operands of the line tiles, so they wait for that launch.
+// So phases 1 and 2 leave the critical path: they run while the ordinary tiles fill the GPU,
+// and a round costs the ordinary tiles plus 2 (T - 1) + 1 products, where the three-launch
+// schedule paid for phase 1 and 2 launches that leave most of the GPU idle.
+//
+// The two parts write disjoint tiles and read only tiles neither writes (row and column r, and
+// (r+1, r) / (r, r+1) before lookahead_edges), so they need no synchronisation but the streams'
+// order. Earlier versions did it all in one launch, with the pivot published through flags and
+// the row/column blocks spinning on them: the flags' atomics and the waits cost 3-5% of a round,
+// and the extra code pushed the ordinary tiles' hot loop into spills at tile 128.
+
+// Phase 1 on a tile held in registers (the ThreadTile layout), through a padded shared copy.
+// Step k reads only row k and column k, and those do not change in step k (d[k][k] = 0), so
+// after step k a thread publishes just its elements of row k + 1 and column k + 1: 64 VIADDMNMX
+// and at most 16 stores a step for 8 x 8 per thread, where writing every improvement cost a
+// compare, a select and a predicated store per element. This block shares its SM with phase-3
+// blocks, so its instruction count is what the blocks waiting for the pivot wait for.
+template <int kTile, int kPer>
+__device__ __forceinline__ void close_pivot(int (&acc)[kPer][kPer], int* s) {
+  using Layout = ThreadTile<kTile, kPer>;
+  constexpr int S = kTile + 1;  // odd stride: a column read by 4 rows of threads hits 4 banks
+  constexpr int kQuads = Layout::kHalf / kSub;  // groups of 4 steps per sub-block
+  const Layout t;
+#pragma unroll
+  for (int r = 0; r < kPer; ++r)
+#pragma unroll
+    for (int c = 0; c < kPer; ++c) s[t.row(r) * S + t.col(c)] = acc[r][c];
+  __syncthreads();
+  // Publishes row kn (this thread's acc row rn, if ty == owner) and column kn (acc column rn,
+  // if tx == owner), leaving out the one element of row k / column k that others may be reading.
+  auto publish = [&](int kn, int rn, int owner, int k) {
+    if (t.ty == owner) {
+#pragma unroll
+      for (int c = 0; c < kPer; ++c)
+        if (t.col(c) != k) s[kn * S + t.col(c)] = acc[rn][c];
+    }
+    if (t.tx == owner) {
+#pragma unroll
+      for (int r = 0; r < kPer; ++r)
+        if (t.row(r) != k) s[t.row(r) * S + kn] = acc[r][rn];
+    }
+  };
+  // k = h * kHalf + 4 q + j: the sub-block h and the step j in a quad are compile-time, so
+  // the row of acc that holds row k + 1 is too.
+#pragma unroll
+  for (int h = 0; h < Layout::kSubs; ++h) {
+#pragma unroll 1
+    for (int q = 0; q < kQuads; ++q) {
+#pragma unroll
+      for (int j = 0; j < kSub; ++j) {
+        const int k = h * Layout::kHalf + q * kSub + j;
+        int lhs[kPer], rhs[kPer];
+#pragma unroll
+        for (int a = 0; a < kPer; ++a) {
+          lhs[a] = s[t.row(a) * S + k];
+          rhs[a] = s[k * S + t.col(a)];
+        }
+#pragma unroll
+        for (int r = 0; r < kPer; ++r)
+#pragma unroll
+          for (int c = 0; c < kPer; ++c) acc[r][c] = min_plus(acc[r][c], lhs[r], rhs[c]);
+        if (j + 1 < kSub) {
+          publish(k + 1, h * kSub + j + 1, q, k);
+        } else if (q + 1 < kQuads) {
+          publish(k + 1, h * kSub, q + 1, k);
+        } else if (h + 1 < Layout::kSubs) {
+          publish(k + 1, (h + 1) * kSub, 0, k);
+        }
+        __syncthreads();
+      }
+    }
+  }
+}
+
+template <int kTile>
+constexpr int pivot_smem() { return kTile * (kTile + 1) * 4; }
+
+// Maps x in [0, tiles - 2) onto the tile indices other than r and r + 1.
+__device__ __forceinline__ int skip_two(int x, int r) { return x < r ? x : x + 2; }
+
+// One block: the round-r update of (r+1, r+1), then phase 1 of round r + 1 on it.
+template <int kTile, int kChunk, int kPer>
+__global__ void __launch_bounds__(product_threads<kTile, kPer>())
+    lookahead_pivot(int* __restrict__ d, int pitch, int r) {
+  extern __shared__ int4 smem4[];
+  int* smem = reinterpret_cast<int*>(smem4);
+  const int next = r + 1;
+  int acc[kPer][kPer];
+  load_tile<kTile, kPer>(acc, d, pitch, next, next);
+  accumulate<kTile, kChunk, kPer>(acc, d, pitch, next, next, r, smem);
+  close_pivot<kTile, kPer>(acc, smem);
+  store_tile<kTile, kPer>(acc, d, pitch, next, next);
+}
+
+// 2 (tiles - 2) blocks, after lookahead_pivot: the tiles of row and column r + 1 (but the
+// pivot and the two edge tiles), round-r update, then phase 2 of round r + 1.
+template <int kTile, int kChunk, int kPer>
+__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
+    lookahead_line(int* __restrict__ d, int pitch, int tiles, int r) {
+  extern __shared__ int4 smem4[];
+  int* smem = reinterpret_cast<int*>(smem4);
+  const int next = r + 1, others = tiles - 2, q = blockIdx.x, x = skip_two(q % others, r);
+  const int ci = q < others ? next : x, cj = q < others ? x : next;
+  product_tile<kTile, kChunk, kPer>(d, pitch, ci, cj, r, smem);
+  // The tile's own new values are an operand of its phase-2 product: every thread's stores
+  // must be visible to the block's loads first.
+  __syncthreads();
+  product_tile<kTile, kChunk, kPer>(d, pitch, ci, cj, next, smem);  // operands: pivot, itself
+}
+
+// 2 blocks, after lookahead_line: phase 2 of round r + 1 for (r+1, r) and (r, r+1).
+template <int kTile, int kChunk, int kPer>
+__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
+    lookahead_edges(int* __restrict__ d, int pitch, int r) {
+  extern __shared__ int4 smem4[];
+  const int next = r + 1;
+  const bool row = blockIdx.x == 0;
+  product_tile<kTile, kChunk, kPer>(d, pitch, row ? next : r, row ? r : next, next,
+                                    reinterpret_cast<int*>(smem4));
+}
+
+// (tiles - 2)^2 blocks: the round-r update of every tile outside rows and columns r and r + 1
+// (phase 3 of the three-launch schedule, less the tiles the side stream owns).
+template <int kTile, int kChunk, int kPer>
+__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
+    lookahead_ordinary(int* __restrict__ d, int pitch, int tiles, int r) {
+  extern __shared__ int4 smem4[];
+  const int others = tiles - 2;
+  product_tile<kTile, kChunk, kPer>(d, pitch, skip_two(blockIdx.x / others, r),
+                                    skip_two(blockIdx.x % others, r), r,
+                                    reinterpret_cast<int*>(smem4));
 }
 
 }  // namespace apsp::kernels::sm90

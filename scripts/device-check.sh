@@ -23,8 +23,9 @@ step build build cmake --build --preset release
 step ctest ctest ctest --preset release
 tests=build/release/tests/gpu_variant_tests
 step gpu-tests "gpu tests, every config" "$tests" --gtest_brief=1
-# 77 and 100: neither a multiple of 32 nor of 64, so every variant runs partial tiles.
-export APSP_TEST_SIZES=77,100 APSP_TEST_DEFAULTS_ONLY=1
+# 77 and 200: neither a multiple of 32 nor of 64, so every variant runs partial tiles; 200 gives
+# sm90 four 64-tiles, so its look-ahead rounds have ordinary, row/column and waiting blocks.
+export APSP_TEST_SIZES=77,200 APSP_TEST_DEFAULTS_ONLY=1
 for v in $("$tests" --gtest_list_tests | sed -n 's|^  EqualsTheCpuReference/\([A-Za-z0-9_]*\).*|\1|p'); do
   for tool in memcheck racecheck; do
     step sanitizers "$tool $v" compute-sanitizer --tool "$tool" --error-exitcode 1 "$tests" \

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 #include "core/cuda_check.hpp"
 #include "kernels/sm90.cuh"
@@ -18,19 +20,52 @@ namespace {
 
 using TileValues = IntList<64, 128>;    // <- tile edge: round size and output tile per block
 using ChunkValues = IntList<8, 16, 32>;  // <- k elements staged in shared memory per step
-constexpr int kDefaultTile = 64;   // best at n = 1000 and 10000 on the H200 (docs/perf-notes.md)
+using PerThreadValues = IntList<4, 8>;   // <- outputs per thread along each edge (4x4 or 8x8)
+using LookaheadValues = IntList<0, 1>;   // <- 1: one launch per round, phases 1-2 of the next
+                                         //    round inside it; 0: three launches per round
+// Defaults: the best measured at n = 10000 on the H200 (72.4 ms; docs/perf-notes.md, step 6).
+// Below n of about 3000 tile 64 without look-ahead is faster: `tuner --search tile` finds it and
+// `apsp_bench --tuned` / `apsp --variant auto` use it.
+constexpr int kDefaultTile = 128;
 constexpr int kDefaultChunk = 8;  // tile 128 with chunk 16 or 32 spills at 128 registers
+constexpr int kDefaultPerThread = 8;
+constexpr int kDefaultLookahead = 1;
 
 int round_up(int n, int m) { return (n + m - 1) / m * m; }
 
-template <int kTile, int kChunk>
+template <int kTile, int kChunk, int kPer>
 int smem_bytes() {
   namespace k = kernels::sm90;
   return std::max({k::product_smem<kTile, kChunk>(), k::product_smem<kTile, k::phase2_chunk<kTile>()>(),
-                   k::phase1_smem<kTile>()});
+                   k::phase1_smem<kTile>(), k::pivot_smem<kTile>()});
 }
 
-template <int kTile, int kChunk>
+template <class Kernel>
+void allow_smem(Kernel* kernel, int bytes) {
+  APSP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+}
+
+// The look-ahead schedule's second stream, at the highest priority so that its few blocks are
+// dispatched ahead of the waiting ordinary tiles, and the events that fork and join it. One per
+// host thread, made on first use and kept (a CUDA graph capture records through it as well).
+struct SideStream {
+  cudaStream_t stream = nullptr;
+  cudaEvent_t fork = nullptr, join = nullptr;
+};
+const SideStream& side_stream() {
+  thread_local const SideStream side = [] {
+    SideStream s;
+    int least = 0, greatest = 0;
+    APSP_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    APSP_CUDA_CHECK(cudaStreamCreateWithPriority(&s.stream, cudaStreamNonBlocking, greatest));
+    APSP_CUDA_CHECK(cudaEventCreateWithFlags(&s.fork, cudaEventDisableTiming));
+    APSP_CUDA_CHECK(cudaEventCreateWithFlags(&s.join, cudaEventDisableTiming));
+    return s;
+  }();
+  return side;
+}
+
+template <int kTile, int kChunk, int kPer, bool kLookahead>
 void solve(int* d, int n, cudaStream_t stream, PhaseTimer* phases) {
   namespace k = kernels::sm90;
   const int pitch = round_up(n, kTile);
@@ -45,22 +80,63 @@ void solve(int* d, int n, cudaStream_t stream, PhaseTimer* phases) {
   }
   constexpr int kP1 = k::phase1_smem<kTile>(), kProd = k::product_smem<kTile, kChunk>();
   constexpr int kP2 = k::product_smem<kTile, k::phase2_chunk<kTile>()>();
-  constexpr int kThreads = k::product_threads<kTile>();
+  constexpr int kThreads = k::product_threads<kTile, kPer>();
   constexpr int kThreads2 = k::product_threads<kTile, k::kPerThread2>();
-  APSP_CUDA_CHECK(cudaFuncSetAttribute(k::phase1<kTile>, cudaFuncAttributeMaxDynamicSharedMemorySize, kP1));
-  APSP_CUDA_CHECK(cudaFuncSetAttribute(k::phase2<kTile>, cudaFuncAttributeMaxDynamicSharedMemorySize, kP2));
-  APSP_CUDA_CHECK(cudaFuncSetAttribute(k::phase3<kTile, kChunk>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, kProd));
-  for (int kt = 0; kt < tiles; ++kt) {
+  allow_smem(k::phase1<kTile>, kP1);
+  allow_smem(k::phase2<kTile>, kP2);
+  allow_smem(k::phase3<kTile, kChunk, kPer>, kProd);
+
+  auto phases_1_2 = [&](int kt) {
     mark_phase(phases, 1);
     k::phase1<kTile><<<1, k::kPhase1Threads, kP1, stream>>>(m, pitch, kt);
     APSP_CUDA_CHECK_LAUNCH();
     mark_phase(phases, 2);
     k::phase2<kTile><<<dim3(tiles, 2), kThreads2, kP2, stream>>>(m, pitch, kt);
     APSP_CUDA_CHECK_LAUNCH();
+  };
+  auto phase_3 = [&](int kt) {
     mark_phase(phases, 3);
-    k::phase3<kTile, kChunk><<<dim3(tiles, tiles), kThreads, kProd, stream>>>(m, pitch, kt);
+    k::phase3<kTile, kChunk, kPer><<<dim3(tiles, tiles), kThreads, kProd, stream>>>(m, pitch, kt);
     APSP_CUDA_CHECK_LAUNCH();
+  };
+  if constexpr (kLookahead) {
+    // Round 0's phases 1 and 2 as plain launches; then each round's phase 3 forks: the side
+    // stream prepares round r + 1 (pivot, row and column r + 1, edges) while the main stream
+    // updates the ordinary tiles (kernels/sm90.cuh). The last round has nothing to prepare.
+    // --phases shows all of it as phase 3.
+    constexpr int kPivot = std::max(kProd, k::pivot_smem<kTile>());
+    allow_smem(k::lookahead_pivot<kTile, kChunk, kPer>, kPivot);
+    allow_smem(k::lookahead_line<kTile, kChunk, kPer>, kProd);
+    allow_smem(k::lookahead_edges<kTile, kChunk, kPer>, kProd);
+    allow_smem(k::lookahead_ordinary<kTile, kChunk, kPer>, kProd);
+    const SideStream& side = side_stream();
+    phases_1_2(0);
+    for (int r = 0; r + 1 < tiles; ++r) {
+      mark_phase(phases, 3);
+      APSP_CUDA_CHECK(cudaEventRecord(side.fork, stream));
+      APSP_CUDA_CHECK(cudaStreamWaitEvent(side.stream, side.fork));
+      k::lookahead_pivot<kTile, kChunk, kPer><<<1, kThreads, kPivot, side.stream>>>(m, pitch, r);
+      APSP_CUDA_CHECK_LAUNCH();
+      const int others = tiles - 2;
+      if (others > 0) {
+        k::lookahead_line<kTile, kChunk, kPer><<<2 * others, kThreads, kProd, side.stream>>>(m, pitch, tiles, r);
+        APSP_CUDA_CHECK_LAUNCH();
+      }
+      k::lookahead_edges<kTile, kChunk, kPer><<<2, kThreads, kProd, side.stream>>>(m, pitch, r);
+      APSP_CUDA_CHECK_LAUNCH();
+      if (others > 0) {
+        k::lookahead_ordinary<kTile, kChunk, kPer><<<others * others, kThreads, kProd, stream>>>(m, pitch, tiles, r);
+        APSP_CUDA_CHECK_LAUNCH();
+      }
+      APSP_CUDA_CHECK(cudaEventRecord(side.join, side.stream));
+      APSP_CUDA_CHECK(cudaStreamWaitEvent(stream, side.join));
+    }
+    if (tiles > 1) phase_3(tiles - 1);
+  } else {
+    for (int kt = 0; kt < tiles; ++kt) {
+      phases_1_2(kt);
+      phase_3(kt);
+    }
   }
   mark_phase(phases, 0);
   if (m != d) {
@@ -68,6 +144,30 @@ void solve(int* d, int n, cudaStream_t stream, PhaseTimer* phases) {
     APSP_CUDA_CHECK_LAUNCH();
     APSP_CUDA_CHECK(cudaFreeAsync(m, stream));
   }
+}
+
+// Calls f(tile, chunk, per-thread, lookahead) as integral constants for a compiled combination;
+// returns the reason when the combination makes no kernel.
+template <class F>
+std::string with_config(const Config& c, F&& f) {
+  std::string why;
+  dispatch(TileValues{}, c.at("tile"), "tile", [&](auto t) {
+    dispatch(ChunkValues{}, c.at("chunk"), "chunk", [&](auto ch) {
+      dispatch(PerThreadValues{}, c.at("per_thread"), "per_thread", [&](auto p) {
+        dispatch(LookaheadValues{}, c.at("lookahead"), "lookahead", [&](auto la) {
+          constexpr int kT = decltype(t)::value, kC = decltype(ch)::value, kP = decltype(p)::value;
+          if constexpr (kernels::sm90::product_fits<kT, kC, kP>()) {
+            f(t, ch, p, la);
+          } else {
+            why = "per_thread=" + std::to_string(kP) + " with tile=" + std::to_string(kT) +
+                  ", chunk=" + std::to_string(kC) +
+                  " makes no kernel (over 256 threads, or a thread without a whole 16-byte load)";
+          }
+        });
+      });
+    });
+  });
+  return why;
 }
 
 // Keep freed pool memory cached, so a padded solve does not pay for a fresh allocation.
@@ -89,28 +189,35 @@ void keep_pool_memory() {
 Variant make_sm90() {
   Variant v;
   v.name = "sm90";
-  v.summary = "padded 64/128 tiles, GEMM-like phases 2-3: 8x8 per thread, double-buffered k chunks";
+  v.summary = "padded 64/128 tiles, GEMM-like 4x4/8x8 per thread, double-buffered k chunks, "
+              "look-ahead rounds";
   v.space = {Param{"tile", to_vector(TileValues{}), "tile edge (round size, output tile per block)"},
-             Param{"chunk", to_vector(ChunkValues{}), "k elements per shared-memory stage"}};
-  v.defaults = {{"tile", kDefaultTile}, {"chunk", kDefaultChunk}};
+             Param{"chunk", to_vector(ChunkValues{}), "k elements per shared-memory stage"},
+             Param{"per_thread", to_vector(PerThreadValues{}), "outputs per thread along an edge"},
+             Param{"lookahead", to_vector(LookaheadValues{}),
+                   "1: one launch per round with the next round's phases 1-2 inside"}};
+  v.defaults = {{"tile", kDefaultTile},
+                {"chunk", kDefaultChunk},
+                {"per_thread", kDefaultPerThread},
+                {"lookahead", kDefaultLookahead}};
+  v.unbuilt = [](const Config& c) { return with_config(c, [](auto...) {}); };
   v.check = [](const Config& c, int n, const DeviceInfo& dev) {
-    std::string why;
-    dispatch(TileValues{}, c.at("tile"), "tile", [&](auto t) {
-      dispatch(ChunkValues{}, c.at("chunk"), "chunk", [&](auto ch) {
-        constexpr int kT = decltype(t)::value, kC = decltype(ch)::value;
-        why = check_launch(n, kernels::sm90::product_threads<kT, kernels::sm90::kPerThread2>(),
-                           smem_bytes<kT, kC>(), dev);
-      });
+    std::string launch;
+    std::string why = with_config(c, [&](auto t, auto ch, auto p, auto) {
+      constexpr int kT = decltype(t)::value, kC = decltype(ch)::value, kP = decltype(p)::value;
+      namespace k = kernels::sm90;
+      const int threads = std::max(k::product_threads<kT, k::kPerThread2>(), k::product_threads<kT, kP>());
+      launch = check_launch(n, threads, smem_bytes<kT, kC, kP>(), dev);
     });
-    return why;
+    return why.empty() ? launch : why;
   };
   v.run = [](int* d, int n, const Config& c, cudaStream_t stream, PhaseTimer* phases) {
     keep_pool_memory();
-    dispatch(TileValues{}, c.at("tile"), "tile", [&](auto t) {
-      dispatch(ChunkValues{}, c.at("chunk"), "chunk", [&](auto ch) {
-        solve<decltype(t)::value, decltype(ch)::value>(d, n, stream, phases);
-      });
+    const std::string why = with_config(c, [&](auto t, auto ch, auto p, auto la) {
+      solve<decltype(t)::value, decltype(ch)::value, decltype(p)::value, decltype(la)::value == 1>(
+          d, n, stream, phases);
     });
+    if (!why.empty()) throw std::invalid_argument(why);
   };
   return v;
 }
