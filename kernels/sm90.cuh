@@ -25,14 +25,6 @@ inline constexpr int kPerThread2 = 4;  // <- phase 2: 4 x 4 per thread, four tim
 template <int kTile, int kPer = kPerThread>
 constexpr int product_threads() { return (kTile / kPer) * (kTile / kPer); }
 
-// Product blocks per SM the register budget must allow: 2, so at most 128 registers for 256
-// threads; 64-thread blocks get what they need (146-168 registers, 6 blocks per SM). Forcing 8
-// blocks of 64 threads (128 registers) spilled 44-84 bytes and ran 1.5-5% slower at n = 10000.
-template <int kTile, int kPer>
-constexpr int product_min_blocks() {
-  return 2;
-}
-
 // Shared memory of one product block: two stages of A (transposed, padded) and B.
 template <int kTile, int kChunk>
 constexpr int product_smem() { return 2 * kChunk * ((kTile + kAPad) + kTile) * 4; }
@@ -248,8 +240,10 @@ __global__ void __launch_bounds__(product_threads<kTile, kPerThread2>()) phase2(
 
 // Phase 3: every tile off the pivot row and column. Two blocks per SM at least (at most 128
 // registers a thread for 256 threads) hide one block's loads behind the other's math.
+// (Forcing 8 blocks of 64 threads, 128 registers, at tile 64 spilled 44-84 bytes and ran 1.5-6%
+// slower at n = 10000; 64-thread blocks take the 146-155 registers they need, 6 per SM.)
 template <int kTile, int kChunk, int kPer>
-__global__ void __launch_bounds__(product_threads<kTile, kPer>(), product_min_blocks<kTile, kPer>()) phase3(int* __restrict__ d,
+__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2) phase3(int* __restrict__ d,
                                                                          int pitch, int kt) {
   if (blockIdx.x == kt || blockIdx.y == kt) return;
   extern __shared__ int4 smem4[];
@@ -272,9 +266,10 @@ constexpr bool product_fits() {
 //   lookahead_line:  the tiles of row and column r + 1: round-r update, then round-(r+1) phase 2;
 //   lookahead_edges: (r+1, r) and (r, r+1), phase 2 of round r + 1 only. They are the round-r
 //                    operands of the line tiles, so they wait for that launch.
-// So phases 1 and 2 leave the critical path: they run while the ordinary tiles fill the GPU,
-// and a round costs the ordinary tiles plus 2 (T - 1) + 1 products, where the three-launch
-// schedule paid for phase 1 and 2 launches that leave most of the GPU idle.
+// So phases 1 and 2 leave the critical path at large n: they run while the ordinary tiles fill
+// the GPU, where the three-launch schedule paid for two launches a round that leave most of
+// the GPU idle. At small n (few rounds, one wave of ordinary tiles) the side chain is longer
+// than what it overlaps, and the three-launch schedule wins (docs/perf-notes.md, step 5).
 //
 // The two parts write disjoint tiles and read only tiles neither writes (row and column r, and
 // (r+1, r) / (r, r+1) before lookahead_edges), so they need no synchronisation but the streams'
@@ -287,7 +282,7 @@ constexpr bool product_fits() {
 // after step k a thread publishes just its elements of row k + 1 and column k + 1: 64 VIADDMNMX
 // and at most 16 stores a step for 8 x 8 per thread, where writing every improvement cost a
 // compare, a select and a predicated store per element. This block shares its SM with phase-3
-// blocks, so its instruction count is what the blocks waiting for the pivot wait for.
+// blocks and heads the side stream's chain of launches, so its instruction count matters.
 template <int kTile, int kPer>
 __device__ __forceinline__ void close_pivot(int (&acc)[kPer][kPer], int* s) {
   using Layout = ThreadTile<kTile, kPer>;
