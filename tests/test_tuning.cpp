@@ -62,7 +62,7 @@ TEST(Search, LocalSearchImprovesOnItsStartWithinBudget) {
 }
 
 TEST(Search, EnumerateKeepsOtherParameters) {
-  const auto all = enumerate({kSpace[0]}, kStart);
+  const auto all = enumerate_space({kSpace[0]}, kStart);
   ASSERT_EQ(all.size(), 8u);
   for (const Config& c : all) EXPECT_EQ(c.at("b"), 1);
 }

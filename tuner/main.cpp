@@ -123,7 +123,7 @@ int run(int argc, char** argv) {
     fmt::print("device: {}\n", dev.name);
     for (const Variant* v : variants) {
       const auto space = search_space(*v, o.search);
-      auto points = enumerate(space, v->defaults);
+      auto points = enumerate_space(space, v->defaults);
       const size_t combinations = points.size();
       if (v->unbuilt) std::erase_if(points, [&](const Config& c) { return !v->unbuilt(c).empty(); });
       fmt::print("{}: {} point(s) over", v->name, points.size());
@@ -216,7 +216,7 @@ int run(int argc, char** argv) {
     const std::optional<double> naive_ms = measure_point(naive, naive.defaults);
     for (const Variant* v : variants) {
       const auto space = search_space(*v, o.search);
-      const auto points = enumerate(space, v->defaults);
+      const auto points = enumerate_space(space, v->defaults);
       const std::string strategy = strategy_for(points.size());
       const int budget = o.budget > 0 ? o.budget : static_cast<int>(points.size());
       const int before = fresh_points;

@@ -7,22 +7,6 @@
 
 namespace apsp::tuning {
 
-std::vector<Config> enumerate(const std::vector<Param>& space, const Config& base) {
-  std::vector<Config> out{base};
-  for (const Param& p : space) {
-    std::vector<Config> next;
-    for (const Config& c : out) {
-      for (int v : p.values) {
-        Config d = c;
-        d[p.name] = v;
-        next.push_back(std::move(d));
-      }
-    }
-    out = std::move(next);
-  }
-  return out;
-}
-
 namespace {
 
 // Evaluates each point once and tracks the best.
@@ -60,14 +44,14 @@ void shuffle(std::vector<Config>& v, uint64_t seed) {
 
 SearchResult grid_search(const std::vector<Param>& space, const Config& base, const Objective& f) {
   Tracker t("grid", f);
-  for (const Config& c : enumerate(space, base)) t.eval(c);
+  for (const Config& c : enumerate_space(space, base)) t.eval(c);
   return t.result();
 }
 
 SearchResult random_search(const std::vector<Param>& space, const Config& base, int budget,
                            uint64_t seed, const Objective& f) {
   Tracker t("random", f);
-  std::vector<Config> all = enumerate(space, base);
+  std::vector<Config> all = enumerate_space(space, base);
   shuffle(all, seed);
   for (const Config& c : all) {
     if (t.evaluated() >= budget) break;
@@ -79,7 +63,7 @@ SearchResult random_search(const std::vector<Param>& space, const Config& base, 
 SearchResult hill_climb(const std::vector<Param>& space, const Config& base, int budget,
                         uint64_t seed, const Objective& f) {
   Tracker t("local", f);
-  std::vector<Config> restarts = enumerate(space, base);
+  std::vector<Config> restarts = enumerate_space(space, base);
   shuffle(restarts, seed);
   SplitMix64 rng(seed ^ 0x5eed);
   Config current = base;

@@ -23,9 +23,6 @@ struct SearchResult {
   double best_score = 0;
 };
 
-// Every point of `space` (the other parameters of `base` held fixed).
-std::vector<Config> enumerate(const std::vector<Param>& space, const Config& base);
-
 SearchResult grid_search(const std::vector<Param>& space, const Config& base, const Objective& f);
 // `budget` distinct points in a seeded random order.
 SearchResult random_search(const std::vector<Param>& space, const Config& base, int budget,

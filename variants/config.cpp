@@ -20,9 +20,9 @@ std::vector<std::string> variant_names() {
   return names;
 }
 
-std::vector<Config> all_configs(const Variant& v) {
-  std::vector<Config> out{Config{}};
-  for (const Param& p : v.space) {
+std::vector<Config> enumerate_space(const std::vector<Param>& space, const Config& base) {
+  std::vector<Config> out{base};
+  for (const Param& p : space) {
     std::vector<Config> next;
     for (const Config& c : out) {
       for (int value : p.values) {
@@ -33,6 +33,11 @@ std::vector<Config> all_configs(const Variant& v) {
     }
     out = std::move(next);
   }
+  return out;
+}
+
+std::vector<Config> all_configs(const Variant& v) {
+  std::vector<Config> out = enumerate_space(v.space, Config{});
   if (v.unbuilt) std::erase_if(out, [&](const Config& c) { return !v.unbuilt(c).empty(); });
   auto def = std::find(out.begin(), out.end(), v.defaults);
   if (def != out.end()) std::rotate(out.begin(), def, def + 1);

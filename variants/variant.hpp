@@ -43,6 +43,10 @@ const std::vector<Variant>& registry();
 const Variant* find_variant(const std::string& name);
 std::vector<std::string> variant_names();
 
+// Every point of `space`, the parameters of `base` it does not name held fixed (the cartesian
+// product, in the order of the space). The tuner's searches and all_configs() both start here.
+std::vector<Config> enumerate_space(const std::vector<Param>& space, const Config& base);
+
 // Every compiled config of a variant's space (the cartesian product less the unbuilt
 // combinations), defaults first.
 std::vector<Config> all_configs(const Variant& v);
