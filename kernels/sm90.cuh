@@ -33,15 +33,39 @@ template <int kTile>
 constexpr int phase1_smem() { return kTile * kTile * 4; }
 
 // Copies the n x n matrix into a pitch x pitch one, padding with kInf (which never lowers a
-// distance, so padded vertices change nothing), and back.
+// distance, so padded vertices change nothing), and back. One thread per 4 columns: 16-byte
+// accesses on the padded side always (pitch is a multiple of the tile), on the n side when n is
+// a multiple of 4 (rows then start 16-byte aligned).
 __global__ void pad(const int* __restrict__ src, int n, int* __restrict__ dst, int pitch) {
-  const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
+  const int j = (blockIdx.x * blockDim.x + threadIdx.x) * 4, i = blockIdx.y;
   if (j >= pitch) return;
-  dst[at(i, j, pitch)] = (i < n && j < n) ? src[at(i, j, n)] : kInf;
+  int4 v = make_int4(kInf, kInf, kInf, kInf);
+  if (i < n) {
+    const int* row = src + at(i, 0, n);
+    if (n % 4 == 0 && j + 4 <= n) {
+      v = *reinterpret_cast<const int4*>(row + j);
+    } else {
+      v.x = j + 0 < n ? row[j + 0] : kInf;
+      v.y = j + 1 < n ? row[j + 1] : kInf;
+      v.z = j + 2 < n ? row[j + 2] : kInf;
+      v.w = j + 3 < n ? row[j + 3] : kInf;
+    }
+  }
+  *reinterpret_cast<int4*>(dst + at(i, j, pitch)) = v;
 }
 __global__ void unpad(const int* __restrict__ src, int pitch, int* __restrict__ dst, int n) {
-  const int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y;
-  if (j < n) dst[at(i, j, n)] = src[at(i, j, pitch)];
+  const int j = (blockIdx.x * blockDim.x + threadIdx.x) * 4, i = blockIdx.y;
+  if (j >= n) return;
+  const int4 v = *reinterpret_cast<const int4*>(src + at(i, j, pitch));
+  int* row = dst + at(i, 0, n);
+  if (n % 4 == 0) {
+    *reinterpret_cast<int4*>(row + j) = v;
+  } else {
+    row[j] = v.x;
+    if (j + 1 < n) row[j + 1] = v.y;
+    if (j + 2 < n) row[j + 2] = v.z;
+    if (j + 3 < n) row[j + 3] = v.w;
+  }
 }
 
 // Pivot tile in place, kPhase1Threads threads, (kTile/E)^2 elements each, strided by E so that a
@@ -49,7 +73,7 @@ __global__ void unpad(const int* __restrict__ src, int pitch, int* __restrict__ 
 // and column k can change and only those two are read: write on improvement, one barrier per
 // step.
 template <int kTile>
-__global__ void __launch_bounds__(kPhase1Threads) phase1(int* __restrict__ d, int pitch, int kt) {
+__global__ void __launch_bounds__(kPhase1Threads) phase1(int* __restrict__ d, int pitch, int n, int kt) {
   constexpr int E = kPhase1Edge;
   constexpr int kPer = kTile / E;
   extern __shared__ int s[];  // [kTile][kTile]
@@ -63,7 +87,8 @@ __global__ void __launch_bounds__(kPhase1Threads) phase1(int* __restrict__ d, in
       s[(ty + E * a) * kTile + tx + E * b] = c[a][b];
     }
   __syncthreads();
-  for (int k = 0; k < kTile; ++k) {
+  const int steps = min(kTile, n - base);  // padded k never lowers a distance (live_chunks)
+  for (int k = 0; k < steps; ++k) {
     int lhs[kPer], rhs[kPer];
 #pragma unroll
     for (int a = 0; a < kPer; ++a) {
@@ -132,13 +157,25 @@ __device__ __forceinline__ void store_tile(const int (&acc)[kPer][kPer], int* __
   });
 }
 
+// Padding needs no updates: padded entries are kInf, and d[i][k] + d[k][j] >= kInf whenever i, j
+// or k is a padded vertex, so they stay kInf and never lower a distance. At n = 10000 and tile 128
+// the last tile holds 16 vertices of 128, and updating all of it is 3.4% more work than n^3.
+//  - k: a product over tile kt runs only the chunks that hold vertices (the last round);
+//  - outputs: with 2 x 2 sub-blocks per thread (kHalf apart), a tile whose vertices end within
+//    its first half leaves every thread's second sub-block row (or column) out (live_half).
+template <int kTile, int kChunk>
+__device__ __forceinline__ int live_chunks(int n, int kt) {
+  return (min(kTile, n - kt * kTile) + kChunk - 1) / kChunk;
+}
+
 // acc = min(acc, A (x) B) for the kTile x kTile tile (ci, cj): A the tile (ci, kt), B the tile
 // (kt, cj), k over the kTile columns of A, in chunks of kChunk staged through registers into
 // double-buffered shared memory (A transposed, so both operands are read with 16-byte loads).
+// Only the first `chunks` chunks and the first kRows x kCols of acc are updated (padding, above).
 // Ends with a barrier, so smem is free again on return.
-template <int kTile, int kChunk, int kPer>
+template <int kTile, int kChunk, int kPer, int kRows = kPer, int kCols = kPer>
 __device__ __forceinline__ void accumulate(int (&acc)[kPer][kPer], const int* __restrict__ d,
-                                           int pitch, int ci, int cj, int kt, int* smem) {
+                                           int pitch, int ci, int cj, int kt, int chunks, int* smem) {
   using Layout = ThreadTile<kTile, kPer>;
   constexpr int kThreads = Layout::kThreads;
   constexpr int kAStride = kTile + kAPad;
@@ -146,6 +183,7 @@ __device__ __forceinline__ void accumulate(int (&acc)[kPer][kPer], const int* __
   constexpr int kLoads = kVecPerChunk / kThreads;
   static_assert(kLoads >= 1 && kLoads * kThreads == kVecPerChunk, "chunk must split evenly over the threads");
   static_assert(kTile % kChunk == 0 && kChunk % 4 == 0, "chunks of whole 16-byte vectors");
+  static_assert(kRows % kSub == 0 && kCols % kSub == 0, "whole sub-blocks");
 
   const Layout t;
   int* As = smem;                            // [2][kChunk][kAStride], A transposed (k-major)
@@ -181,44 +219,61 @@ __device__ __forceinline__ void accumulate(int (&acc)[kPer][kPer], const int* __
     }
   };
 
-  constexpr int kChunks = kTile / kChunk;
   load_chunk(0);
   store_chunk(0);
   __syncthreads();
 #pragma unroll 1
-  for (int chunk = 0; chunk < kChunks; ++chunk) {
+  for (int chunk = 0; chunk < chunks; ++chunk) {
     const int stage = chunk & 1;
-    if (chunk + 1 < kChunks) load_chunk(chunk + 1);  // global loads in flight during the math
+    if (chunk + 1 < chunks) load_chunk(chunk + 1);  // global loads in flight during the math
     const int* as = As + stage * kChunk * kAStride;
     const int* bs = Bs + stage * kChunk * kTile;
 #pragma unroll
     for (int k = 0; k < kChunk; ++k) {
       int a[kPer], b[kPer];
 #pragma unroll
-      for (int h = 0; h < kPer; h += 4) {
+      for (int h = 0; h < kRows; h += 4) {
         const int4 va = *reinterpret_cast<const int4*>(as + k * kAStride + t.row(h));
-        const int4 vb = *reinterpret_cast<const int4*>(bs + k * kTile + t.col(h));
         a[h + 0] = va.x; a[h + 1] = va.y; a[h + 2] = va.z; a[h + 3] = va.w;
+      }
+#pragma unroll
+      for (int h = 0; h < kCols; h += 4) {
+        const int4 vb = *reinterpret_cast<const int4*>(bs + k * kTile + t.col(h));
         b[h + 0] = vb.x; b[h + 1] = vb.y; b[h + 2] = vb.z; b[h + 3] = vb.w;
       }
 #pragma unroll
-      for (int r = 0; r < kPer; ++r)
+      for (int r = 0; r < kRows; ++r)
 #pragma unroll
-        for (int c = 0; c < kPer; ++c) acc[r][c] = min_plus(acc[r][c], a[r], b[c]);
+        for (int c = 0; c < kCols; ++c) acc[r][c] = min_plus(acc[r][c], a[r], b[c]);
     }
-    if (chunk + 1 < kChunks) store_chunk(stage ^ 1);
+    if (chunk + 1 < chunks) store_chunk(stage ^ 1);
     __syncthreads();
   }
 }
 
 // C = min(C, A (x) B) for one tile, C at (ci, cj). No block of the same launch writes A or B
-// (phase 2 reads its own tile as an operand, and only it reads that tile).
-template <int kTile, int kChunk, int kPer = kPerThread>
-__device__ __forceinline__ void product_tile(int* __restrict__ d, int pitch, int ci, int cj,
+// (phase 2 reads its own tile as an operand, and only it reads that tile). kSkipHalves: leave out
+// a padded half of the tiles in the last row and column (three copies of the loop, so only the
+// kernels that update most tiles use it).
+template <int kTile, int kChunk, int kPer = kPerThread, bool kSkipHalves = false>
+__device__ __forceinline__ void product_tile(int* __restrict__ d, int pitch, int n, int ci, int cj,
                                              int kt, int* smem) {
   int acc[kPer][kPer];
   load_tile<kTile, kPer>(acc, d, pitch, ci, cj);
-  accumulate<kTile, kChunk, kPer>(acc, d, pitch, ci, cj, kt, smem);
+  const int chunks = live_chunks<kTile, kChunk>(n, kt);
+  using Layout = ThreadTile<kTile, kPer>;
+  if constexpr (kSkipHalves && Layout::kSubs == 2) {
+    constexpr int kHalfPer = kPer / 2;
+    if (n - ci * kTile <= Layout::kHalf) {  // (the corner tile too: its columns are done in full)
+      accumulate<kTile, kChunk, kPer, kHalfPer, kPer>(acc, d, pitch, ci, cj, kt, chunks, smem);
+    } else if (n - cj * kTile <= Layout::kHalf) {
+      accumulate<kTile, kChunk, kPer, kPer, kHalfPer>(acc, d, pitch, ci, cj, kt, chunks, smem);
+    } else {
+      accumulate<kTile, kChunk, kPer>(acc, d, pitch, ci, cj, kt, chunks, smem);
+    }
+  } else {
+    accumulate<kTile, kChunk, kPer>(acc, d, pitch, ci, cj, kt, chunks, smem);
+  }
   store_tile<kTile, kPer>(acc, d, pitch, ci, cj);
 }
 
@@ -229,13 +284,14 @@ constexpr int phase2_chunk() { return kTile == 64 ? 16 : 32; }  // one int4 per 
 
 template <int kTile>
 __global__ void __launch_bounds__(product_threads<kTile, kPerThread2>()) phase2(int* __restrict__ d,
-                                                                              int pitch, int kt) {
+                                                                              int pitch, int n, int kt) {
   const int t = blockIdx.x;
   if (t == kt) return;
   extern __shared__ int4 smem4[];
   constexpr int kC = phase2_chunk<kTile>();
-  if (blockIdx.y == 0) product_tile<kTile, kC, kPerThread2>(d, pitch, kt, t, kt, reinterpret_cast<int*>(smem4));
-  else product_tile<kTile, kC, kPerThread2>(d, pitch, t, kt, kt, reinterpret_cast<int*>(smem4));
+  int* smem = reinterpret_cast<int*>(smem4);
+  if (blockIdx.y == 0) product_tile<kTile, kC, kPerThread2>(d, pitch, n, kt, t, kt, smem);
+  else product_tile<kTile, kC, kPerThread2>(d, pitch, n, t, kt, kt, smem);
 }
 
 // Phase 3: every tile off the pivot row and column. Two blocks per SM at least (at most 128
@@ -244,10 +300,11 @@ __global__ void __launch_bounds__(product_threads<kTile, kPerThread2>()) phase2(
 // slower at n = 10000; 64-thread blocks take the 146-155 registers they need, 6 per SM.)
 template <int kTile, int kChunk, int kPer>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2) phase3(int* __restrict__ d,
-                                                                         int pitch, int kt) {
+                                                                         int pitch, int n, int kt) {
   if (blockIdx.x == kt || blockIdx.y == kt) return;
   extern __shared__ int4 smem4[];
-  product_tile<kTile, kChunk, kPer>(d, pitch, blockIdx.y, blockIdx.x, kt, reinterpret_cast<int*>(smem4));
+  product_tile<kTile, kChunk, kPer, true>(d, pitch, n, blockIdx.y, blockIdx.x, kt,
+                                          reinterpret_cast<int*>(smem4));
 }
 
 // Which (tile, chunk, per-thread tile) combinations make a kernel: at most 256 threads a block
@@ -349,13 +406,13 @@ __device__ __forceinline__ int skip_two(int x, int r) { return x < r ? x : x + 2
 // One block: the round-r update of (r+1, r+1), then phase 1 of round r + 1 on it.
 template <int kTile, int kChunk, int kPer>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>())
-    lookahead_pivot(int* __restrict__ d, int pitch, int r) {
+    lookahead_pivot(int* __restrict__ d, int pitch, int n, int r) {
   extern __shared__ int4 smem4[];
   int* smem = reinterpret_cast<int*>(smem4);
   const int next = r + 1;
   int acc[kPer][kPer];
   load_tile<kTile, kPer>(acc, d, pitch, next, next);
-  accumulate<kTile, kChunk, kPer>(acc, d, pitch, next, next, r, smem);
+  accumulate<kTile, kChunk, kPer>(acc, d, pitch, next, next, r, live_chunks<kTile, kChunk>(n, r), smem);
   close_pivot<kTile, kPer>(acc, smem);
   store_tile<kTile, kPer>(acc, d, pitch, next, next);
 }
@@ -364,26 +421,26 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>())
 // pivot and the two edge tiles), round-r update, then phase 2 of round r + 1.
 template <int kTile, int kChunk, int kPer>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
-    lookahead_line(int* __restrict__ d, int pitch, int tiles, int r) {
+    lookahead_line(int* __restrict__ d, int pitch, int n, int tiles, int r) {
   extern __shared__ int4 smem4[];
   int* smem = reinterpret_cast<int*>(smem4);
   const int next = r + 1, others = tiles - 2, q = blockIdx.x, x = skip_two(q % others, r);
   const int ci = q < others ? next : x, cj = q < others ? x : next;
-  product_tile<kTile, kChunk, kPer>(d, pitch, ci, cj, r, smem);
+  product_tile<kTile, kChunk, kPer>(d, pitch, n, ci, cj, r, smem);
   // The tile's own new values are an operand of its phase-2 product: every thread's stores
   // must be visible to the block's loads first.
   __syncthreads();
-  product_tile<kTile, kChunk, kPer>(d, pitch, ci, cj, next, smem);  // operands: pivot, itself
+  product_tile<kTile, kChunk, kPer>(d, pitch, n, ci, cj, next, smem);  // operands: pivot, itself
 }
 
 // 2 blocks, after lookahead_line: phase 2 of round r + 1 for (r+1, r) and (r, r+1).
 template <int kTile, int kChunk, int kPer>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
-    lookahead_edges(int* __restrict__ d, int pitch, int r) {
+    lookahead_edges(int* __restrict__ d, int pitch, int n, int r) {
   extern __shared__ int4 smem4[];
   const int next = r + 1;
   const bool row = blockIdx.x == 0;
-  product_tile<kTile, kChunk, kPer>(d, pitch, row ? next : r, row ? r : next, next,
+  product_tile<kTile, kChunk, kPer>(d, pitch, n, row ? next : r, row ? r : next, next,
                                     reinterpret_cast<int*>(smem4));
 }
 
@@ -391,10 +448,10 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
 // (phase 3 of the three-launch schedule, less the tiles the side stream owns).
 template <int kTile, int kChunk, int kPer>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
-    lookahead_ordinary(int* __restrict__ d, int pitch, int tiles, int r) {
+    lookahead_ordinary(int* __restrict__ d, int pitch, int n, int tiles, int r) {
   extern __shared__ int4 smem4[];
   const int others = tiles - 2;
-  product_tile<kTile, kChunk, kPer>(d, pitch, skip_two(blockIdx.x / others, r),
+  product_tile<kTile, kChunk, kPer, true>(d, pitch, n, skip_two(blockIdx.x / others, r),
                                     skip_two(blockIdx.x % others, r), r,
                                     reinterpret_cast<int*>(smem4));
 }

@@ -75,7 +75,7 @@ void solve(int* d, int n, cudaStream_t stream, PhaseTimer* phases) {
     // Stream-ordered allocation: the pool keeps the memory between solves (threshold below).
     APSP_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&m),
                                     static_cast<size_t>(pitch) * pitch * sizeof(int), stream));
-    k::pad<<<dim3((pitch + 255) / 256, pitch), 256, 0, stream>>>(d, n, m, pitch);
+    k::pad<<<dim3((pitch / 4 + 255) / 256, pitch), 256, 0, stream>>>(d, n, m, pitch);
     APSP_CUDA_CHECK_LAUNCH();
   }
   constexpr int kP1 = k::phase1_smem<kTile>(), kProd = k::product_smem<kTile, kChunk>();
@@ -88,15 +88,15 @@ void solve(int* d, int n, cudaStream_t stream, PhaseTimer* phases) {
 
   auto phases_1_2 = [&](int kt) {
     mark_phase(phases, 1);
-    k::phase1<kTile><<<1, k::kPhase1Threads, kP1, stream>>>(m, pitch, kt);
+    k::phase1<kTile><<<1, k::kPhase1Threads, kP1, stream>>>(m, pitch, n, kt);
     APSP_CUDA_CHECK_LAUNCH();
     mark_phase(phases, 2);
-    k::phase2<kTile><<<dim3(tiles, 2), kThreads2, kP2, stream>>>(m, pitch, kt);
+    k::phase2<kTile><<<dim3(tiles, 2), kThreads2, kP2, stream>>>(m, pitch, n, kt);
     APSP_CUDA_CHECK_LAUNCH();
   };
   auto phase_3 = [&](int kt) {
     mark_phase(phases, 3);
-    k::phase3<kTile, kChunk, kPer><<<dim3(tiles, tiles), kThreads, kProd, stream>>>(m, pitch, kt);
+    k::phase3<kTile, kChunk, kPer><<<dim3(tiles, tiles), kThreads, kProd, stream>>>(m, pitch, n, kt);
     APSP_CUDA_CHECK_LAUNCH();
   };
   if constexpr (kLookahead) {
@@ -115,17 +115,17 @@ void solve(int* d, int n, cudaStream_t stream, PhaseTimer* phases) {
       mark_phase(phases, 3);
       APSP_CUDA_CHECK(cudaEventRecord(side.fork, stream));
       APSP_CUDA_CHECK(cudaStreamWaitEvent(side.stream, side.fork));
-      k::lookahead_pivot<kTile, kChunk, kPer><<<1, kThreads, kPivot, side.stream>>>(m, pitch, r);
+      k::lookahead_pivot<kTile, kChunk, kPer><<<1, kThreads, kPivot, side.stream>>>(m, pitch, n, r);
       APSP_CUDA_CHECK_LAUNCH();
       const int others = tiles - 2;
       if (others > 0) {
-        k::lookahead_line<kTile, kChunk, kPer><<<2 * others, kThreads, kProd, side.stream>>>(m, pitch, tiles, r);
+        k::lookahead_line<kTile, kChunk, kPer><<<2 * others, kThreads, kProd, side.stream>>>(m, pitch, n, tiles, r);
         APSP_CUDA_CHECK_LAUNCH();
       }
-      k::lookahead_edges<kTile, kChunk, kPer><<<2, kThreads, kProd, side.stream>>>(m, pitch, r);
+      k::lookahead_edges<kTile, kChunk, kPer><<<2, kThreads, kProd, side.stream>>>(m, pitch, n, r);
       APSP_CUDA_CHECK_LAUNCH();
       if (others > 0) {
-        k::lookahead_ordinary<kTile, kChunk, kPer><<<others * others, kThreads, kProd, stream>>>(m, pitch, tiles, r);
+        k::lookahead_ordinary<kTile, kChunk, kPer><<<others * others, kThreads, kProd, stream>>>(m, pitch, n, tiles, r);
         APSP_CUDA_CHECK_LAUNCH();
       }
       APSP_CUDA_CHECK(cudaEventRecord(side.join, side.stream));
@@ -140,7 +140,7 @@ void solve(int* d, int n, cudaStream_t stream, PhaseTimer* phases) {
   }
   mark_phase(phases, 0);
   if (m != d) {
-    k::unpad<<<dim3((n + 255) / 256, n), 256, 0, stream>>>(m, pitch, d, n);
+    k::unpad<<<dim3(((n + 3) / 4 + 255) / 256, n), 256, 0, stream>>>(m, pitch, d, n);
     APSP_CUDA_CHECK_LAUNCH();
     APSP_CUDA_CHECK(cudaFreeAsync(m, stream));
   }
