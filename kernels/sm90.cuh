@@ -1,5 +1,6 @@
 // sm90: blocked Floyd-Warshall shaped like a register-tiled GEMM, for Hopper.
-//   - The matrix is padded to a multiple of the tile (kInf fill), so no kernel checks bounds.
+//   - The matrix is padded to a multiple of the tile (kInf fill), so no kernel checks bounds;
+//     padded k chunks and padded halves of edge tiles are not computed (live_chunks).
 //   - Phases 2 and 3 are one min-plus product routine: a kTile x kTile output tile per block,
 //     8 x 8 outputs per thread (as 2 x 2 sub-blocks of 4 x 4, kTile/2 apart, so that 16 threads
 //     read 256 contiguous bytes with 16-byte loads: no bank conflicts), the k dimension in
@@ -13,9 +14,7 @@ namespace apsp::kernels::sm90 {
 
 inline constexpr int kPerThread = 8;   // <- outputs per thread along each edge (8 x 8 in registers)
 inline constexpr int kSub = 4;         // <- sub-block edge: one 16-byte shared-memory load
-inline constexpr int kPhase1Edge = 32;  // <- phase 1: 32 x 32 threads (16 x 16 measured slower:
-                                        //    2.72 vs 2.08 ms over 157 rounds at n = 10000)
-inline constexpr int kPhase1Threads = kPhase1Edge * kPhase1Edge;
+inline constexpr int kPhase1Edge = 16;  // <- phase 1: 16 x 16 threads (close_pivot)
 inline constexpr int kAPad = 8;        // <- A is stored k-major; 8 words of padding per row keep
                                        //    the transposing stores free of bank conflicts
 
@@ -29,14 +28,30 @@ constexpr int product_threads() { return (kTile / kPer) * (kTile / kPer); }
 template <int kTile, int kChunk>
 constexpr int product_smem() { return 2 * kChunk * ((kTile + kAPad) + kTile) * 4; }
 
-template <int kTile>
-constexpr int phase1_smem() { return kTile * kTile * 4; }
+// Programmatic dependent launch (the three-launch schedule, for small n): a kernel launched with
+// the host's PDL attribute may start while the previous kernel in the stream still runs.
+// wait_for_previous() blocks until that kernel has finished and its writes are visible (so it
+// comes before any access to the matrix); allow_next() then lets the next kernel's blocks be
+// launched and wait on this one, which hides the launch latency between dependent kernels.
+// Waiting first keeps it one kernel ahead. Without the attribute both are no-ops.
+__device__ __forceinline__ void wait_for_previous() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void allow_next() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
 
 // Copies the n x n matrix into a pitch x pitch one, padding with kInf (which never lowers a
 // distance, so padded vertices change nothing), and back. One thread per 4 columns: 16-byte
 // accesses on the padded side always (pitch is a multiple of the tile), on the n side when n is
 // a multiple of 4 (rows then start 16-byte aligned).
 __global__ void pad(const int* __restrict__ src, int n, int* __restrict__ dst, int pitch) {
+  wait_for_previous();
+  allow_next();
   const int j = (blockIdx.x * blockDim.x + threadIdx.x) * 4, i = blockIdx.y;
   if (j >= pitch) return;
   int4 v = make_int4(kInf, kInf, kInf, kInf);
@@ -54,6 +69,8 @@ __global__ void pad(const int* __restrict__ src, int n, int* __restrict__ dst, i
   *reinterpret_cast<int4*>(dst + at(i, j, pitch)) = v;
 }
 __global__ void unpad(const int* __restrict__ src, int pitch, int* __restrict__ dst, int n) {
+  wait_for_previous();
+  allow_next();
   const int j = (blockIdx.x * blockDim.x + threadIdx.x) * 4, i = blockIdx.y;
   if (j >= n) return;
   const int4 v = *reinterpret_cast<const int4*>(src + at(i, j, pitch));
@@ -66,51 +83,6 @@ __global__ void unpad(const int* __restrict__ src, int pitch, int* __restrict__ 
     if (j + 2 < n) row[j + 2] = v.z;
     if (j + 3 < n) row[j + 3] = v.w;
   }
-}
-
-// Pivot tile in place, kPhase1Threads threads, (kTile/E)^2 elements each, strided by E so that a
-// warp reads broadcast words and consecutive words per step. In step k only elements off row k
-// and column k can change and only those two are read: write on improvement, one barrier per
-// step.
-template <int kTile>
-__global__ void __launch_bounds__(kPhase1Threads) phase1(int* __restrict__ d, int pitch, int n, int kt) {
-  constexpr int E = kPhase1Edge;
-  constexpr int kPer = kTile / E;
-  extern __shared__ int s[];  // [kTile][kTile]
-  const int tx = threadIdx.x % E, ty = threadIdx.x / E, base = kt * kTile;
-  int c[kPer][kPer];
-#pragma unroll
-  for (int a = 0; a < kPer; ++a)
-#pragma unroll
-    for (int b = 0; b < kPer; ++b) {
-      c[a][b] = d[at(base + ty + E * a, base + tx + E * b, pitch)];
-      s[(ty + E * a) * kTile + tx + E * b] = c[a][b];
-    }
-  __syncthreads();
-  const int steps = min(kTile, n - base);  // padded k never lowers a distance (live_chunks)
-  for (int k = 0; k < steps; ++k) {
-    int lhs[kPer], rhs[kPer];
-#pragma unroll
-    for (int a = 0; a < kPer; ++a) {
-      lhs[a] = s[(ty + E * a) * kTile + k];
-      rhs[a] = s[k * kTile + tx + E * a];
-    }
-#pragma unroll
-    for (int a = 0; a < kPer; ++a)
-#pragma unroll
-      for (int b = 0; b < kPer; ++b) {
-        const int cand = lhs[a] + rhs[b];
-        if (cand < c[a][b]) {
-          c[a][b] = cand;
-          s[(ty + E * a) * kTile + tx + E * b] = cand;
-        }
-      }
-    __syncthreads();
-  }
-#pragma unroll
-  for (int a = 0; a < kPer; ++a)
-#pragma unroll
-    for (int b = 0; b < kPer; ++b) d[at(base + ty + E * a, base + tx + E * b, pitch)] = c[a][b];
 }
 
 // Where thread (tx, ty) keeps its kPer x kPer outputs: 2 x 2 sub-blocks of 4 x 4 (kPer = 8) or
@@ -285,6 +257,8 @@ constexpr int phase2_chunk() { return kTile == 64 ? 16 : 32; }  // one int4 per 
 template <int kTile>
 __global__ void __launch_bounds__(product_threads<kTile, kPerThread2>()) phase2(int* __restrict__ d,
                                                                               int pitch, int n, int kt) {
+  wait_for_previous();
+  allow_next();
   const int t = blockIdx.x;
   if (t == kt) return;
   extern __shared__ int4 smem4[];
@@ -301,6 +275,8 @@ __global__ void __launch_bounds__(product_threads<kTile, kPerThread2>()) phase2(
 template <int kTile, int kChunk, int kPer>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2) phase3(int* __restrict__ d,
                                                                          int pitch, int n, int kt) {
+  wait_for_previous();
+  allow_next();
   if (blockIdx.x == kt || blockIdx.y == kt) return;
   extern __shared__ int4 smem4[];
   product_tile<kTile, kChunk, kPer, true>(d, pitch, n, blockIdx.y, blockIdx.x, kt,
@@ -399,6 +375,21 @@ __device__ __forceinline__ void close_pivot(int (&acc)[kPer][kPer], int* s) {
 
 template <int kTile>
 constexpr int pivot_smem() { return kTile * (kTile + 1) * 4; }
+
+// Phase 1 of the three-launch schedule: the pivot tile closed in place by close_pivot on 16 x 16
+// threads (4 x 4 per thread at tile 64, 8 x 8 at 128). It replaced a 32 x 32-thread kernel that
+// wrote every improvement back (docs/perf-notes.md, step 6).
+template <int kTile>
+__global__ void __launch_bounds__(kPhase1Edge * kPhase1Edge) phase1(int* __restrict__ d, int pitch, int kt) {
+  constexpr int kPer = kTile / kPhase1Edge;
+  wait_for_previous();
+  allow_next();
+  extern __shared__ int4 smem4[];
+  int acc[kPer][kPer];
+  load_tile<kTile, kPer>(acc, d, pitch, kt, kt);
+  close_pivot<kTile, kPer>(acc, reinterpret_cast<int*>(smem4));
+  store_tile<kTile, kPer>(acc, d, pitch, kt, kt);
+}
 
 // Maps x in [0, tiles - 2) onto the tile indices other than r and r + 1.
 __device__ __forceinline__ int skip_two(int x, int r) { return x < r ? x : x + 2; }

@@ -1,5 +1,6 @@
 // 05 sm90: our Hopper-tuned variant. Changes against the course variants: the matrix is
-// padded to a multiple of the tile so no kernel checks bounds; tiles of 64 or 128 elements;
+// padded to a multiple of the tile so no kernel checks bounds (the padding is left out of the
+// work); tiles of 64 or 128 elements;
 // phases 2 and 3 share one GEMM-like min-plus routine with an 8 x 8 register tile per thread,
 // 16-byte shared-memory loads and a double-buffered k loop (kernels/sm90.cuh).
 #include <cuda_runtime_api.h>
@@ -21,11 +22,11 @@ namespace {
 using TileValues = IntList<64, 128>;    // <- tile edge: round size and output tile per block
 using ChunkValues = IntList<8, 16, 32>;  // <- k elements staged in shared memory per step
 using PerThreadValues = IntList<4, 8>;   // <- outputs per thread along each edge (4x4 or 8x8)
-using LookaheadValues = IntList<0, 1>;   // <- 1: one launch per round, phases 1-2 of the next
-                                         //    round inside it; 0: three launches per round
-// Defaults: the best measured at n = 10000 on the H200 (72.4 ms; docs/perf-notes.md, step 6).
-// Below n of about 3000 tile 64 without look-ahead is faster: `tuner --search tile` finds it and
-// `apsp_bench --tuned` / `apsp --variant auto` use it.
+using LookaheadValues = IntList<0, 1>;   // <- 1: each round's phase 3 beside a side stream that
+                                         //    prepares the next round; 0: three launches a round
+// Defaults: the best measured at n = 10000 on the H200 (70.3 ms; docs/perf-notes.md, step 6).
+// At n = 1000 and 2500 tile 64 is faster (per_thread=4; without look-ahead at 1000, with it at
+// 2500): `tuner --search tile` finds it and `apsp_bench --tuned` / `apsp --variant auto` use it.
 constexpr int kDefaultTile = 128;
 constexpr int kDefaultChunk = 8;  // tile 128 with chunk 16 or 32 spills at 128 registers
 constexpr int kDefaultPerThread = 8;
@@ -37,7 +38,26 @@ template <int kTile, int kChunk, int kPer>
 int smem_bytes() {
   namespace k = kernels::sm90;
   return std::max({k::product_smem<kTile, kChunk>(), k::product_smem<kTile, k::phase2_chunk<kTile>()>(),
-                   k::phase1_smem<kTile>(), k::pivot_smem<kTile>()});
+                   k::pivot_smem<kTile>()});
+}
+
+// Launches with programmatic stream serialization: the kernel's blocks may be launched while
+// the previous kernel in the stream still runs, and wait for it on the device
+// (kernels::sm90::wait_for_previous). Saves the launch latency of the three-launch rounds.
+template <class... Params, class... Args>
+void launch_early(void (*kernel)(Params...), dim3 grid, int threads, int smem, cudaStream_t stream,
+                  Args... args) {
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = dim3(threads);
+  config.dynamicSmemBytes = smem;
+  config.stream = stream;
+  config.attrs = &attr;
+  config.numAttrs = 1;
+  APSP_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...));
 }
 
 template <class Kernel>
@@ -75,10 +95,9 @@ void solve(int* d, int n, cudaStream_t stream, PhaseTimer* phases) {
     // Stream-ordered allocation: the pool keeps the memory between solves (threshold below).
     APSP_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&m),
                                     static_cast<size_t>(pitch) * pitch * sizeof(int), stream));
-    k::pad<<<dim3((pitch / 4 + 255) / 256, pitch), 256, 0, stream>>>(d, n, m, pitch);
-    APSP_CUDA_CHECK_LAUNCH();
+    launch_early(k::pad, dim3((pitch / 4 + 255) / 256, pitch), 256, 0, stream, d, n, m, pitch);
   }
-  constexpr int kP1 = k::phase1_smem<kTile>(), kProd = k::product_smem<kTile, kChunk>();
+  constexpr int kP1 = k::pivot_smem<kTile>(), kProd = k::product_smem<kTile, kChunk>();
   constexpr int kP2 = k::product_smem<kTile, k::phase2_chunk<kTile>()>();
   constexpr int kThreads = k::product_threads<kTile, kPer>();
   constexpr int kThreads2 = k::product_threads<kTile, k::kPerThread2>();
@@ -88,16 +107,13 @@ void solve(int* d, int n, cudaStream_t stream, PhaseTimer* phases) {
 
   auto phases_1_2 = [&](int kt) {
     mark_phase(phases, 1);
-    k::phase1<kTile><<<1, k::kPhase1Threads, kP1, stream>>>(m, pitch, n, kt);
-    APSP_CUDA_CHECK_LAUNCH();
+    launch_early(k::phase1<kTile>, dim3(1), k::kPhase1Edge * k::kPhase1Edge, kP1, stream, m, pitch, kt);
     mark_phase(phases, 2);
-    k::phase2<kTile><<<dim3(tiles, 2), kThreads2, kP2, stream>>>(m, pitch, n, kt);
-    APSP_CUDA_CHECK_LAUNCH();
+    launch_early(k::phase2<kTile>, dim3(tiles, 2), kThreads2, kP2, stream, m, pitch, n, kt);
   };
   auto phase_3 = [&](int kt) {
     mark_phase(phases, 3);
-    k::phase3<kTile, kChunk, kPer><<<dim3(tiles, tiles), kThreads, kProd, stream>>>(m, pitch, n, kt);
-    APSP_CUDA_CHECK_LAUNCH();
+    launch_early(k::phase3<kTile, kChunk, kPer>, dim3(tiles, tiles), kThreads, kProd, stream, m, pitch, n, kt);
   };
   if constexpr (kLookahead) {
     // Round 0's phases 1 and 2 as plain launches; then each round's phase 3 forks: the side
@@ -140,8 +156,7 @@ void solve(int* d, int n, cudaStream_t stream, PhaseTimer* phases) {
   }
   mark_phase(phases, 0);
   if (m != d) {
-    k::unpad<<<dim3(((n + 3) / 4 + 255) / 256, n), 256, 0, stream>>>(m, pitch, d, n);
-    APSP_CUDA_CHECK_LAUNCH();
+    launch_early(k::unpad, dim3(((n + 3) / 4 + 255) / 256, n), 256, 0, stream, m, pitch, d, n);
     APSP_CUDA_CHECK(cudaFreeAsync(m, stream));
   }
 }
