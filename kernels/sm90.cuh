@@ -15,8 +15,11 @@ namespace apsp::kernels::sm90 {
 inline constexpr int kPerThread = 8;   // <- outputs per thread along each edge (8 x 8 in registers)
 inline constexpr int kSub = 4;         // <- sub-block edge: one 16-byte shared-memory load
 inline constexpr int kPhase1Edge = 16;  // <- phase 1: 16 x 16 threads (close_pivot)
-inline constexpr int kAPad = 8;        // <- A is stored k-major; 8 words of padding per row keep
-                                       //    the transposing stores free of bank conflicts
+inline constexpr int kAPad = 4;        // <- A is stored k-major, rows kTile + 4 words apart, so a
+                                       //    warp's transposing stores (16 rows x 2 groups of 4 k at
+                                       //    chunk 8) fall 16 banks apart: conflict-free at chunk 8,
+                                       //    2-way at 16, 4-way at 32 (with 8 words: 2, 4, 8-way;
+                                       //    docs/perf-notes.md, step 6)
 
 inline constexpr int kPerThread2 = 4;  // <- phase 2: 4 x 4 per thread, four times the warps of
                                        //    phase 3 for its few blocks (2 x tiles per round)
@@ -156,6 +159,7 @@ __device__ __forceinline__ void accumulate(int (&acc)[kPer][kPer], const int* __
   static_assert(kLoads >= 1 && kLoads * kThreads == kVecPerChunk, "chunk must split evenly over the threads");
   static_assert(kTile % kChunk == 0 && kChunk % 4 == 0, "chunks of whole 16-byte vectors");
   static_assert(kRows % kSub == 0 && kCols % kSub == 0, "whole sub-blocks");
+  static_assert(kAStride % 32 == 4, "A rows 4 apart must fall 16 banks apart (kAPad)");
 
   const Layout t;
   int* As = smem;                            // [2][kChunk][kAStride], A transposed (k-major)
@@ -319,13 +323,18 @@ constexpr bool product_fits() {
 template <int kTile, int kPer>
 __device__ __forceinline__ void close_pivot(int (&acc)[kPer][kPer], int* s) {
   using Layout = ThreadTile<kTile, kPer>;
-  constexpr int S = kTile + 1;  // odd stride: a column read by 4 rows of threads hits 4 banks
+  // Rows kTile + 4 words apart: a row is read with 16-byte loads (conflict-free, 16 threads on
+  // 256 contiguous bytes), and the column reads of a warp's two thread rows, 4 rows apart, fall
+  // 16 banks apart. (An odd stride made the row reads scalar and 2-way conflicted.)
+  constexpr int S = kTile + 4;
   constexpr int kQuads = Layout::kHalf / kSub;  // groups of 4 steps per sub-block
   const Layout t;
 #pragma unroll
   for (int r = 0; r < kPer; ++r)
 #pragma unroll
-    for (int c = 0; c < kPer; ++c) s[t.row(r) * S + t.col(c)] = acc[r][c];
+    for (int c = 0; c < kPer; c += 4)
+      *reinterpret_cast<int4*>(s + t.row(r) * S + t.col(c)) =
+          make_int4(acc[r][c], acc[r][c + 1], acc[r][c + 2], acc[r][c + 3]);
   __syncthreads();
   // Publishes row kn (this thread's acc row rn, if ty == owner) and column kn (acc column rn,
   // if tx == owner), leaving out the one element of row k / column k that others may be reading.
@@ -352,9 +361,11 @@ __device__ __forceinline__ void close_pivot(int (&acc)[kPer][kPer], int* s) {
         const int k = h * Layout::kHalf + q * kSub + j;
         int lhs[kPer], rhs[kPer];
 #pragma unroll
-        for (int a = 0; a < kPer; ++a) {
-          lhs[a] = s[t.row(a) * S + k];
-          rhs[a] = s[k * S + t.col(a)];
+        for (int a = 0; a < kPer; ++a) lhs[a] = s[t.row(a) * S + k];
+#pragma unroll
+        for (int a = 0; a < kPer; a += 4) {
+          const int4 v = *reinterpret_cast<const int4*>(s + k * S + t.col(a));
+          rhs[a] = v.x, rhs[a + 1] = v.y, rhs[a + 2] = v.z, rhs[a + 3] = v.w;
         }
 #pragma unroll
         for (int r = 0; r < kPer; ++r)
@@ -374,7 +385,7 @@ __device__ __forceinline__ void close_pivot(int (&acc)[kPer][kPer], int* s) {
 }
 
 template <int kTile>
-constexpr int pivot_smem() { return kTile * (kTile + 1) * 4; }
+constexpr int pivot_smem() { return kTile * (kTile + 4) * 4; }
 
 // Phase 1 of the three-launch schedule: the pivot tile closed in place by close_pivot on 16 x 16
 // threads (4 x 4 per thread at tile 64, 8 x 8 at 128). It replaced a 32 x 32-thread kernel that
