@@ -54,12 +54,11 @@ NamedConfig pick_auto(const DeviceInfo& dev, int n, const std::string& db_path, 
   if (access(db_path.c_str(), R_OK) == 0) {
     try {
       const TuningDb db = TuningDb::load(db_path);
-      if (const TuningEntry* best = db.best(DeviceModel::of(dev), "", n)) {
-        if (const Variant* v = find_variant(best->variant)) {
-          validate_config(*v, best->config);
-          why = fmt::format("tuned at n = {} in {}", best->n, db_path);
-          return NamedConfig{v, best->config};
-        }
+      // Entries an older build wrote with configs this one does not compile are left out.
+      auto current = [](const TuningEntry& e) { return config_problem(e.variant, e.config).empty(); };
+      if (const TuningEntry* best = db.best(DeviceModel::of(dev), "", n, current)) {
+        why = fmt::format("tuned at n = {} in {}", best->n, db_path);
+        return NamedConfig{find_variant(best->variant), best->config};
       }
       why = fmt::format("default: {} has no entry for this device model", db_path);
     } catch (const std::exception& e) {

@@ -81,6 +81,23 @@ GraphDesc graph_desc(const Plan& plan) {
   return g;
 }
 
+// Tuning entries whose config this build does not compile (a database written before a
+// parameter was added or a value dropped) are skipped by --tuned; one line says so.
+bool current_config(const TuningEntry& e) { return config_problem(e.variant, e.config).empty(); }
+void report_stale_entries(const TuningDb& db, const std::string& path) {
+  int stale = 0;
+  std::string first;
+  for (const TuningEntry& e : db.entries()) {
+    const std::string why = config_problem(e.variant, e.config);
+    if (why.empty()) continue;
+    if (stale++ == 0) first = fmt::format("{} ({})", e.name, why);
+  }
+  if (stale > 0) {
+    fmt::print("tuned: {} skips {} entries whose config this build does not compile, e.g. {}; "
+               "rerun the tuner to measure the current ones\n", path, stale, first);
+  }
+}
+
 int run(int argc, char** argv) {
   Options o;
   CLI::App app{"apsp_bench: verify and time every APSP variant over a sweep of n.\n"
@@ -140,6 +157,7 @@ int run(int argc, char** argv) {
     if (!o.tuned.empty()) {
       if (access(o.tuned.c_str(), R_OK) != 0) throw std::invalid_argument(fmt::format("--tuned {}: cannot read", o.tuned));
       tuned = TuningDb::load(o.tuned);
+      report_stale_entries(tuned, o.tuned);
     }
     if (o.variants.empty() && o.configs.empty()) o.variants = "all";
     plan.entries = select_entries(o.variants, o.configs);
@@ -279,7 +297,7 @@ int run(int argc, char** argv) {
       if (!o.tuned.empty() && !planned.variant->space.empty()) {
         // The tuned config may differ per n; the column stays "variant (tuned)".
         label = planned.variant->name + " (tuned)";
-        if (const TuningEntry* best = tuned.best(DeviceModel::of(dev), planned.variant->name, n)) {
+        if (const TuningEntry* best = tuned.best(DeviceModel::of(dev), planned.variant->name, n, current_config)) {
           tuned_entries.push_back(Entry{planned.variant, best->config, best->name});
           entry = &tuned_entries.back();
           fmt::print("tuned: {} at n = {} runs {} (best at tuned n = {}, {:.3f} ms, {})\n",

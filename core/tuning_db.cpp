@@ -84,12 +84,17 @@ void TuningDb::upsert(TuningEntry e) {
   entries_.push_back(std::move(e));
 }
 
-const TuningEntry* TuningDb::best(const DeviceModel& d, const std::string& variant, int n) const {
+const TuningEntry* TuningDb::best(const DeviceModel& d, const std::string& variant, int n,
+                                  const Usable& usable) const {
+  auto candidate = [&](const TuningEntry& e) {
+    return e.device == d && e.status == "ok" && (variant.empty() || e.variant == variant) &&
+           (!usable || usable(e));
+  };
   // Nearest tuned n first (by |log ratio|), then the fastest config there.
   int nearest = -1;
   double distance = std::numeric_limits<double>::infinity();
   for (const TuningEntry& e : entries_) {
-    if (!(e.device == d) || e.status != "ok" || (!variant.empty() && e.variant != variant)) continue;
+    if (!candidate(e)) continue;
     const double dist = std::abs(std::log(static_cast<double>(e.n) / n));
     if (dist < distance || (dist == distance && e.n > nearest)) {
       distance = dist;
@@ -98,9 +103,7 @@ const TuningEntry* TuningDb::best(const DeviceModel& d, const std::string& varia
   }
   const TuningEntry* out = nullptr;
   for (const TuningEntry& e : entries_) {
-    if (!(e.device == d) || e.status != "ok" || e.n != nearest ||
-        (!variant.empty() && e.variant != variant))
-      continue;
+    if (!candidate(e) || e.n != nearest) continue;
     if (!out || e.median_ms < out->median_ms) out = &e;
   }
   return out;

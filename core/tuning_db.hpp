@@ -4,6 +4,7 @@
 // apsp --variant auto read the best config for the nearest tuned n on the same device model.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -46,8 +47,11 @@ class TuningDb {
   const std::vector<TuningEntry>& entries() const { return entries_; }
 
   // The fastest "ok" entry of `variant` (any variant if empty) on this device model at the
-  // tuned n nearest to `n` (by ratio); nullptr if none.
-  const TuningEntry* best(const DeviceModel& d, const std::string& variant, int n) const;
+  // tuned n nearest to `n` (by ratio); nullptr if none. Entries `usable` rejects (configs this
+  // build does not compile: see config_problem in variants/) are left out altogether.
+  using Usable = std::function<bool(const TuningEntry&)>;
+  const TuningEntry* best(const DeviceModel& d, const std::string& variant, int n,
+                          const Usable& usable = {}) const;
 
  private:
   std::vector<TuningEntry> entries_;

@@ -54,6 +54,17 @@ TEST(ConfigText, UnnamedParametersTakeDefaults) {
   EXPECT_EQ(parse_config("batched").config, (Config{{"batch2", 6}, {"batch3", 6}}));
 }
 
+// Configs read back from files an older build wrote: a tuning database from before sm90 had
+// per_thread and lookahead names sm90[chunk=8,tile=64].
+TEST(ConfigText, ProblemsOfStoredConfigs) {
+  EXPECT_EQ(config_problem("sm90", find_variant("sm90")->defaults), "");
+  EXPECT_EQ(config_problem("naive", Config{}), "");
+  EXPECT_EQ(config_problem("sm90", Config{{"chunk", 8}, {"tile", 64}}), "sm90: per_thread is not set");
+  EXPECT_EQ(config_problem("batched", Config{{"batch2", 6}, {"batch3", 99}}),
+            "batched: batch3=99 is not compiled in (values: 1,2,3,4,5,6,7,8)");
+  EXPECT_EQ(config_problem("fast", Config{}), "unknown variant 'fast'");
+}
+
 TEST(ConfigText, ErrorsSayWhatIsWrong) {
   EXPECT_EQ(parse_error("fast[x=1]"),
             "unknown variant 'fast' (known: naive, blocked32, regtile64, batched, batched_edge, sm90)");

@@ -104,6 +104,10 @@ TEST(TuningDb, SaveLoadUpsertAndBest) {
   EXPECT_EQ(back.best(h200, "batched", 3000)->name, "batched[batch2=4,batch3=4]");
   EXPECT_EQ(back.best(h200, "", 20000)->n, 10000);
   EXPECT_EQ(back.best(h200, "sm90", 1000), nullptr);
+  // An entry the caller cannot use (a config this build lacks) is not a candidate at all.
+  auto not_batch3_7 = [](const TuningEntry& e) { return e.config.at("batch3") != 7; };
+  EXPECT_EQ(back.best(h200, "batched", 9000, not_batch3_7)->name, "batched[batch2=6,batch3=6]");
+  EXPECT_EQ(back.best(h200, "batched", 9000, [](const TuningEntry&) { return false; }), nullptr);
   EXPECT_EQ(back.best(other, "batched", 100)->name, "batched[batch2=1,batch3=1]");
   // The write went through a temporary file that is gone now.
   for (const auto& f : std::filesystem::directory_iterator(testing::TempDir()))

@@ -78,6 +78,17 @@ void validate_config(const Variant& v, const Config& c) {
   }
 }
 
+std::string config_problem(const std::string& variant, const Config& c) {
+  const Variant* v = find_variant(variant);
+  if (!v) return fmt::format("unknown variant '{}'", variant);
+  try {
+    validate_config(*v, c);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
 NamedConfig parse_config(const std::string& text) {
   const auto open = text.find('[');
   const std::string name = text.substr(0, open);

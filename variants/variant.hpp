@@ -67,4 +67,9 @@ NamedConfig parse_config(const std::string& text);
 // and the combination is built.
 void validate_config(const Variant& v, const Config& c);
 
+// "" when `variant` exists and `c` is a complete, compiled config of it; otherwise the one-line
+// reason. For configs read from files an older build wrote (a tuning database from before a
+// parameter was added names configs without it).
+std::string config_problem(const std::string& variant, const Config& c);
+
 }  // namespace apsp
