@@ -314,69 +314,74 @@ constexpr bool product_fits() {
 // the row/column blocks spinning on them: the flags' atomics and the waits cost 3-5% of a round,
 // and the extra code pushed the ordinary tiles' hot loop into spills at tile 128.
 
-// Phase 1 on a tile held in registers (the ThreadTile layout), through a padded shared copy.
-// Step k reads only row k and column k, and those do not change in step k (d[k][k] = 0), so
-// after step k a thread publishes just its elements of row k + 1 and column k + 1: 64 VIADDMNMX
-// and at most 16 stores a step for 8 x 8 per thread, where writing every improvement cost a
-// compare, a select and a predicated store per element. This block shares its SM with phase-3
-// blocks and heads the side stream's chain of launches, so its instruction count matters.
+// Phase 1 on a tile held in registers (the ThreadTile layout). Step k needs only row k and
+// column k, which step k does not change (d[k][k] = 0): so shared memory holds just those two
+// vectors, twice (step k reads buffer k % 2; the owners of row and column k + 1 write theirs
+// into the other buffer, which nobody reads in step k and everybody finished reading a barrier
+// ago), and a step is two or four 16-byte loads, the updates, at most two predicated 16-byte
+// stores per owner thread and one barrier. Alone on one SM at tile 64 it takes 11.8 k cycles
+// (probes/closure_probe.cu), the earlier form 16.5 k: the whole tile in shared memory, published
+// with per-element conditions (branches, scalar stores, the one element of column k others were
+// reading left out). Not better: per-step mbarriers instead of the barrier, two steps per
+// barrier with row / column k + 1 advanced by every thread (docs/perf-notes.md, step 7). The
+// same loads, updates and barriers without the step-to-step dependency take 5.3 k: what is left
+// is the latency of each step's load, update, store and barrier.
 template <int kTile, int kPer>
 __device__ __forceinline__ void close_pivot(int (&acc)[kPer][kPer], int* s) {
   using Layout = ThreadTile<kTile, kPer>;
-  // Rows kTile + 4 words apart: a row is read with 16-byte loads (conflict-free, 16 threads on
-  // 256 contiguous bytes), and the column reads of a warp's two thread rows, 4 rows apart, fall
-  // 16 banks apart. (An odd stride made the row reads scalar and 2-way conflicted.)
-  constexpr int S = kTile + 4;
   constexpr int kQuads = Layout::kHalf / kSub;  // groups of 4 steps per sub-block
   const Layout t;
-#pragma unroll
-  for (int r = 0; r < kPer; ++r)
+  int* rows = s;              // [2][kTile]: row k for step k, in buffer k % 2
+  int* cols = s + 2 * kTile;  // [2][kTile]: column k for step k
+  // This thread's part of row m (acc row r) or column m (acc column r), if it owns one.
+  auto publish_row = [&](int buffer, int r) {
 #pragma unroll
     for (int c = 0; c < kPer; c += 4)
-      *reinterpret_cast<int4*>(s + t.row(r) * S + t.col(c)) =
+      *reinterpret_cast<int4*>(rows + buffer * kTile + t.col(c)) =
           make_int4(acc[r][c], acc[r][c + 1], acc[r][c + 2], acc[r][c + 3]);
-  __syncthreads();
-  // Publishes row kn (this thread's acc row rn, if ty == owner) and column kn (acc column rn,
-  // if tx == owner), leaving out the one element of row k / column k that others may be reading.
-  auto publish = [&](int kn, int rn, int owner, int k) {
-    if (t.ty == owner) {
-#pragma unroll
-      for (int c = 0; c < kPer; ++c)
-        if (t.col(c) != k) s[kn * S + t.col(c)] = acc[rn][c];
-    }
-    if (t.tx == owner) {
-#pragma unroll
-      for (int r = 0; r < kPer; ++r)
-        if (t.row(r) != k) s[t.row(r) * S + kn] = acc[r][rn];
-    }
   };
-  // k = h * kHalf + 4 q + j: the sub-block h and the step j in a quad are compile-time, so
-  // the row of acc that holds row k + 1 is too.
+  auto publish_col = [&](int buffer, int c) {
+#pragma unroll
+    for (int r = 0; r < kPer; r += 4)
+      *reinterpret_cast<int4*>(cols + buffer * kTile + t.row(r)) =
+          make_int4(acc[r][c], acc[r + 1][c], acc[r + 2][c], acc[r + 3][c]);
+  };
+  if (t.ty == 0) publish_row(0, 0);
+  if (t.tx == 0) publish_col(0, 0);
+  __syncthreads();
+  // k = h * kHalf + 4 q + j: the sub-block h and the step j in a quad are compile-time, so the
+  // acc row and column that hold row / column k + 1 are too; q (the owner's ty / tx) is not.
 #pragma unroll
   for (int h = 0; h < Layout::kSubs; ++h) {
 #pragma unroll 1
     for (int q = 0; q < kQuads; ++q) {
 #pragma unroll
       for (int j = 0; j < kSub; ++j) {
-        const int k = h * Layout::kHalf + q * kSub + j;
+        const int buffer = j % 2;  // k % 2, as kHalf and 4 q are even
         int lhs[kPer], rhs[kPer];
 #pragma unroll
-        for (int a = 0; a < kPer; ++a) lhs[a] = s[t.row(a) * S + k];
-#pragma unroll
         for (int a = 0; a < kPer; a += 4) {
-          const int4 v = *reinterpret_cast<const int4*>(s + k * S + t.col(a));
+          const int4 u = *reinterpret_cast<const int4*>(cols + buffer * kTile + t.row(a));
+          lhs[a] = u.x, lhs[a + 1] = u.y, lhs[a + 2] = u.z, lhs[a + 3] = u.w;
+          const int4 v = *reinterpret_cast<const int4*>(rows + buffer * kTile + t.col(a));
           rhs[a] = v.x, rhs[a + 1] = v.y, rhs[a + 2] = v.z, rhs[a + 3] = v.w;
         }
 #pragma unroll
         for (int r = 0; r < kPer; ++r)
 #pragma unroll
           for (int c = 0; c < kPer; ++c) acc[r][c] = min_plus(acc[r][c], lhs[r], rhs[c]);
+        // Row and column k + 1, to their owners' ty / tx and from a compile-time acc index (a
+        // runtime one would put acc in local memory).
+        auto publish = [&](int owner, int next) {
+          if (t.ty == owner) publish_row(buffer ^ 1, next);
+          if (t.tx == owner) publish_col(buffer ^ 1, next);
+        };
         if (j + 1 < kSub) {
-          publish(k + 1, h * kSub + j + 1, q, k);
+          publish(q, h * kSub + j + 1);
         } else if (q + 1 < kQuads) {
-          publish(k + 1, h * kSub, q + 1, k);
+          publish(q + 1, h * kSub);
         } else if (h + 1 < Layout::kSubs) {
-          publish(k + 1, (h + 1) * kSub, 0, k);
+          publish(0, (h + 1) * kSub);
         }
         __syncthreads();
       }
@@ -385,7 +390,7 @@ __device__ __forceinline__ void close_pivot(int (&acc)[kPer][kPer], int* s) {
 }
 
 template <int kTile>
-constexpr int pivot_smem() { return kTile * (kTile + 4) * 4; }
+constexpr int pivot_smem() { return 4 * kTile * 4; }
 
 // Phase 1 of the three-launch schedule: the pivot tile closed in place by close_pivot on 16 x 16
 // threads (4 x 4 per thread at tile 64, 8 x 8 at 128). It replaced a 32 x 32-thread kernel that
