@@ -319,13 +319,14 @@ constexpr bool product_fits() {
 // vectors, twice (step k reads buffer k % 2; the owners of row and column k + 1 write theirs
 // into the other buffer, which nobody reads in step k and everybody finished reading a barrier
 // ago), and a step is two or four 16-byte loads, the updates, at most two predicated 16-byte
-// stores per owner thread and one barrier. Alone on one SM at tile 64 it takes 11.8 k cycles
-// (probes/closure_probe.cu), the earlier form 16.5 k: the whole tile in shared memory, published
-// with per-element conditions (branches, scalar stores, the one element of column k others were
-// reading left out). Not better: per-step mbarriers instead of the barrier, two steps per
-// barrier with row / column k + 1 advanced by every thread (docs/perf-notes.md, step 7). The
-// same loads, updates and barriers without the step-to-step dependency take 5.3 k: what is left
-// is the latency of each step's load, update, store and barrier.
+// stores per owner thread and one barrier. Alone on one SM at tile 64, probes/closure_probe.cu
+// times it at 8.5 k cycles, and the same loads, updates and barriers without the step-to-step
+// dependency at 6.5 k: what is left is each step's load, update, store and barrier latency. The
+// earlier form (the whole tile in shared memory, published with per-element conditions:
+// branches, scalar stores, the one element of column k others were reading left out) took
+// 16.5 k where a throwaway probe timed this one at 11.8 k. Not better there: per-step mbarriers
+// instead of the barrier, two steps per barrier with row / column k + 1 advanced by every
+// thread (docs/perf-notes.md, step 7).
 template <int kTile, int kPer>
 __device__ __forceinline__ void close_pivot(int (&acc)[kPer][kPer], int* s) {
   using Layout = ThreadTile<kTile, kPer>;
