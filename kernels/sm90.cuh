@@ -408,21 +408,29 @@ __global__ void __launch_bounds__(kPhase1Edge * kPhase1Edge) phase1(int* __restr
   store_tile<kTile, kPer>(acc, d, pitch, kt, kt);
 }
 
-// Maps x in [0, tiles - 2) onto the tile indices other than r and r + 1.
+// Map x in [0, tiles - 1) onto the tile indices other than r, and x in [0, tiles - 2) onto
+// those other than r and r + 1.
+__device__ __forceinline__ int skip_one(int x, int r) { return x < r ? x : x + 1; }
 __device__ __forceinline__ int skip_two(int x, int r) { return x < r ? x : x + 2; }
 
-// One block: the round-r update of (r+1, r+1), then phase 1 of round r + 1 on it.
+// The round-r update of the pivot tile (r+1, r+1), then phase 1 of round r + 1 on it, in one
+// block (smem: the larger of product_smem and pivot_smem).
 template <int kTile, int kChunk, int kPer>
-__global__ void __launch_bounds__(product_threads<kTile, kPer>())
-    lookahead_pivot(int* __restrict__ d, int pitch, int n, int r) {
-  extern __shared__ int4 smem4[];
-  int* smem = reinterpret_cast<int*>(smem4);
+__device__ __forceinline__ void update_and_close_next_pivot(int* __restrict__ d, int pitch, int n, int r,
+                                                            int* smem) {
   const int next = r + 1;
   int acc[kPer][kPer];
   load_tile<kTile, kPer>(acc, d, pitch, next, next);
   accumulate<kTile, kChunk, kPer>(acc, d, pitch, next, next, r, live_chunks<kTile, kChunk>(n, r), smem);
   close_pivot<kTile, kPer>(acc, smem);
   store_tile<kTile, kPer>(acc, d, pitch, next, next);
+}
+
+template <int kTile, int kChunk, int kPer>
+__global__ void __launch_bounds__(product_threads<kTile, kPer>())
+    lookahead_pivot(int* __restrict__ d, int pitch, int n, int r) {
+  extern __shared__ int4 smem4[];
+  update_and_close_next_pivot<kTile, kChunk, kPer>(d, pitch, n, r, reinterpret_cast<int*>(smem4));
 }
 
 // 2 (tiles - 2) blocks, after lookahead_pivot: the tiles of row and column r + 1 (but the
@@ -462,6 +470,38 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
   product_tile<kTile, kChunk, kPer, true>(d, pitch, n, skip_two(blockIdx.x / others, r),
                                     skip_two(blockIdx.x % others, r), r,
                                     reinterpret_cast<int*>(smem4));
+}
+
+
+// ---- The pivot inside phase 3 (lookahead = 2, for small n) -----------------------------------
+// Two launches a round, chained by programmatic dependent launch: phase 3 of round r with, in
+// block 0, the next pivot (update_and_close_next_pivot), then phase 2 of round r + 1. Against
+// three launches a round, phase 1 leaves the chain of kernels: it overlaps the ordinary tiles.
+// The host gives the launch over half an SM's shared memory, so that each SM holds one block:
+// the pivot block, the longest of the launch and dispatched first, then has its SM to itself.
+// Shared with a phase-3 block it lost more than the launch saved (docs/perf-notes.md, step 7 b);
+// alone, n = 1000 went from 0.28-0.30 ms to 0.21 (step 8). With many tiles a round (n = 2500:
+// 1521), one block per SM hides less latency than two and the side-stream schedule is faster.
+// The launch reads row and column r (no block of it writes them) and writes each other tile once.
+// (One block per SM: it may take all the registers, which keeps tile 128 free of spills.)
+template <int kTile, int kChunk, int kPer>
+__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 1)
+    phase3_next_pivot(int* __restrict__ d, int pitch, int n, int tiles, int r) {
+  wait_for_previous();
+  allow_next();
+  extern __shared__ int4 smem4[];
+  int* smem = reinterpret_cast<int*>(smem4);
+  if (blockIdx.x == 0) {
+    update_and_close_next_pivot<kTile, kChunk, kPer>(d, pitch, n, r, smem);
+    return;
+  }
+  // Blocks 1 .. (tiles - 1)^2 - 1: the tiles off row and column r, less (r+1, r+1), which is
+  // number r (tiles - 1) + r among them, row-major.
+  const int others = tiles - 1, pivot = r * others + r;
+  int x = blockIdx.x - 1;
+  if (x >= pivot) ++x;
+  const int ci = x / others, cj = x % others;
+  product_tile<kTile, kChunk, kPer, true>(d, pitch, n, skip_one(ci, r), skip_one(cj, r), r, smem);
 }
 
 }  // namespace apsp::kernels::sm90

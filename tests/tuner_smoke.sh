@@ -15,6 +15,9 @@ echo "$out"
 measured() { sed -n 's/^sm90 at n = 100: grid search evaluated [0-9]* point(s), \([0-9]*\) measured now.*/\1/p' <<<"$1"; }
 points=$(measured "$out")
 [ -n "$points" ] && [ "$points" -ge 6 ] || { echo "first run measured '${points}' points"; exit 1; }
+# On an empty database every point it evaluated was measured now.
+evaluated=$(sed -n 's/^sm90 at n = 100: grid search evaluated \([0-9]*\) point(s).*/\1/p' <<<"$out")
+[ "$evaluated" = "$points" ] || { echo "evaluated '$evaluated' points, measured $points"; exit 1; }
 grep -q "^1 .*sm90\[" <<<"$out" || { echo "no leaderboard"; exit 1; }
 out=$(run) || { echo "rerun failed"; exit 1; }
 [ "$(measured "$out")" = 0 ] || { echo "rerun measured again: $out"; exit 1; }

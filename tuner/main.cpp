@@ -67,7 +67,7 @@ int run(int argc, char** argv) {
                "Each point is verified bit-exact, then timed; the tuning database records every\n"
                "point as it is measured, and a rerun skips points already there (--fresh redoes)."};
   app.option_defaults()->always_capture_default();
-  app.add_option("--search", o.search, "which parameters: batch (batch2, batch3), tile (tile, chunk), all")
+  app.add_option("--search", o.search, "which parameters: batch (batch2, batch3), tile (the others: tile, chunk, per_thread, lookahead), all")
       ->check(CLI::IsMember({"batch", "tile", "all"}));
   app.add_option("--variant", o.variants, "variants to tune, comma separated (default: every variant with such parameters)");
   app.add_option("--n", o.sizes, "sizes, comma separated");
@@ -169,13 +169,16 @@ int run(int argc, char** argv) {
     spec.seed = o.seed;
     progress(fmt::format("n = {}: graph and reference output", n));
     Workbench bench(DistMatrix::from_edges(generate(spec)), dev, stream.get());
-    int fresh_points = 0;
+    int fresh_points = 0, unbuilt_points = 0;
     std::set<std::string> measured_here;  // --fresh remeasures a point once, not once per visit
 
     // Measures one point, or takes it from the database; nullopt when rejected or wrong.
     auto measure_point = [&](const Variant& v, const Config& c) -> std::optional<double> {
       // A combination with no compiled kernel is not a point of the space: nothing to record.
-      if (v.unbuilt && !v.unbuilt(c).empty()) return std::nullopt;
+      if (v.unbuilt && !v.unbuilt(c).empty()) {
+        ++unbuilt_points;
+        return std::nullopt;
+      }
       const std::string name = config_name(v.name, c);
       if (!o.fresh || measured_here.count(name)) {
         if (const TuningEntry* e = db.find(model, name, n)) {
@@ -219,15 +222,18 @@ int run(int argc, char** argv) {
       const auto points = enumerate_space(space, v->defaults);
       const std::string strategy = strategy_for(points.size());
       const int budget = o.budget > 0 ? o.budget : static_cast<int>(points.size());
-      const int before = fresh_points;
+      const int before = fresh_points, unbuilt_before = unbuilt_points;
       const Objective f = [&](const Config& c) { return measure_point(*v, c); };
       const std::optional<double> default_ms = f(v->defaults);
       SearchResult r = strategy == "grid"     ? grid_search(space, v->defaults, f)
                        : strategy == "random" ? random_search(space, v->defaults, budget, o.seed, f)
                                               : hill_climb(space, v->defaults, budget, o.seed, f);
       progress_done();
-      fmt::print("\n{} at n = {}: {} search evaluated {} point(s), {} measured now, the rest from {}\n",
-                 v->name, n, r.strategy, r.evaluated, fresh_points - before, o.db);
+      // Combinations without a compiled kernel are not points of the space (measure_point).
+      const int unbuilt = unbuilt_points - unbuilt_before, evaluated = r.evaluated - unbuilt;
+      fmt::print("\n{} at n = {}: {} search evaluated {} point(s), {} measured now, the rest from {}{}\n",
+                 v->name, n, r.strategy, evaluated, fresh_points - before, o.db,
+                 unbuilt ? fmt::format(" ({} combinations without a kernel left out)", unbuilt) : "");
 
       // Leaderboard: the fastest verified configs of this variant at this n.
       std::vector<const TuningEntry*> ok;
@@ -236,7 +242,7 @@ int run(int argc, char** argv) {
       std::sort(ok.begin(), ok.end(), [](auto* a, auto* b) { return a->median_ms < b->median_ms; });
       Grid g{{"rank", "config", "median ms", "95% CI", "vs default", "vs naive"}};
       nlohmann::json board{{"variant", v->name}, {"n", n}, {"strategy", r.strategy},
-                           {"evaluated", r.evaluated}, {"top", nlohmann::json::array()}};
+                           {"evaluated", evaluated}, {"top", nlohmann::json::array()}};
       for (size_t i = 0; i < ok.size() && i < static_cast<size_t>(o.top); ++i) {
         const TuningEntry& e = *ok[i];
         const auto ci = bootstrap_ratio_ci95(e.samples_ms, {1.0});  // the median's own interval

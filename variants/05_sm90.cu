@@ -1,8 +1,9 @@
 // 05 sm90: our Hopper-tuned variant. Changes against the course variants: the matrix is
 // padded to a multiple of the tile so no kernel checks bounds (the padding is left out of the
 // work); tiles of 64 or 128 elements;
-// phases 2 and 3 share one GEMM-like min-plus routine with an 8 x 8 register tile per thread,
-// 16-byte shared-memory loads and a double-buffered k loop (kernels/sm90.cuh).
+// phases 2 and 3 share one GEMM-like min-plus routine with an 8 x 8 (or 4 x 4) register tile per
+// thread, 16-byte shared-memory loads and a double-buffered k loop (kernels/sm90.cuh); three
+// schedules of a round (lookahead), chained by programmatic dependent launch.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -22,11 +23,13 @@ namespace {
 using TileValues = IntList<64, 128>;    // <- tile edge: round size and output tile per block
 using ChunkValues = IntList<8, 16, 32>;  // <- k elements staged in shared memory per step
 using PerThreadValues = IntList<4, 8>;   // <- outputs per thread along each edge (4x4 or 8x8)
-using LookaheadValues = IntList<0, 1>;   // <- 1: each round's phase 3 beside a side stream that
-                                         //    prepares the next round; 0: three launches a round
+using LookaheadValues = IntList<0, 1, 2>;  // <- 0: three launches a round; 1: each round's phase 3
+                                           //    beside a side stream that prepares the next
+                                           //    round; 2: two launches a round, the next pivot
+                                           //    inside phase 3 on an SM of its own
 // Defaults: the best measured at n = 10000 on the H200 (70.3 ms; docs/perf-notes.md, step 6).
-// At n = 1000 and 2500 tile 64 is faster (per_thread=4; without look-ahead at 1000, with it at
-// 2500): `tuner --search tile` finds it and `apsp_bench --tuned` / `apsp --variant auto` use it.
+// At n = 1000 and 2500 tile 64 is faster (per_thread=4; lookahead 2 at 1000, 1 at 2500; step 8):
+// `tuner --search tile` finds it and `apsp_bench --tuned` / `apsp --variant auto` use it.
 constexpr int kDefaultTile = 128;
 constexpr int kDefaultChunk = 8;  // tile 128 with chunk 16 or 32 spills at 128 registers
 constexpr int kDefaultPerThread = 8;
@@ -39,6 +42,19 @@ int smem_bytes() {
   namespace k = kernels::sm90;
   return std::max({k::product_smem<kTile, kChunk>(), k::product_smem<kTile, k::phase2_chunk<kTile>()>(),
                    k::pivot_smem<kTile>()});
+}
+
+// Dynamic shared memory that admits one block per SM: over half of an SM's (each block also
+// takes 1 KB of it for the system). The lookahead = 2 schedule gives its pivot block an SM this way.
+int one_block_per_sm_smem(int smem_per_sm) { return smem_per_sm / 2; }
+int one_block_per_sm_smem() {
+  static const int bytes = [] {
+    int dev = 0, per_sm = 0;
+    APSP_CUDA_CHECK(cudaGetDevice(&dev));
+    APSP_CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+    return one_block_per_sm_smem(per_sm);
+  }();
+  return bytes;
 }
 
 // Launches with programmatic stream serialization: the kernel's blocks may be launched while
@@ -85,7 +101,7 @@ const SideStream& side_stream() {
   return side;
 }
 
-template <int kTile, int kChunk, int kPer, bool kLookahead>
+template <int kTile, int kChunk, int kPer, int kLookahead>
 void solve(int* d, int n, cudaStream_t stream, PhaseTimer* phases) {
   namespace k = kernels::sm90;
   const int pitch = round_up(n, kTile);
@@ -105,17 +121,20 @@ void solve(int* d, int n, cudaStream_t stream, PhaseTimer* phases) {
   allow_smem(k::phase2<kTile>, kP2);
   allow_smem(k::phase3<kTile, kChunk, kPer>, kProd);
 
+  auto phase_2 = [&](int kt) {
+    mark_phase(phases, 2);
+    launch_early(k::phase2<kTile>, dim3(tiles, 2), kThreads2, kP2, stream, m, pitch, n, kt);
+  };
   auto phases_1_2 = [&](int kt) {
     mark_phase(phases, 1);
     launch_early(k::phase1<kTile>, dim3(1), k::kPhase1Edge * k::kPhase1Edge, kP1, stream, m, pitch, kt);
-    mark_phase(phases, 2);
-    launch_early(k::phase2<kTile>, dim3(tiles, 2), kThreads2, kP2, stream, m, pitch, n, kt);
+    phase_2(kt);
   };
   auto phase_3 = [&](int kt) {
     mark_phase(phases, 3);
     launch_early(k::phase3<kTile, kChunk, kPer>, dim3(tiles, tiles), kThreads, kProd, stream, m, pitch, n, kt);
   };
-  if constexpr (kLookahead) {
+  if constexpr (kLookahead == 1) {
     // Round 0's phases 1 and 2 as plain launches; then each round's phase 3 forks: the side
     // stream prepares round r + 1 (pivot, row and column r + 1, edges) while the main stream
     // updates the ordinary tiles (kernels/sm90.cuh). The last round has nothing to prepare.
@@ -148,6 +167,20 @@ void solve(int* d, int n, cudaStream_t stream, PhaseTimer* phases) {
       APSP_CUDA_CHECK(cudaStreamWaitEvent(stream, side.join));
     }
     if (tiles > 1) phase_3(tiles - 1);
+  } else if constexpr (kLookahead == 2) {
+    // Round r's phase 3 with round r + 1's pivot in its block 0, alone on its SM (the launch's
+    // shared memory admits one block per SM; kernels/sm90.cuh), then round r + 1's phase 2.
+    // --phases shows the pivot as phase 3.
+    const int smem = std::max({kProd, k::pivot_smem<kTile>(), one_block_per_sm_smem()});
+    allow_smem(k::phase3_next_pivot<kTile, kChunk, kPer>, smem);
+    phases_1_2(0);
+    for (int r = 0; r + 1 < tiles; ++r) {
+      mark_phase(phases, 3);
+      launch_early(k::phase3_next_pivot<kTile, kChunk, kPer>, dim3((tiles - 1) * (tiles - 1)), kThreads, smem,
+                   stream, m, pitch, n, tiles, r);
+      phase_2(r + 1);
+    }
+    phase_3(tiles - 1);
   } else {
     for (int kt = 0; kt < tiles; ++kt) {
       phases_1_2(kt);
@@ -210,7 +243,8 @@ Variant make_sm90() {
              Param{"chunk", to_vector(ChunkValues{}), "k elements per shared-memory stage"},
              Param{"per_thread", to_vector(PerThreadValues{}), "outputs per thread along an edge"},
              Param{"lookahead", to_vector(LookaheadValues{}),
-                   "1: one launch per round with the next round's phases 1-2 inside"}};
+                   "0: three launches a round; 1: phase 3 beside a side stream preparing the next "
+                   "round; 2: two launches a round, the next pivot inside phase 3 on an SM of its own"}};
   v.defaults = {{"tile", kDefaultTile},
                 {"chunk", kDefaultChunk},
                 {"per_thread", kDefaultPerThread},
@@ -218,18 +252,20 @@ Variant make_sm90() {
   v.unbuilt = [](const Config& c) { return with_config(c, [](auto...) {}); };
   v.check = [](const Config& c, int n, const DeviceInfo& dev) {
     std::string launch;
-    std::string why = with_config(c, [&](auto t, auto ch, auto p, auto) {
+    std::string why = with_config(c, [&](auto t, auto ch, auto p, auto la) {
       constexpr int kT = decltype(t)::value, kC = decltype(ch)::value, kP = decltype(p)::value;
       namespace k = kernels::sm90;
       const int threads = std::max(k::product_threads<kT, k::kPerThread2>(), k::product_threads<kT, kP>());
-      launch = check_launch(n, threads, smem_bytes<kT, kC, kP>(), dev);
+      const int smem = std::max(smem_bytes<kT, kC, kP>(),
+                                decltype(la)::value == 2 ? one_block_per_sm_smem(dev.smem_per_sm) : 0);
+      launch = check_launch(n, threads, smem, dev);
     });
     return why.empty() ? launch : why;
   };
   v.run = [](int* d, int n, const Config& c, cudaStream_t stream, PhaseTimer* phases) {
     keep_pool_memory();
     const std::string why = with_config(c, [&](auto t, auto ch, auto p, auto la) {
-      solve<decltype(t)::value, decltype(ch)::value, decltype(p)::value, decltype(la)::value == 1>(
+      solve<decltype(t)::value, decltype(ch)::value, decltype(p)::value, decltype(la)::value>(
           d, n, stream, phases);
     });
     if (!why.empty()) throw std::invalid_argument(why);
