@@ -472,7 +472,6 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
                                     reinterpret_cast<int*>(smem4));
 }
 
-
 // ---- The pivot inside phase 3 (lookahead = 2, for small n) -----------------------------------
 // Two launches a round, chained by programmatic dependent launch: phase 3 of round r with, in
 // block 0, the next pivot (update_and_close_next_pivot), then phase 2 of round r + 1. Against
