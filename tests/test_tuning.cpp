@@ -61,6 +61,27 @@ TEST(Search, LocalSearchImprovesOnItsStartWithinBudget) {
   EXPECT_DOUBLE_EQ(full.best_score, 1.0) << "the bowl's minimum within 40 of its 64 points";
 }
 
+// Combinations that are not points (a variant's uncompiled configs) are never visited, counted
+// or charged to the budget.
+TEST(Search, StrategiesSkipCombinationsThatDoNotExist) {
+  const Exists no_b7 = [](const Config& c) { return c.at("b") != 7; };
+  int calls = 0;
+  const Objective f = [&](const Config& c) {
+    ++calls;
+    EXPECT_NE(c.at("b"), 7) << "visited a combination that does not exist";
+    return bowl(c);
+  };
+  const SearchResult grid = grid_search(kSpace, kStart, f, no_b7);
+  EXPECT_EQ(grid.evaluated, 56);
+  EXPECT_EQ(calls, 56);
+  EXPECT_EQ(random_search(kSpace, kStart, 1000, 1, f, no_b7).evaluated, 56) << "never more than the points";
+  const SearchResult some = random_search(kSpace, kStart, 20, 5, f, no_b7);
+  EXPECT_EQ(some.evaluated, 20) << "the budget buys 20 points";
+  const SearchResult local = hill_climb(kSpace, kStart, 1000, 7, f, no_b7);
+  EXPECT_EQ(local.evaluated, 56) << "restarts until every point is visited";
+  EXPECT_DOUBLE_EQ(local.best_score, 1.0);
+}
+
 TEST(Search, EnumerateKeepsOtherParameters) {
   const auto all = enumerate_space({kSpace[0]}, kStart);
   ASSERT_EQ(all.size(), 8u);

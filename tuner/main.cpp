@@ -49,6 +49,14 @@ std::vector<Param> search_space(const Variant& v, const std::string& search) {
   return out;
 }
 
+// The points a search of `space` visits: its combinations (v's other parameters at their
+// defaults) that have a compiled kernel.
+std::vector<Config> built_points(const Variant& v, const std::vector<Param>& space) {
+  std::vector<Config> points = enumerate_space(space, v.defaults);
+  std::erase_if(points, [&](const Config& c) { return !is_built(v, c); });
+  return points;
+}
+
 // The limits of the H200 this project is tuned on, for --dry-run on a machine with no GPU.
 DeviceInfo nominal_sm90() {
   DeviceInfo d;
@@ -57,6 +65,7 @@ DeviceInfo nominal_sm90() {
   d.sms = 132;
   d.max_threads_per_block = 1024;
   d.smem_per_block_optin = 232448;
+  d.smem_per_sm = 233472;
   return d;
 }
 
@@ -123,9 +132,9 @@ int run(int argc, char** argv) {
     fmt::print("device: {}\n", dev.name);
     for (const Variant* v : variants) {
       const auto space = search_space(*v, o.search);
-      auto points = enumerate_space(space, v->defaults);
-      const size_t combinations = points.size();
-      if (v->unbuilt) std::erase_if(points, [&](const Config& c) { return !v->unbuilt(c).empty(); });
+      const auto points = built_points(*v, space);
+      size_t combinations = 1;
+      for (const Param& p : space) combinations *= p.values.size();
       fmt::print("{}: {} point(s) over", v->name, points.size());
       for (const Param& p : space) fmt::print(" {}={{{}}}", p.name, fmt::join(p.values, ","));
       fmt::print("; strategy {}", strategy_for(points.size()));
@@ -169,16 +178,11 @@ int run(int argc, char** argv) {
     spec.seed = o.seed;
     progress(fmt::format("n = {}: graph and reference output", n));
     Workbench bench(DistMatrix::from_edges(generate(spec)), dev, stream.get());
-    int fresh_points = 0, unbuilt_points = 0;
+    int fresh_points = 0;
     std::set<std::string> measured_here;  // --fresh remeasures a point once, not once per visit
 
     // Measures one point, or takes it from the database; nullopt when rejected or wrong.
     auto measure_point = [&](const Variant& v, const Config& c) -> std::optional<double> {
-      // A combination with no compiled kernel is not a point of the space: nothing to record.
-      if (v.unbuilt && !v.unbuilt(c).empty()) {
-        ++unbuilt_points;
-        return std::nullopt;
-      }
       const std::string name = config_name(v.name, c);
       if (!o.fresh || measured_here.count(name)) {
         if (const TuningEntry* e = db.find(model, name, n)) {
@@ -219,21 +223,20 @@ int run(int argc, char** argv) {
     const std::optional<double> naive_ms = measure_point(naive, naive.defaults);
     for (const Variant* v : variants) {
       const auto space = search_space(*v, o.search);
-      const auto points = enumerate_space(space, v->defaults);
+      const auto points = built_points(*v, space);
       const std::string strategy = strategy_for(points.size());
       const int budget = o.budget > 0 ? o.budget : static_cast<int>(points.size());
-      const int before = fresh_points, unbuilt_before = unbuilt_points;
+      const int before = fresh_points;
       const Objective f = [&](const Config& c) { return measure_point(*v, c); };
+      // Combinations without a compiled kernel are not points: never measured or recorded.
+      const Exists built = [&](const Config& c) { return is_built(*v, c); };
       const std::optional<double> default_ms = f(v->defaults);
-      SearchResult r = strategy == "grid"     ? grid_search(space, v->defaults, f)
-                       : strategy == "random" ? random_search(space, v->defaults, budget, o.seed, f)
-                                              : hill_climb(space, v->defaults, budget, o.seed, f);
+      SearchResult r = strategy == "grid"     ? grid_search(space, v->defaults, f, built)
+                       : strategy == "random" ? random_search(space, v->defaults, budget, o.seed, f, built)
+                                              : hill_climb(space, v->defaults, budget, o.seed, f, built);
       progress_done();
-      // Combinations without a compiled kernel are not points of the space (measure_point).
-      const int unbuilt = unbuilt_points - unbuilt_before, evaluated = r.evaluated - unbuilt;
-      fmt::print("\n{} at n = {}: {} search evaluated {} point(s), {} measured now, the rest from {}{}\n",
-                 v->name, n, r.strategy, evaluated, fresh_points - before, o.db,
-                 unbuilt ? fmt::format(" ({} combinations without a kernel left out)", unbuilt) : "");
+      fmt::print("\n{} at n = {}: {} search evaluated {} point(s), {} measured now, the rest from {}\n",
+                 v->name, n, r.strategy, r.evaluated, fresh_points - before, o.db);
 
       // Leaderboard: the fastest verified configs of this variant at this n.
       std::vector<const TuningEntry*> ok;
@@ -242,7 +245,7 @@ int run(int argc, char** argv) {
       std::sort(ok.begin(), ok.end(), [](auto* a, auto* b) { return a->median_ms < b->median_ms; });
       Grid g{{"rank", "config", "median ms", "95% CI", "vs default", "vs naive"}};
       nlohmann::json board{{"variant", v->name}, {"n", n}, {"strategy", r.strategy},
-                           {"evaluated", evaluated}, {"top", nlohmann::json::array()}};
+                           {"evaluated", r.evaluated}, {"top", nlohmann::json::array()}};
       for (size_t i = 0; i < ok.size() && i < static_cast<size_t>(o.top); ++i) {
         const TuningEntry& e = *ok[i];
         const auto ci = bootstrap_ratio_ci95(e.samples_ms, {1.0});  // the median's own interval

@@ -35,6 +35,15 @@ class Tracker {
   SearchResult r_;
 };
 
+bool exists_in(const Exists& exists, const Config& c) { return !exists || exists(c); }
+
+// The points of the space: its combinations that exist.
+std::vector<Config> points_of(const std::vector<Param>& space, const Config& base, const Exists& exists) {
+  std::vector<Config> all = enumerate_space(space, base);
+  std::erase_if(all, [&](const Config& c) { return !exists_in(exists, c); });
+  return all;
+}
+
 void shuffle(std::vector<Config>& v, uint64_t seed) {
   SplitMix64 rng(seed);
   for (size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(i)]);
@@ -42,16 +51,17 @@ void shuffle(std::vector<Config>& v, uint64_t seed) {
 
 }  // namespace
 
-SearchResult grid_search(const std::vector<Param>& space, const Config& base, const Objective& f) {
+SearchResult grid_search(const std::vector<Param>& space, const Config& base, const Objective& f,
+                         const Exists& exists) {
   Tracker t("grid", f);
-  for (const Config& c : enumerate_space(space, base)) t.eval(c);
+  for (const Config& c : points_of(space, base, exists)) t.eval(c);
   return t.result();
 }
 
 SearchResult random_search(const std::vector<Param>& space, const Config& base, int budget,
-                           uint64_t seed, const Objective& f) {
+                           uint64_t seed, const Objective& f, const Exists& exists) {
   Tracker t("random", f);
-  std::vector<Config> all = enumerate_space(space, base);
+  std::vector<Config> all = points_of(space, base, exists);
   shuffle(all, seed);
   for (const Config& c : all) {
     if (t.evaluated() >= budget) break;
@@ -61,9 +71,9 @@ SearchResult random_search(const std::vector<Param>& space, const Config& base, 
 }
 
 SearchResult hill_climb(const std::vector<Param>& space, const Config& base, int budget,
-                        uint64_t seed, const Objective& f) {
+                        uint64_t seed, const Objective& f, const Exists& exists) {
   Tracker t("local", f);
-  std::vector<Config> restarts = enumerate_space(space, base);
+  std::vector<Config> restarts = points_of(space, base, exists);
   shuffle(restarts, seed);
   SplitMix64 rng(seed ^ 0x5eed);
   Config current = base;
@@ -77,7 +87,7 @@ SearchResult hill_climb(const std::vector<Param>& space, const Config& base, int
         if (j < 0 || j >= static_cast<long>(p.values.size())) continue;
         Config c = current;
         c[p.name] = p.values[j];
-        neighbours.push_back(std::move(c));
+        if (exists_in(exists, c)) neighbours.push_back(std::move(c));
       }
     }
     for (size_t i = neighbours.size(); i > 1; --i) std::swap(neighbours[i - 1], neighbours[rng.below(i)]);

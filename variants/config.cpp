@@ -36,9 +36,11 @@ std::vector<Config> enumerate_space(const std::vector<Param>& space, const Confi
   return out;
 }
 
+bool is_built(const Variant& v, const Config& c) { return !v.unbuilt || v.unbuilt(c).empty(); }
+
 std::vector<Config> all_configs(const Variant& v) {
   std::vector<Config> out = enumerate_space(v.space, Config{});
-  if (v.unbuilt) std::erase_if(out, [&](const Config& c) { return !v.unbuilt(c).empty(); });
+  std::erase_if(out, [&](const Config& c) { return !is_built(v, c); });
   auto def = std::find(out.begin(), out.end(), v.defaults);
   if (def != out.end()) std::rotate(out.begin(), def, def + 1);
   return out;

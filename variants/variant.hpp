@@ -47,6 +47,9 @@ std::vector<std::string> variant_names();
 // product, in the order of the space). The tuner's searches and all_configs() both start here.
 std::vector<Config> enumerate_space(const std::vector<Param>& space, const Config& base);
 
+// Whether the combination has a compiled kernel (v.unbuilt(c) is empty, or v declares no gaps).
+bool is_built(const Variant& v, const Config& c);
+
 // Every compiled config of a variant's space (the cartesian product less the unbuilt
 // combinations), defaults first.
 std::vector<Config> all_configs(const Variant& v);
