@@ -19,6 +19,7 @@
 #include "core/device_buffer.hpp"
 #include "core/edge_list.hpp"
 #include "core/measure.hpp"
+#include "core/phase_timer.hpp"
 #include "core/reference.hpp"
 #include "core/stats.hpp"
 #include "core/tables.hpp"

@@ -4,7 +4,7 @@
 #   bench_planted_wrong.sh APSP_BENCH OUT.json
 set -u
 bench=$1 out=$2
-stdout=$(APSP_PLANT_WRONG_VARIANT=1 "$bench" --n 100,3000 --variant naive,blocked32,planted_wrong \
+stdout=$(APSP_TEST_VARIANTS=1 "$bench" --n 100,3000 --variant naive,blocked32,planted_wrong \
          --min-time 0.05 --ceiling-time 0 --json "$out" 2>/dev/null)
 rc=$?
 [ $rc -eq 3 ] && { echo "no GPU: skipped"; exit 77; }

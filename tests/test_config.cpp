@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <set>
+
 #include "variants/variant.hpp"
 
 namespace apsp {
@@ -14,15 +17,46 @@ std::string parse_error(const std::string& text) {
   return "(no error)";
 }
 
-TEST(Registry, HasTheCourseVariantsInOrder) {
-  EXPECT_EQ(variant_names(),
-            (std::vector<std::string>{"naive", "blocked32", "regtile64", "batched", "batched_edge",
-                                      "sm90"}));
-  for (const Variant& v : registry()) {
+// The registry is whatever the variant files registered: every entry complete, names unique,
+// sorted by file name, so the course variants come first in the order users read them.
+TEST(Registry, EveryRegisteredVariantIsCompleteAndOrderedByFile) {
+  const std::vector<std::string> course{"naive", "blocked32", "regtile64", "batched", "batched_edge", "sm90"};
+  const std::vector<std::string> names = variant_names();
+  ASSERT_GE(names.size(), course.size());
+  EXPECT_TRUE(std::equal(course.begin(), course.end(), names.begin()));
+  std::set<std::string> unique(names.begin(), names.end());
+  EXPECT_EQ(unique.size(), names.size());
+  for (size_t i = 0; i < registry().size(); ++i) {
+    const Variant& v = registry()[i];
     EXPECT_FALSE(v.summary.empty()) << v.name;
     EXPECT_TRUE(v.run) << v.name;
     EXPECT_TRUE(v.check) << v.name;
+    EXPECT_FALSE(v.test_only) << v.name << ": test-only variants are listed only with APSP_TEST_VARIANTS";
     EXPECT_NO_THROW(validate_config(v, v.defaults)) << v.name;
+    for (const Param& p : v.space) EXPECT_FALSE(p.group.empty()) << v.name << "." << p.name;
+    if (i > 0) {
+      EXPECT_LE(registry()[i - 1].source, v.source) << v.name;
+    }
+  }
+}
+
+TEST(Registry, SearchGroupsComeFromTheDeclaredParameters) {
+  EXPECT_EQ(search_groups(), (std::vector<std::string>{"batch", "tile"}));
+  EXPECT_EQ(params_in_group(*find_variant("batched"), "batch").size(), 2u);
+  EXPECT_EQ(params_in_group(*find_variant("batched"), "tile").size(), 0u);
+  EXPECT_EQ(params_in_group(*find_variant("sm90"), "all").size(), find_variant("sm90")->space.size());
+}
+
+TEST(Registry, ConstraintsRuleOutCombinationsWithTheirRule) {
+  for (const Variant& v : registry()) {
+    const auto built = all_configs(v);
+    for (const Config& c : enumerate_space(v.space, {})) {
+      const bool listed = std::find(built.begin(), built.end(), c) != built.end();
+      EXPECT_EQ(listed, is_built(v, c)) << config_name(v.name, c);
+      if (!listed) {
+        EXPECT_NE(broken_constraint(v, c).find("makes no kernel: needs "), std::string::npos);
+      }
+    }
   }
 }
 
@@ -66,8 +100,9 @@ TEST(ConfigText, ProblemsOfStoredConfigs) {
 }
 
 TEST(ConfigText, ErrorsSayWhatIsWrong) {
-  EXPECT_EQ(parse_error("fast[x=1]"),
-            "unknown variant 'fast' (known: naive, blocked32, regtile64, batched, batched_edge, sm90)");
+  std::string known;
+  for (const std::string& name : variant_names()) known += (known.empty() ? "" : ", ") + name;
+  EXPECT_EQ(parse_error("fast[x=1]"), "unknown variant 'fast' (known: " + known + ")");
   EXPECT_EQ(parse_error("batched[batch4=2]"),
             "batched: unknown parameter 'batch4' (it has: batch2, batch3)");
   EXPECT_EQ(parse_error("batched[batch3=99]"),

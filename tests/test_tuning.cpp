@@ -11,8 +11,8 @@
 namespace apsp::tuning {
 namespace {
 
-const std::vector<Param> kSpace = {Param{"a", {1, 2, 3, 4, 5, 6, 7, 8}, ""},
-                                   Param{"b", {1, 2, 3, 4, 5, 6, 7, 8}, ""}};
+const std::vector<Param> kSpace = {Param{"a", {1, 2, 3, 4, 5, 6, 7, 8}, "", "g"},
+                                   Param{"b", {1, 2, 3, 4, 5, 6, 7, 8}, "", "g"}};
 const Config kStart{{"a", 1}, {"b", 1}, {"fixed", 9}};
 
 // A bowl with its minimum at a = 6, b = 3; a = 8 is "rejected" (nullopt).

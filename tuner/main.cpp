@@ -37,16 +37,8 @@ struct Options {
   int wmax = 1000;
 };
 
-bool selected(const std::string& search, const Param& p) {
-  const bool batch = p.name.rfind("batch", 0) == 0;
-  return search == "all" || (search == "batch" && batch) || (search == "tile" && !batch);
-}
-
 std::vector<Param> search_space(const Variant& v, const std::string& search) {
-  std::vector<Param> out;
-  for (const Param& p : v.space)
-    if (selected(search, p)) out.push_back(p);
-  return out;
+  return params_in_group(v, search);
 }
 
 // The points a search of `space` visits: its combinations (v's other parameters at their

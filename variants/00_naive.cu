@@ -3,17 +3,16 @@
 #include "core/cuda_check.hpp"
 #include "core/dist_matrix.hpp"
 #include "kernels/naive.cuh"
-#include "variants/all.hpp"
+#include "variants/variant.hpp"
 
 namespace apsp {
 
 static_assert(kernels::kInf == kInf, "device and host must agree on 'unreachable'");
 
 namespace {
+
 constexpr int kBlockX = 32;  // <- a warp spans 32 consecutive j: coalesced row accesses
 constexpr int kBlockY = 8;   // <- 256 threads per block
-}  // namespace
-
 Variant make_naive() {
   Variant v;
   v.name = "naive";
@@ -31,5 +30,9 @@ Variant make_naive() {
   };
   return v;
 }
+
+}  // namespace
+
+APSP_REGISTER_VARIANT(make_naive)
 
 }  // namespace apsp

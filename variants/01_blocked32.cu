@@ -3,10 +3,12 @@
 // shared memory. Changes against naive: n/32 rounds of 3 launches instead of n launches, and
 // each element is read from shared memory instead of global memory in the inner loop.
 #include "core/cuda_check.hpp"
+#include "core/phase_timer.hpp"
 #include "kernels/blocked32.cuh"
-#include "variants/all.hpp"
+#include "variants/variant.hpp"
 
 namespace apsp {
+namespace {
 
 Variant make_blocked32() {
   using kernels::kTile32;
@@ -33,5 +35,9 @@ Variant make_blocked32() {
   };
   return v;
 }
+
+}  // namespace
+
+APSP_REGISTER_VARIANT(make_blocked32)
 
 }  // namespace apsp

@@ -2,10 +2,12 @@
 // thread a 2 x 2 block in registers, the k loop inside the kernel. Changes against blocked32:
 // a quarter of the blocks and rounds, and one shared-memory read per update instead of two.
 #include "core/cuda_check.hpp"
+#include "core/phase_timer.hpp"
 #include "kernels/regtile64.cuh"
-#include "variants/all.hpp"
+#include "variants/variant.hpp"
 
 namespace apsp {
+namespace {
 
 Variant make_regtile64() {
   using kernels::kThreads64;
@@ -33,5 +35,9 @@ Variant make_regtile64() {
   };
   return v;
 }
+
+}  // namespace
+
+APSP_REGISTER_VARIANT(make_regtile64)
 
 }  // namespace apsp

@@ -5,6 +5,7 @@
 #include "variants/batched_common.hpp"
 
 namespace apsp {
+namespace {
 
 Variant make_batched() {
   Variant v = batched::make(/*split_edges=*/false);
@@ -12,5 +13,9 @@ Variant make_batched() {
   v.summary = "32x32 tiles; phase-2 blocks take batch2 tiles, phase-3 blocks batch3 x batch3";
   return v;
 }
+
+}  // namespace
+
+APSP_REGISTER_VARIANT(make_batched)
 
 }  // namespace apsp

@@ -4,6 +4,7 @@
 #include "variants/batched_common.hpp"
 
 namespace apsp {
+namespace {
 
 Variant make_batched_edge() {
   Variant v = batched::make(/*split_edges=*/true);
@@ -11,5 +12,9 @@ Variant make_batched_edge() {
   v.summary = "batched, phase 3 split into an unchecked interior path and a checked edge path";
   return v;
 }
+
+}  // namespace
+
+APSP_REGISTER_VARIANT(make_batched_edge)
 
 }  // namespace apsp

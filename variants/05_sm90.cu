@@ -12,8 +12,9 @@
 #include <string>
 
 #include "core/cuda_check.hpp"
+#include "core/phase_timer.hpp"
 #include "kernels/sm90.cuh"
-#include "variants/all.hpp"
+#include "variants/variant.hpp"
 #include "variants/dispatch.hpp"
 
 namespace apsp {
@@ -27,9 +28,9 @@ using LookaheadValues = IntList<0, 1, 2>;  // <- 0: three launches a round; 1: e
                                            //    beside a side stream that prepares the next
                                            //    round; 2: two launches a round, the next pivot
                                            //    inside phase 3 on an SM of its own
-// Defaults: the best measured at n = 10000 on the H200 (70.3 ms; docs/perf-notes.md, step 6).
-// At n = 1000 and 2500 tile 64 is faster (per_thread=4; lookahead 2 at 1000, 1 at 2500; step 8):
-// `tuner --search tile` finds it and `apsp_bench --tuned` / `apsp --variant auto` use it.
+// Declared defaults: the best measured at n = 10000 on the H200 (70.3 ms; docs/perf-notes.md,
+// step 6). Smaller n want tile 64 (step 8): the policy tables (policies/) and, on a device
+// without one, sm90_heuristic below give each n its config.
 constexpr int kDefaultTile = 128;
 constexpr int kDefaultChunk = 8;  // tile 128 with chunk 16 or 32 spills at 128 registers
 constexpr int kDefaultPerThread = 8;
@@ -232,24 +233,37 @@ void keep_pool_memory() {
   (void)done;
 }
 
-}  // namespace
+// For a device with no policy table (harness/policy): the configs that were fastest on the H200
+// at each size (docs/perf-notes.md, step 8): while a round has few tiles, tile 64 with the next
+// pivot inside phase 3 (n = 1000), then tile 64 with the side stream (n = 2500); from about
+// n = 5000 (between the measured 2500 and 10000) the declared default.
+Config sm90_heuristic(int n, const DeviceInfo&) {
+  if (n <= 1500) return {{"tile", 64}, {"chunk", 32}, {"per_thread", 4}, {"lookahead", 2}};
+  if (n <= 5000) return {{"tile", 64}, {"chunk", 16}, {"per_thread", 4}, {"lookahead", 1}};
+  return {{"tile", kDefaultTile}, {"chunk", kDefaultChunk}, {"per_thread", kDefaultPerThread},
+          {"lookahead", kDefaultLookahead}};
+}
 
 Variant make_sm90() {
   Variant v;
   v.name = "sm90";
   v.summary = "padded 64/128 tiles, GEMM-like 4x4/8x8 per thread, double-buffered k chunks, "
               "look-ahead rounds";
-  v.space = {Param{"tile", to_vector(TileValues{}), "tile edge (round size, output tile per block)"},
-             Param{"chunk", to_vector(ChunkValues{}), "k elements per shared-memory stage"},
-             Param{"per_thread", to_vector(PerThreadValues{}), "outputs per thread along an edge"},
+  v.space = {Param{"tile", to_vector(TileValues{}), "tile edge (round size, output tile per block)", "tile"},
+             Param{"chunk", to_vector(ChunkValues{}), "k elements per shared-memory stage", "tile"},
+             Param{"per_thread", to_vector(PerThreadValues{}), "outputs per thread along an edge", "tile"},
              Param{"lookahead", to_vector(LookaheadValues{}),
                    "0: three launches a round; 1: phase 3 beside a side stream preparing the next "
-                   "round; 2: two launches a round, the next pivot inside phase 3 on an SM of its own"}};
+                   "round; 2: two launches a round, the next pivot inside phase 3 on an SM of its own",
+                   "tile"}};
   v.defaults = {{"tile", kDefaultTile},
                 {"chunk", kDefaultChunk},
                 {"per_thread", kDefaultPerThread},
                 {"lookahead", kDefaultLookahead}};
-  v.unbuilt = [](const Config& c) { return with_config(c, [](auto...) {}); };
+  v.constraints = {Constraint{"(tile / per_thread)^2 <= 256 threads, and a whole 16-byte load per thread "
+                              "and chunk",
+                              [](const Config& c) { return with_config(c, [](auto...) {}).empty(); }}};
+  v.heuristic = sm90_heuristic;
   v.check = [](const Config& c, int n, const DeviceInfo& dev) {
     std::string launch;
     std::string why = with_config(c, [&](auto t, auto ch, auto p, auto la) {
@@ -272,5 +286,9 @@ Variant make_sm90() {
   };
   return v;
 }
+
+}  // namespace
+
+APSP_REGISTER_VARIANT(make_sm90)
 
 }  // namespace apsp

@@ -2,14 +2,14 @@
 // blocks on the matrix's edge (kSplitEdges).
 #pragma once
 
-
 // No fmt here: nvcc 13 cannot compile fmt 9's constexpr formatting paths.
 #include <algorithm>
 
 #include "core/cuda_check.hpp"
+#include "core/phase_timer.hpp"
 #include "kernels/batched.cuh"
 #include "kernels/blocked32.cuh"
-#include "variants/all.hpp"
+#include "variants/variant.hpp"
 #include "variants/dispatch.hpp"
 
 namespace apsp::batched {
@@ -21,9 +21,9 @@ using Batch3Values = IntList<1, 2, 3, 4, 5, 6, 7, 8>;
 inline constexpr int kDefaultBatch = 6;
 
 inline std::vector<Param> space() {
-  return {Param{"batch2", to_vector(Batch2Values{}), "pivot-row/column tiles per phase-2 block"},
+  return {Param{"batch2", to_vector(Batch2Values{}), "pivot-row/column tiles per phase-2 block", "batch"},
           Param{"batch3", to_vector(Batch3Values{}),
-                "phase-3 block edge in tiles (batch3 x batch3 tiles per block)"}};
+                "phase-3 block edge in tiles (batch3 x batch3 tiles per block)", "batch"}};
 }
 
 inline std::string check(const Config& c, int n, const DeviceInfo& dev) {

@@ -36,7 +36,13 @@ std::vector<Config> enumerate_space(const std::vector<Param>& space, const Confi
   return out;
 }
 
-bool is_built(const Variant& v, const Config& c) { return !v.unbuilt || v.unbuilt(c).empty(); }
+std::string broken_constraint(const Variant& v, const Config& c) {
+  for (const Constraint& rule : v.constraints)
+    if (!rule.holds(c)) return fmt::format("{} makes no kernel: needs {}", config_name(v.name, c), rule.rule);
+  return "";
+}
+
+bool is_built(const Variant& v, const Config& c) { return broken_constraint(v, c).empty(); }
 
 std::vector<Config> all_configs(const Variant& v) {
   std::vector<Config> out = enumerate_space(v.space, Config{});
@@ -74,10 +80,7 @@ void validate_config(const Variant& v, const Config& c) {
   for (const Param& p : v.space) {
     if (!c.count(p.name)) throw std::invalid_argument(fmt::format("{}: {} is not set", v.name, p.name));
   }
-  if (v.unbuilt) {
-    const std::string why = v.unbuilt(c);
-    if (!why.empty()) throw std::invalid_argument(fmt::format("{}: {}", v.name, why));
-  }
+  if (const std::string why = broken_constraint(v, c); !why.empty()) throw std::invalid_argument(why);
 }
 
 std::string config_problem(const std::string& variant, const Config& c) {

@@ -1,10 +1,32 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
+#include <set>
 
-#include "variants/all.hpp"
+#include "variants/variant.hpp"
 
 namespace apsp {
+
+namespace {
+
+struct Registration {
+  Variant (*factory)();
+  std::string file;
+};
+
+// Filled during static initialisation, before main(); read once by registry().
+std::vector<Registration>& registrations() {
+  static std::vector<Registration> r;
+  return r;
+}
+
+}  // namespace
+
+VariantRegistrar::VariantRegistrar(Variant (*factory)(), const char* file) {
+  registrations().push_back({factory, std::filesystem::path(file).filename().string()});
+}
 
 std::string check_launch(int n, int threads, int smem_bytes, const DeviceInfo& dev) {
   if (n < 1) return fmt::format("n must be at least 1, got {}", n);
@@ -21,12 +43,40 @@ std::string check_launch(int n, int threads, int smem_bytes, const DeviceInfo& d
 
 const std::vector<Variant>& registry() {
   static const std::vector<Variant> variants = [] {
-    std::vector<Variant> v = {make_naive(),   make_blocked32(),    make_regtile64(),
-                              make_batched(), make_batched_edge(), make_sm90()};
-    if (std::getenv("APSP_PLANT_WRONG_VARIANT")) v.push_back(make_planted_wrong());
-    return v;
+    const bool with_tests = std::getenv("APSP_TEST_VARIANTS") != nullptr;
+    std::vector<Variant> out;
+    for (const Registration& r : registrations()) {
+      Variant v = r.factory();
+      v.source = r.file;
+      if (v.test_only && !with_tests) continue;
+      if (std::any_of(out.begin(), out.end(), [&](const Variant& o) { return o.name == v.name; })) {
+        // Two files registering one name (a copied variant file not yet renamed): refuse loudly.
+        fmt::print(stderr, "apsp: variant '{}' is registered twice ({}); rename one\n", v.name, r.file);
+        std::abort();
+      }
+      out.push_back(std::move(v));
+    }
+    // File names give the order users read them in: 00_naive.cu, 01_blocked32.cu, ...
+    std::stable_sort(out.begin(), out.end(), [](const Variant& a, const Variant& b) {
+      return std::tie(a.test_only, a.source, a.name) < std::tie(b.test_only, b.source, b.name);
+    });
+    return out;
   }();
   return variants;
+}
+
+std::vector<std::string> search_groups() {
+  std::set<std::string> groups;
+  for (const Variant& v : registry())
+    for (const Param& p : v.space) groups.insert(p.group);
+  return {groups.begin(), groups.end()};
+}
+
+std::vector<Param> params_in_group(const Variant& v, const std::string& group) {
+  std::vector<Param> out;
+  for (const Param& p : v.space)
+    if (group == "all" || p.group == group) out.push_back(p);
+  return out;
 }
 
 }  // namespace apsp

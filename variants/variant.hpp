@@ -1,5 +1,6 @@
-// The one interface every variant is declared through; used by the bench, the tuner, the
-// solver and the tests alike (ARCHITECTURE.md, "The variant interface").
+// The one interface every variant is declared through; used by the harness, the programs and
+// the tests alike (docs/architecture.md, "Variants"). A variant file builds one Variant and
+// registers it with APSP_REGISTER_VARIANT; nothing else lists variants.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -10,49 +11,89 @@
 #include <vector>
 
 #include "core/device_info.hpp"
-#include "core/phase_timer.hpp"
 
 namespace apsp {
+
+class PhaseTimer;  // core/phase_timer.hpp
+
+using Config = std::map<std::string, int>;
 
 struct Param {
   std::string name;         // "batch3"
   std::vector<int> values;  // exactly the compiled instances
   std::string help;
+  std::string group;        // the tuner's search group (`tuner --search GROUP`): "batch", "tile"
 };
 
-using Config = std::map<std::string, int>;
+// A rule the combinations of a space must satisfy to have a compiled kernel, as data: the rule
+// in words (shown by --list and the dry runs) and the predicate that decides it.
+struct Constraint {
+  std::string rule;  // "(tile / per_thread)^2 <= 256 threads"
+  std::function<bool(const Config&)> holds;
+};
+
+// Where a variant's solve runs: the GPU (d is device memory, launches on `stream`), or the host
+// (d is host memory, the stream is unused): the CPU-backed variants the tests drive the whole
+// harness through.
+enum class Target { kDevice, kHost };
 
 struct Variant {
   std::string name;     // "batched"
   std::string summary;  // one line, shown by --list
+  Target target = Target::kDevice;
   std::vector<Param> space;
-  Config defaults;
-  // Optional. "" when the combination of declared values has a compiled kernel; otherwise why
-  // not (e.g. too many threads for one block). Such configs are left out of all_configs().
-  std::function<std::string(const Config&)> unbuilt;
+  std::vector<Constraint> constraints;
+  Config defaults;  // the declared default; a policy (harness/policy) may pick another per n
+  // Optional: the config for size n on a device without a policy table (a documented rule of
+  // thumb); the declared defaults when absent.
+  std::function<Config(int n, const DeviceInfo&)> heuristic;
   // "" when (config, n) can run on this device; otherwise the reason it cannot.
   std::function<std::string(const Config&, int n, const DeviceInfo&)> check;
-  // Solves in place: d is a device n x n row-major matrix; every launch goes on `stream` and is
+  // Solves in place: d is an n x n row-major matrix; every launch goes on `stream` and is
   // checked. Asynchronous: the caller synchronises. With `phases` (may be null) a tiled variant
   // marks the start of each phase (apsp_bench --phases); naive marks nothing.
   std::function<void(int* d, int n, const Config&, cudaStream_t stream, PhaseTimer* phases)> run;
+  bool test_only = false;  // listed only when APSP_TEST_VARIANTS is set (planted_wrong, CPU tests)
+  std::string source;      // the file that registered it; the registry is sorted by its name
 };
 
+// Every registered variant, in the order of their files' names (00_naive.cu first); test-only
+// variants only when the environment variable APSP_TEST_VARIANTS is set.
 const std::vector<Variant>& registry();
 // nullptr when there is no variant of that name.
 const Variant* find_variant(const std::string& name);
 std::vector<std::string> variant_names();
 
+// Registers a variant factory at static-initialisation time (see APSP_REGISTER_VARIANT).
+struct VariantRegistrar {
+  VariantRegistrar(Variant (*factory)(), const char* file);
+};
+#define APSP_REGISTER_VARIANT_CAT2(a, b) a##b
+#define APSP_REGISTER_VARIANT_CAT(a, b) APSP_REGISTER_VARIANT_CAT2(a, b)
+// In a variant file, at namespace scope: APSP_REGISTER_VARIANT(make_variant);
+#define APSP_REGISTER_VARIANT(factory)                                                  \
+  namespace {                                                                           \
+  const ::apsp::VariantRegistrar APSP_REGISTER_VARIANT_CAT(apsp_variant_registrar_,     \
+                                                           __LINE__){factory, __FILE__}; \
+  }
+
 // Every point of `space`, the parameters of `base` it does not name held fixed (the cartesian
 // product, in the order of the space). The tuner's searches and all_configs() both start here.
 std::vector<Config> enumerate_space(const std::vector<Param>& space, const Config& base);
 
-// Whether the combination has a compiled kernel (v.unbuilt(c) is empty, or v declares no gaps).
+// "" when every constraint of v holds for c; otherwise the first broken rule, in words.
+std::string broken_constraint(const Variant& v, const Config& c);
+// Whether the combination has a compiled kernel (every constraint holds).
 bool is_built(const Variant& v, const Config& c);
 
-// Every compiled config of a variant's space (the cartesian product less the unbuilt
-// combinations), defaults first.
+// Every compiled config of a variant's space (the cartesian product less the combinations a
+// constraint rules out), defaults first.
 std::vector<Config> all_configs(const Variant& v);
+
+// The parameters of v in search group `group` ("all": every parameter).
+std::vector<Param> params_in_group(const Variant& v, const std::string& group);
+// Every search group some registered variant declares, sorted.
+std::vector<std::string> search_groups();
 
 // "batched[batch2=6,batch3=4]"; a variant with no parameters prints as its bare name.
 std::string config_name(const std::string& variant, const Config& c);
@@ -74,5 +115,9 @@ void validate_config(const Variant& v, const Config& c);
 // reason. For configs read from files an older build wrote (a tuning database from before a
 // parameter was added names configs without it).
 std::string config_problem(const std::string& variant, const Config& c);
+
+// Shared by the variant files: "" or the reason a launch of `threads` threads and
+// `smem_bytes` of shared memory cannot run on `dev`, or n is not a valid size.
+std::string check_launch(int n, int threads, int smem_bytes, const DeviceInfo& dev);
 
 }  // namespace apsp
