@@ -1,6 +1,6 @@
 // apsp: the contest-format solver. Reads an edge list (ARCHITECTURE.md), solves all pairs on the
 // GPU (or on the CPU reference when there is none, or with --variant cpu), writes the V x V
-// matrix. Built for speed at large V, where the I/O dominates: whole-file read and from_chars
+// matrix. The variant and config come from the harness (harness/solver_choice.hpp). Built for speed at large V, where the I/O dominates: whole-file read and from_chars
 // parsing, pinned host memory, async copies on one stream, to_chars output formatted by all
 // cores while the previous batch is written. Exit codes: 0 done, 1 bad input or a failure
 // (nothing written), 2 bad usage, 3 a GPU variant asked for and no device.
@@ -21,6 +21,7 @@
 #include "core/parallel.hpp"
 #include "core/reference.hpp"
 #include "core/tuning_db.hpp"
+#include "harness/solver_choice.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp {
@@ -48,44 +49,154 @@ struct Timing {
   void add(std::string name, double ms) { steps.emplace_back(std::move(name), ms); }
 };
 
-// The variant and config `--variant auto` takes: the tuning database's best for this device
-// model and the nearest tuned n, else sm90's defaults (the fastest variant as shipped).
-NamedConfig pick_auto(const DeviceInfo& dev, int n, const std::string& db_path, std::string& why) {
-  if (access(db_path.c_str(), R_OK) == 0) {
-    try {
-      const TuningDb db = TuningDb::load(db_path);
-      // Entries an older build wrote with configs this one does not compile are left out.
-      auto current = [](const TuningEntry& e) { return config_problem(e.variant, e.config).empty(); };
-      if (const TuningEntry* best = db.best(DeviceModel::of(dev), "", n, current)) {
-        why = fmt::format("tuned at n = {} in {}", best->n, db_path);
-        return NamedConfig{find_variant(best->variant), best->config};
-      }
-      why = fmt::format("default: {} has no entry for this device model", db_path);
-    } catch (const std::exception& e) {
-      why = fmt::format("default: {} ignored ({})", db_path, e.what());
-    }
-  } else {
-    why = "default: no tuning database";
+struct Options {
+  std::string input, output, variant = "auto", config, db_path;
+  bool timing = false;
+  int threads = 0;
+};
+
+// The variant asked for by --variant/--config; nullopt for auto and cpu. Throws
+// std::invalid_argument (one line) when they are wrong or disagree.
+std::optional<NamedConfig> asked_variant(Options& o) {
+  if (!o.config.empty()) {
+    NamedConfig c = parse_config(o.config);
+    if (o.variant != "auto" && o.variant != c.variant->name)
+      throw std::invalid_argument(fmt::format("--variant {} and --config {} disagree", o.variant, o.config));
+    o.variant = c.variant->name;
+    return c;
   }
-  const Variant* v = find_variant("sm90");
-  return NamedConfig{v, v->defaults};
+  if (o.variant != "auto" && o.variant != "cpu") return parse_config(o.variant);
+  return std::nullopt;
+}
+
+// The input read and parsed; meanwhile, for a GPU solve, the CUDA context and the pinned
+// host matrix are set up in the background (a few hundred milliseconds at V = 10000).
+struct Input {
+  EdgeList graph;
+  size_t bytes = 0;
+  std::shared_future<void> context;  // shared: the pinned buffer's task holds it by value
+  std::future<std::unique_ptr<PinnedBuffer<int32_t>>> pinned;
+};
+
+Input read_input(const Options& o, bool device, Timing& t) {
+  Input in;
+  if (device) in.context = std::async(std::launch::async, [] { APSP_CUDA_CHECK(cudaFree(nullptr)); }).share();
+  auto t0 = Clock::now();
+  const std::string text = read_whole_input(o.input);
+  in.bytes = text.size();
+  t.add("read", ms_since(t0));
+  if (const int v = peek_vertex_count(text); device && v > 0) {
+    in.pinned = std::async(std::launch::async, [ctx = in.context, v] {
+      ctx.wait();
+      return std::make_unique<PinnedBuffer<int32_t>>(static_cast<size_t>(v) * v);
+    });
+  }
+  t0 = Clock::now();
+  in.graph = parse_edge_list(text, o.input == "-" ? "<stdin>" : o.input);
+  t.add("parse", ms_since(t0));
+  return in;
+}
+
+// The matrix solved on the GPU with `chosen`, in pinned host memory.
+std::unique_ptr<PinnedBuffer<int32_t>> solve_on_device(Input& in, const NamedConfig& chosen, Timing& t) {
+  const int n = in.graph.num_vertices;
+  const size_t cells = static_cast<size_t>(n) * n;
+  auto t0 = Clock::now();
+  auto pinned = in.pinned.valid() ? in.pinned.get() : std::make_unique<PinnedBuffer<int32_t>>(cells);
+  t.add("wait: context, pinned", ms_since(t0));
+  t0 = Clock::now();
+  fill_adjacency(in.graph, pinned->get());
+  t.add("build matrix", ms_since(t0));
+  DeviceBuffer<int32_t> d(cells);
+  CudaStream stream;
+  CudaEvent e0, e1, e2, e3;
+  e0.record(stream.get());
+  APSP_CUDA_CHECK(cudaMemcpyAsync(d.get(), pinned->get(), pinned->bytes(), cudaMemcpyHostToDevice, stream.get()));
+  e1.record(stream.get());
+  chosen.variant->run(d.get(), n, chosen.config, stream.get(), nullptr);
+  e2.record(stream.get());
+  APSP_CUDA_CHECK(cudaMemcpyAsync(pinned->get(), d.get(), pinned->bytes(), cudaMemcpyDeviceToHost, stream.get()));
+  e3.record(stream.get());
+  stream.synchronize();
+  t.add("H2D", elapsed_ms(e0, e1));
+  t.add("solve", elapsed_ms(e1, e2));
+  t.add("D2H", elapsed_ms(e2, e3));
+  return pinned;
+}
+
+// The variant to run on `dev` (asked, or auto), checked; throws std::runtime_error (one line)
+// when it cannot run at this size.
+NamedConfig choose(const Options& o, const std::optional<NamedConfig>& asked, const DeviceInfo& dev, int n) {
+  std::string why = "as asked";
+  NamedConfig chosen = asked.value_or(NamedConfig{});
+  if (!asked) {
+    std::optional<TuningDb> db;
+    if (!o.db_path.empty()) {
+      std::string note;
+      db = TuningDb::load(o.db_path, &note);
+      if (!note.empty()) fmt::print(stderr, "apsp: {}\n", note);
+    }
+    const harness::SolverChoice c = harness::choose_solver(dev, n, db ? &*db : nullptr, o.db_path);
+    chosen = c.chosen;
+    why = c.why;
+  }
+  const Variant& v = *chosen.variant;
+  if (const std::string reason = v.check(chosen.config, n, dev); !reason.empty())
+    throw std::runtime_error(fmt::format("{} cannot run at V = {}: {}", config_name(v.name, chosen.config), n, reason));
+  if (2 * matrix_bytes(n) > dev.memory_bytes)
+    throw std::runtime_error(fmt::format("V = {} needs {:.1f} GB on {}, which has {:.1f} GB", n,
+                                         2 * matrix_bytes(n) / 1e9, dev.name, dev.memory_bytes / 1e9));
+  fmt::print(stderr, "apsp: solving with {} on {} ({})\n", config_name(v.name, chosen.config), dev.name, why);
+  return chosen;
+}
+
+void write_output(const Options& o, const MatrixView& result) {
+  if (o.output.empty()) {
+    write_matrix(result, STDOUT_FILENO, o.threads);
+    return;
+  }
+  AtomicFile out(o.output);
+  write_matrix(result, out.fd(), o.threads);
+  out.commit(/*sync=*/false);  // atomic against a crash of this program, not of the machine
+}
+
+void print_timing(const Timing& t, const MatrixView& result, size_t input_bytes, size_t edges, double total_ms) {
+  const size_t cells = static_cast<size_t>(result.n) * result.n;
+  // Output size without formatting it twice: the digits of each value plus the separators.
+  size_t out_bytes = 0;
+  for (size_t i = 0; i < cells; ++i) {
+    const int32_t x = result.data[i];
+    out_bytes += 1 + (x < 10 ? 1 : x < 100 ? 2 : x < 1000 ? 3 : x < 10000 ? 4 : x < 100000 ? 5
+                      : x < 1000000 ? 6 : x < 10000000 ? 7 : x < 100000000 ? 8 : x < 1000000000 ? 9 : 10);
+  }
+  for (const auto& [name, ms] : t.steps) {
+    std::string rate;
+    if (name == "read" || name == "parse") rate = fmt::format("  {:.0f} MB/s", input_bytes / 1e3 / ms);
+    if (name == "H2D" || name == "D2H") rate = fmt::format("  {:.1f} GB/s", cells * 4 / 1e6 / ms);
+    if (name == "write") rate = fmt::format("  {:.0f} MB/s ({:.1f} MB)", out_bytes / 1e3 / ms, out_bytes / 1e6);
+    fmt::print(stderr, "  {:<22} {:>9.1f} ms{}\n", name, ms, rate);
+  }
+  fmt::print(stderr, "  {:<22} {:>9.1f} ms  (V = {}, E = {})\n", "total", total_ms, result.n, edges);
 }
 
 int run(int argc, char** argv) {
-  std::string input, output, variant = "auto", config, db_path = "tuning.json";
-  bool timing = false;
-  int threads = 0;
+  Options o;
   CLI::App app{"apsp: all-pairs shortest paths of an edge-list file.\n"
                "Input: 'V E', then E lines 'src dst w' (0-based, 0 <= w < 2^30-1). Output: V lines of\n"
-               "V distances separated by one space; unreachable = 1073741823."};
+               "V distances separated by one space; unreachable = 1073741823.\n"
+               "--variant auto (the default) solves with sm90 at this device's policy config for V (see\n"
+               "policies/); with --db it takes a tuning database's pick where the database measured it\n"
+               "faster than that default. No database is read unless --db names one.\n"
+               "Exit codes: 0 done, 1 bad input or a failure (nothing written), 2 bad usage, 3 a GPU\n"
+               "variant asked for and no device."};
   app.option_defaults()->always_capture_default();
-  app.add_option("input", input, "edge-list file, or - for standard input")->required();
-  app.add_option("-o,--output", output, "output file (written via a temporary file and a rename); default: standard output");
-  app.add_option("--variant", variant, "auto (tuning database, else the fastest default), cpu, or a variant name");
-  app.add_option("--config", config, "a config as apsp_bench prints it, e.g. 'sm90[tile=64,chunk=8]'");
-  app.add_option("--db", db_path, "tuning database read by --variant auto");
-  app.add_option("--threads", threads, "CPU threads for parsing, output and the CPU solver (0: all)")->check(CLI::Range(0, 4096));
-  app.add_flag("--timing", timing, "print read, parse, H2D, solve, D2H and write times to stderr");
+  app.add_option("input", o.input, "edge-list file, or - for standard input")->required();
+  app.add_option("-o,--output", o.output, "output file (written via a temporary file and a rename); default: standard output");
+  app.add_option("--variant", o.variant, "auto (the shipped default, or --db's pick), cpu, or a variant name");
+  app.add_option("--config", o.config, "a config as apsp_bench prints it, e.g. 'sm90[tile=64,chunk=8]'");
+  app.add_option("--db", o.db_path, "a tuning database for --variant auto (none is read unless given)");
+  app.add_option("--threads", o.threads, "CPU threads for parsing, output and the CPU solver (0: all)")->check(CLI::Range(0, 4096));
+  app.add_flag("--timing", o.timing, "print read, parse, H2D, solve, D2H and write times to stderr");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -93,141 +204,51 @@ int run(int argc, char** argv) {
     fmt::print(stderr, "apsp: {} (see --help)\n", e.what());
     return kExitUsage;
   }
-
-  std::optional<NamedConfig> chosen;
+  std::optional<NamedConfig> asked;
   try {
-    if (!config.empty()) {
-      chosen = parse_config(config);
-      if (variant != "auto" && variant != chosen->variant->name)
-        throw std::invalid_argument(fmt::format("--variant {} and --config {} disagree", variant, config));
-      variant = chosen->variant->name;
-    } else if (variant != "auto" && variant != "cpu") {
-      chosen = parse_config(variant);
-    }
+    asked = asked_variant(o);
+    if (!o.db_path.empty() && access(o.db_path.c_str(), R_OK) != 0)
+      throw std::invalid_argument(fmt::format("--db {}: cannot read", o.db_path));
   } catch (const std::invalid_argument& e) {
     fmt::print(stderr, "apsp: {}\n", e.what());
     return kExitUsage;
   }
-  const bool device = variant != "cpu" && has_device();
-  if (!device && variant != "cpu" && variant != "auto") {
-    fmt::print(stderr, "apsp: no CUDA device for variant {}; --variant cpu (or auto) solves on the CPU\n", variant);
+  const bool device = o.variant != "cpu" && has_device();
+  if (!device && o.variant != "cpu" && o.variant != "auto") {
+    fmt::print(stderr, "apsp: no CUDA device for variant {}; --variant cpu (or auto) solves on the CPU\n", o.variant);
     return kExitNoDevice;
   }
-
   Timing t;
   const auto start = Clock::now();
-  // Creating the CUDA context and page-locking V*V*4 bytes take a few hundred milliseconds:
-  // both run in the background while the input is read and parsed.
-  std::future<void> context;
-  if (device) context = std::async(std::launch::async, [] { APSP_CUDA_CHECK(cudaFree(nullptr)); });
-  std::future<std::unique_ptr<PinnedBuffer<int32_t>>> pinned_future;
-  EdgeList graph;
-  size_t input_bytes = 0;
-  try {
-    auto t0 = Clock::now();
-    const std::string text = read_whole_input(input);
-    input_bytes = text.size();
-    t.add("read", ms_since(t0));
-    if (const int v = peek_vertex_count(text); device && v > 0) {
-      pinned_future = std::async(std::launch::async, [&context, v] {
-        context.wait();
-        return std::make_unique<PinnedBuffer<int32_t>>(static_cast<size_t>(v) * v);
-      });
-    }
-    t0 = Clock::now();
-    graph = parse_edge_list(text, input == "-" ? "<stdin>" : input);
-    t.add("parse", ms_since(t0));
-  } catch (const InputError& e) {
-    fmt::print(stderr, "apsp: {}\n", e.what());
-    return kExitFailed;
-  }
-  const int n = graph.num_vertices;
-  const size_t cells = static_cast<size_t>(n) * n;
-
-  // The matrix lives in pinned memory when a GPU solves it, in a DistMatrix otherwise.
-  std::unique_ptr<PinnedBuffer<int32_t>> pinned;
-  std::optional<DistMatrix> host;
+  Input in;
+  std::unique_ptr<PinnedBuffer<int32_t>> pinned;  // the GPU's result
+  std::optional<DistMatrix> host;                 // the CPU's
   MatrixView result;
-  if (device) {
-    const DeviceInfo dev = query_device();
-    std::string why = "as asked";
-    if (!chosen) chosen = pick_auto(dev, n, db_path, why);
-    const Variant& v = *chosen->variant;
-    if (const std::string reason = v.check(chosen->config, n, dev); !reason.empty()) {
-      fmt::print(stderr, "apsp: {} cannot run at V = {}: {}\n", config_name(v.name, chosen->config), n, reason);
-      return kExitFailed;
-    }
-    if (2 * matrix_bytes(n) > dev.memory_bytes) {
-      fmt::print(stderr, "apsp: V = {} needs {:.1f} GB on {}, which has {:.1f} GB\n", n,
-                 2 * matrix_bytes(n) / 1e9, dev.name, dev.memory_bytes / 1e9);
-      return kExitFailed;
-    }
-    fmt::print(stderr, "apsp: solving with {} on {} ({})\n", config_name(v.name, chosen->config), dev.name, why);
-    auto t0 = Clock::now();
-    pinned = pinned_future.valid() ? pinned_future.get() : std::make_unique<PinnedBuffer<int32_t>>(cells);
-    t.add("wait: context, pinned", ms_since(t0));
-    t0 = Clock::now();
-    fill_adjacency(graph, pinned->get());
-    t.add("build matrix", ms_since(t0));
-    DeviceBuffer<int32_t> d(cells);
-    CudaStream stream;
-    CudaEvent e0, e1, e2, e3;
-    e0.record(stream.get());
-    APSP_CUDA_CHECK(cudaMemcpyAsync(d.get(), pinned->get(), pinned->bytes(), cudaMemcpyHostToDevice, stream.get()));
-    e1.record(stream.get());
-    v.run(d.get(), n, chosen->config, stream.get(), nullptr);
-    e2.record(stream.get());
-    APSP_CUDA_CHECK(cudaMemcpyAsync(pinned->get(), d.get(), pinned->bytes(), cudaMemcpyDeviceToHost, stream.get()));
-    e3.record(stream.get());
-    stream.synchronize();
-    t.add("H2D", elapsed_ms(e0, e1));
-    t.add("solve", elapsed_ms(e1, e2));
-    t.add("D2H", elapsed_ms(e2, e3));
-    result = MatrixView{n, pinned->get()};
-  } else {
-    fmt::print(stderr, "apsp: {}: solving on the CPU ({} threads)\n",
-               variant == "cpu" ? "--variant cpu" : "no CUDA device", threads > 0 ? threads : hardware_threads());
-    auto t0 = Clock::now();
-    host = DistMatrix::from_edges(graph);
-    t.add("build matrix", ms_since(t0));
-    t0 = Clock::now();
-    floyd_warshall_blocked(*host, threads);
-    t.add("solve (CPU)", ms_since(t0));
-    result = host->view();
-  }
-
-  const auto t0 = Clock::now();
   try {
-    if (output.empty()) {
-      write_matrix(result, STDOUT_FILENO, threads);
+    in = read_input(o, device, t);
+    const int n = in.graph.num_vertices;
+    if (device) {
+      pinned = solve_on_device(in, choose(o, asked, query_device(), n), t);
+      result = MatrixView{n, pinned->get()};
     } else {
-      AtomicFile out(output);
-      write_matrix(result, out.fd(), threads);
-      out.commit(/*sync=*/false);  // atomic against a crash of this program, not of the machine
+      fmt::print(stderr, "apsp: {}: solving on the CPU ({} threads)\n",
+                 o.variant == "cpu" ? "--variant cpu" : "no CUDA device", o.threads > 0 ? o.threads : hardware_threads());
+      auto t0 = Clock::now();
+      host = DistMatrix::from_edges(in.graph);
+      t.add("build matrix", ms_since(t0));
+      t0 = Clock::now();
+      floyd_warshall_blocked(*host, o.threads);
+      t.add("solve (CPU)", ms_since(t0));
+      result = host->view();
     }
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "apsp: {}{}\n", output.empty() ? "standard output: " : "", e.what());
+    const auto t0 = Clock::now();
+    write_output(o, result);
+    t.add("write", ms_since(t0));
+  } catch (const std::exception& e) {  // bad input, a database, a write: one line, nothing written
+    fmt::print(stderr, "apsp: {}{}\n", o.output.empty() && result.data ? "standard output: " : "", e.what());
     return kExitFailed;
   }
-  const double write_ms = ms_since(t0);
-  t.add("write", write_ms);
-  if (timing) {
-    // Output size without formatting it twice: the digits of each value plus the separators.
-    size_t out_bytes = 0;
-    for (size_t i = 0; i < cells; ++i) {
-      const int32_t x = result.data[i];
-      out_bytes += 1 + (x < 10 ? 1 : x < 100 ? 2 : x < 1000 ? 3 : x < 10000 ? 4 : x < 100000 ? 5
-                        : x < 1000000 ? 6 : x < 10000000 ? 7 : x < 100000000 ? 8 : x < 1000000000 ? 9 : 10);
-    }
-    for (const auto& [name, ms] : t.steps) {
-      std::string rate;
-      if (name == "read" || name == "parse") rate = fmt::format("  {:.0f} MB/s", input_bytes / 1e3 / ms);
-      if (name == "H2D" || name == "D2H") rate = fmt::format("  {:.1f} GB/s", cells * 4 / 1e6 / ms);
-      if (name == "write") rate = fmt::format("  {:.0f} MB/s ({:.1f} MB)", out_bytes / 1e3 / ms, out_bytes / 1e6);
-      fmt::print(stderr, "  {:<22} {:>9.1f} ms{}\n", name, ms, rate);
-    }
-    fmt::print(stderr, "  {:<22} {:>9.1f} ms  (V = {}, E = {})\n", "total", ms_since(start), n, graph.edges.size());
-  }
+  if (o.timing) print_timing(t, result, in.bytes, in.graph.edges.size(), ms_since(start));
   return 0;
 }
 

@@ -44,6 +44,7 @@ json run_json(const RunResult& r) {
   if (!r.graph.file.empty()) j["graph"]["file"] = r.graph.file;
   if (r.graph_median_ms) j["cuda_graph_median_ms"] = *r.graph_median_ms;
   if (r.label) j["label"] = *r.label;
+  if (r.config_source) j["config_source"] = *r.config_source;
   if (r.phases_ms) {
     const auto& p = *r.phases_ms;
     j["phases_ms"] = {{"other", p[0]}, {"1", p[1]}, {"2", p[2]}, {"3", p[3]}};
@@ -63,17 +64,15 @@ T get(const json& j, const char* key, const std::string& where) {
 
 }  // namespace
 
+json to_json(const Context& c) {
+  return json{{"device", c.device},         {"build", c.build}, {"host", c.host},
+              {"date", c.date},             {"argv", c.argv},   {"ceiling_updates_per_s", c.ceiling_updates_per_s}};
+}
+
 json to_json(const Results& r) {
   json runs = json::array();
   for (const RunResult& run : r.runs) runs.push_back(run_json(run));
-  return json{{"schema", kResultsSchema},
-              {"context", {{"device", r.context.device},
-                           {"build", r.context.build},
-                           {"host", r.context.host},
-                           {"date", r.context.date},
-                           {"argv", r.context.argv},
-                           {"ceiling_updates_per_s", r.context.ceiling_updates_per_s}}},
-              {"runs", runs}};
+  return json{{"schema", kResultsSchema}, {"context", to_json(r.context)}, {"runs", runs}};
 }
 
 Results results_from_json(const json& j) {
@@ -120,6 +119,8 @@ Results results_from_json(const json& j) {
     if (x.contains("speedup_ci95") && x["speedup_ci95"].is_array() && x["speedup_ci95"].size() == 2)
       run.speedup_ci95 = std::pair{x["speedup_ci95"][0].get<double>(), x["speedup_ci95"][1].get<double>()};
     if (x.contains("label") && x["label"].is_string()) run.label = x["label"].get<std::string>();
+    if (x.contains("config_source") && x["config_source"].is_string())
+      run.config_source = x["config_source"].get<std::string>();
     if (x.contains("cuda_graph_median_ms")) run.graph_median_ms = x["cuda_graph_median_ms"].get<double>();
     if (x.contains("phases_ms") && x["phases_ms"].is_object()) {
       const json& p = x["phases_ms"];

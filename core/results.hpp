@@ -30,6 +30,9 @@ struct RunResult {
   std::map<std::string, int> config;
   std::string name;  // variant[param=value,...]
   std::optional<std::string> label;  // table column when it is not `name` ("batched (tuned)")
+  // Why this config ran: "asked" (--config), "policy for n 1582..5000", "heuristic (...)",
+  // "declared default", "tuned at n = ...". Absent in files from before it was recorded.
+  std::optional<std::string> config_source;
   int n = 0;
   GraphDesc graph;
   std::string verified;  // "cpu-reference", "naive", "baseline", or "FAILED"
@@ -58,6 +61,7 @@ struct Results {
 };
 
 nlohmann::json device_json(const DeviceInfo& d);
+nlohmann::json to_json(const Context& c);
 nlohmann::json to_json(const Results& r);
 // Throws std::runtime_error with one line when the JSON is not a results file of this schema.
 Results results_from_json(const nlohmann::json& j);

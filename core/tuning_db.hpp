@@ -1,10 +1,12 @@
-// The tuning database (schema "apsp-tuning/1"): one JSON file of measured points, keyed by
-// device model (name, cc, SM count), variant, n and config. The tuner writes it atomically
-// after every point, so an interrupted search loses nothing; apsp_bench --tuned and
-// apsp --variant auto read the best config for the nearest tuned n on the same device model.
+// The tuning database (schema "apsp-tuning/2"): one JSON file of measured points. An entry is
+// keyed by device model (name, cc, SM count), variant, n, config, the graph spec it was
+// measured on (kind, density, wmax) and the build (the hash of the kernel sources, launchers
+// and flags; the commit is recorded beside it). The tuner writes it atomically after every
+// point, so an interrupted search loses nothing. Entries of another build or graph are kept
+// but never picked unless asked for (TuningMatch). A "/1" file is migrated on load: its entries
+// name no graph or build, so they are kept and never picked.
 #pragma once
 
-#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -14,7 +16,7 @@
 
 namespace apsp {
 
-inline constexpr const char* kTuningSchema = "apsp-tuning/1";
+inline constexpr const char* kTuningSchema = "apsp-tuning/2";
 
 struct DeviceModel {
   std::string name, cc;
@@ -23,35 +25,55 @@ struct DeviceModel {
   friend bool operator==(const DeviceModel&, const DeviceModel&) = default;
 };
 
+struct GraphKey {
+  std::string kind;  // generator kind ("random"), or "unknown" (migrated from /1)
+  double density = 0;
+  int wmax = 0;
+  friend bool operator==(const GraphKey&, const GraphKey&) = default;
+};
+
+struct BuildId {
+  std::string commit;   // git describe
+  std::string kernels;  // hash of kernels/, variants/ and the CUDA flags: decides "same build"
+};
+
 struct TuningEntry {
   DeviceModel device;
   std::string variant;
   int n = 0;
   std::map<std::string, int> config;
-  std::string name;    // variant[param=value,...]
+  std::string name;  // variant[param=value,...]
+  GraphKey graph;
+  uint64_t seed = 0;
+  BuildId build;
   std::string status;  // "ok", "failed" (wrong result), "rejected" (cannot run: reason)
   std::string reason;
   std::vector<double> samples_ms;
   double median_ms = 0;
-  std::string date, git;
+  std::string date;
+};
+
+// Which entries a reader may use: its device model, and unless relaxed, its graph and build.
+struct TuningMatch {
+  DeviceModel device;
+  GraphKey graph;
+  std::string kernels;     // BuildId::kernels of this build
+  bool any_graph = false;  // the user asked for entries of other graph specs
+  bool any_build = false;  // ... and of other builds
+  bool accepts(const TuningEntry& e) const;
 };
 
 class TuningDb {
  public:
   // An absent file is an empty database; a malformed one throws std::runtime_error (one line).
-  static TuningDb load(const std::string& path);
+  // A file of schema "apsp-tuning/1" is migrated; `note` (if given) then says so in one line.
+  static TuningDb load(const std::string& path, std::string* note = nullptr);
   void save(const std::string& path) const;  // atomic: temporary file, then rename
 
-  const TuningEntry* find(const DeviceModel& d, const std::string& name, int n) const;
+  // The entry of the same key (device, name, n, graph, build) as `match` describes, or null.
+  const TuningEntry* find(const TuningMatch& match, const std::string& name, int n) const;
   void upsert(TuningEntry e);  // replaces the entry of the same key
   const std::vector<TuningEntry>& entries() const { return entries_; }
-
-  // The fastest "ok" entry of `variant` (any variant if empty) on this device model at the
-  // tuned n nearest to `n` (by ratio); nullptr if none. Entries `usable` rejects (configs this
-  // build does not compile: see config_problem in variants/) are left out altogether.
-  using Usable = std::function<bool(const TuningEntry&)>;
-  const TuningEntry* best(const DeviceModel& d, const std::string& variant, int n,
-                          const Usable& usable = {}) const;
 
  private:
   std::vector<TuningEntry> entries_;

@@ -6,9 +6,10 @@
 #include <fstream>
 
 #include "core/tuning_db.hpp"
-#include "tuner/search.hpp"
+#include "variants/variant.hpp"
+#include "harness/search.hpp"
 
-namespace apsp::tuning {
+namespace apsp::harness {
 namespace {
 
 const std::vector<Param> kSpace = {Param{"a", {1, 2, 3, 4, 5, 6, 7, 8}, "", "g"},
@@ -88,51 +89,85 @@ TEST(Search, EnumerateKeepsOtherParameters) {
   for (const Config& c : all) EXPECT_EQ(c.at("b"), 1);
 }
 
-TuningEntry entry(const DeviceModel& d, int n, int batch, double ms) {
+const DeviceModel kH200{"NVIDIA H200", "9.0", 132};
+const GraphKey kRandom{"random", 0.1, 1000};
+
+TuningEntry entry(const DeviceModel& d, int n, int batch, double ms, const std::string& kernels = "k1") {
   TuningEntry e;
   e.device = d;
   e.variant = "batched";
   e.n = n;
   e.config = {{"batch2", batch}, {"batch3", batch}};
   e.name = config_name("batched", e.config);
+  e.graph = kRandom;
+  e.build = {"abc123", kernels};
   e.status = "ok";
   e.samples_ms = {ms, ms};
   e.median_ms = ms;
   return e;
 }
 
-TEST(TuningDb, SaveLoadUpsertAndBest) {
-  const DeviceModel h200{"NVIDIA H200", "9.0", 132}, other{"Other", "8.0", 108};
+TuningMatch match_for(const DeviceModel& d, const std::string& kernels = "k1") {
+  TuningMatch m;
+  m.device = d;
+  m.graph = kRandom;
+  m.kernels = kernels;
+  return m;
+}
+
+TEST(TuningDb, KeyedByDeviceGraphAndBuild) {
+  const DeviceModel other{"Other", "8.0", 108};
   TuningDb db;
-  db.upsert(entry(h200, 2500, 4, 5.0));
-  db.upsert(entry(h200, 2500, 6, 4.0));
-  db.upsert(entry(h200, 10000, 6, 160.0));
-  db.upsert(entry(h200, 10000, 7, 150.0));
-  db.upsert(entry(other, 10000, 1, 1.0));  // fastest, but another device model
-  TuningEntry bad = entry(h200, 10000, 8, 0.5);
-  bad.status = "failed";
-  db.upsert(bad);
-  db.upsert(entry(h200, 2500, 4, 3.0));  // replaces the first
-  EXPECT_EQ(db.entries().size(), 6u);
+  db.upsert(entry(kH200, 2500, 4, 5.0));
+  db.upsert(entry(kH200, 2500, 4, 3.0));           // same key: replaces the first
+  db.upsert(entry(kH200, 2500, 4, 9.0, "k0"));     // another build: a separate entry
+  TuningEntry sparse = entry(kH200, 2500, 4, 7.0);
+  sparse.graph.density = 0.01;                       // another graph spec: a separate entry
+  db.upsert(sparse);
+  db.upsert(entry(other, 2500, 4, 1.0));
+  EXPECT_EQ(db.entries().size(), 4u);
 
   const std::string path = testing::TempDir() + "tuning_test.json";
   db.save(path);
   const TuningDb back = TuningDb::load(path);
-  ASSERT_EQ(back.entries().size(), 6u);
-  EXPECT_EQ(back.find(h200, "batched[batch2=4,batch3=4]", 2500)->median_ms, 3.0);
-  EXPECT_EQ(back.find(h200, "batched[batch2=4,batch3=4]", 10000), nullptr);
-  EXPECT_EQ(back.best(h200, "batched", 9000)->name, "batched[batch2=7,batch3=7]");
-  EXPECT_EQ(back.best(h200, "batched", 3000)->name, "batched[batch2=4,batch3=4]");
-  EXPECT_EQ(back.best(h200, "", 20000)->n, 10000);
-  EXPECT_EQ(back.best(h200, "sm90", 1000), nullptr);
-  // An entry the caller cannot use (a config this build lacks) is not a candidate at all.
-  auto not_batch3_7 = [](const TuningEntry& e) { return e.config.at("batch3") != 7; };
-  EXPECT_EQ(back.best(h200, "batched", 9000, not_batch3_7)->name, "batched[batch2=6,batch3=6]");
-  EXPECT_EQ(back.best(h200, "batched", 9000, [](const TuningEntry&) { return false; }), nullptr);
-  EXPECT_EQ(back.best(other, "batched", 100)->name, "batched[batch2=1,batch3=1]");
+  ASSERT_EQ(back.entries().size(), 4u);
+  EXPECT_EQ(back.find(match_for(kH200), "batched[batch2=4,batch3=4]", 2500)->median_ms, 3.0);
+  EXPECT_EQ(back.find(match_for(kH200, "k0"), "batched[batch2=4,batch3=4]", 2500)->median_ms, 9.0);
+  EXPECT_EQ(back.find(match_for(kH200), "batched[batch2=4,batch3=4]", 10000), nullptr);
+  TuningMatch strict = match_for(kH200);
+  EXPECT_FALSE(strict.accepts(back.entries()[1])) << "another build is never accepted unless asked";
+  EXPECT_FALSE(strict.accepts(back.entries()[2])) << "another graph spec is never accepted unless asked";
+  strict.any_build = true;
+  EXPECT_TRUE(strict.accepts(back.entries()[1]));
+  strict.any_graph = true;
+  EXPECT_TRUE(strict.accepts(back.entries()[2]));
+  EXPECT_FALSE(strict.accepts(back.entries()[3])) << "another device model never";
   // The write went through a temporary file that is gone now.
   for (const auto& f : std::filesystem::directory_iterator(testing::TempDir()))
     EXPECT_EQ(f.path().string().find("tuning_test.json.tmp"), std::string::npos) << f.path();
+  std::filesystem::remove(path);
+}
+
+TEST(TuningDb, VersionOneIsMigratedAndNeverMatches) {
+  const std::string path = testing::TempDir() + "tuning_v1.json";
+  std::ofstream(path) << R"({"schema": "apsp-tuning/1", "entries": [{"device": {"name": "NVIDIA H200", "cc": "9.0",
+    "sms": 132}, "variant": "batched", "n": 1000, "config": {"batch2": 6, "batch3": 6},
+    "name": "batched[batch2=6,batch3=6]", "status": "ok", "samples_ms": [1.0], "median_ms": 1.0,
+    "git": "old"}]})";
+  std::string note;
+  const TuningDb db = TuningDb::load(path, &note);
+  ASSERT_EQ(db.entries().size(), 1u);
+  EXPECT_NE(note.find("apsp-tuning/1 database migrated to apsp-tuning/2"), std::string::npos) << note;
+  EXPECT_NE(note.find("kept but never picked"), std::string::npos) << note;
+  EXPECT_EQ(db.entries()[0].build.commit, "old");
+  TuningMatch m = match_for(kH200);
+  EXPECT_FALSE(m.accepts(db.entries()[0]));
+  m.any_graph = m.any_build = true;
+  EXPECT_TRUE(m.accepts(db.entries()[0])) << "kept: usable when the user asks for any build and graph";
+  db.save(path);
+  std::string again;
+  EXPECT_EQ(TuningDb::load(path, &again).entries().size(), 1u);
+  EXPECT_EQ(again, "") << "saved as /2";
   std::filesystem::remove(path);
 }
 
@@ -147,4 +182,4 @@ TEST(TuningDb, AbsentIsEmptyMalformedIsAnError) {
 }
 
 }  // namespace
-}  // namespace apsp::tuning
+}  // namespace apsp::harness

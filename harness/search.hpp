@@ -11,7 +11,7 @@
 
 #include "variants/variant.hpp"
 
-namespace apsp::tuning {
+namespace apsp::harness {
 
 using Objective = std::function<std::optional<double>(const Config&)>;
 // Which combinations of the space are points at all (a variant's compiled configs); the
@@ -37,4 +37,4 @@ SearchResult random_search(const std::vector<Param>& space, const Config& base, 
 SearchResult hill_climb(const std::vector<Param>& space, const Config& base, int budget,
                         uint64_t seed, const Objective& f, const Exists& exists = {});
 
-}  // namespace apsp::tuning
+}  // namespace apsp::harness

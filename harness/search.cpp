@@ -1,11 +1,11 @@
-#include "tuner/search.hpp"
+#include "harness/search.hpp"
 
 #include <algorithm>
 #include <map>
 
 #include "core/generators.hpp"
 
-namespace apsp::tuning {
+namespace apsp::harness {
 
 namespace {
 
@@ -115,4 +115,4 @@ SearchResult hill_climb(const std::vector<Param>& space, const Config& base, int
   return t.result();
 }
 
-}  // namespace apsp::tuning
+}  // namespace apsp::harness

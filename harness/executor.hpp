@@ -1,0 +1,41 @@
+// Where solves run and how one solve is timed: the primitive under the sampler. An Executor
+// holds one problem's pristine input and a work copy; sample() restores the input (not timed),
+// flushes the cache if asked (not timed), then times the whole solve. Floyd-Warshall works in
+// place, so no sample ever starts from a previous output.
+//   DeviceExecutor: the GPU; CUDA events on one stream, L2 flushed by writing twice its size.
+//   HostExecutor:   the CPU-backed variants (Target::kHost) the CPU tests drive the harness
+//                   through; steady_clock, nothing to flush.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+
+#include "core/dist_matrix.hpp"
+#include "variants/variant.hpp"
+
+namespace apsp::harness {
+
+class Executor {
+ public:
+  virtual ~Executor() = default;
+  // Keeps `input` as the pristine matrix every sample starts from.
+  virtual void load(const DistMatrix& input) = 0;
+  // Restores the input, flushes caches if asked, and times one solve, in milliseconds.
+  virtual double sample(const Variant& v, const Config& c, bool flush_l2) = 0;
+  // The last solve's output.
+  virtual DistMatrix output() = 0;
+  // Captures one solve into a CUDA graph (once per `key`) and times one replay, the input
+  // restored first. Hosts have no graphs: they time a plain solve.
+  virtual double sample_graph(const std::string& key, const Variant& v, const Config& c,
+                              bool flush_l2) = 0;
+  // One solve from the input with each phase's time summed over rounds: [0] outside phases
+  // 1-3, [1..3] (apsp_bench --phases). Hosts report nothing (zeros).
+  virtual std::array<double, 4> phases(const Variant& v, const Config& c) = 0;
+};
+
+// For the variants of `target`; a device executor needs a CUDA device (throws CudaError
+// without one). `l2_bytes` sizes the flush.
+std::unique_ptr<Executor> make_executor(Target target, size_t l2_bytes);
+
+}  // namespace apsp::harness

@@ -1,0 +1,219 @@
+#include "harness/pipeline.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <deque>
+
+#include "core/console.hpp"
+#include "core/stats.hpp"
+#include "harness/build_identity.hpp"
+#include "harness/policy.hpp"
+#include "harness/sampler.hpp"
+#include "harness/statistics.hpp"
+#include "harness/tuned.hpp"
+
+namespace apsp::harness {
+
+namespace {
+
+// The config a request runs at size n, and why.
+struct Selection {
+  const Variant* variant = nullptr;
+  Config config;
+  std::string label, source;
+};
+
+struct Slot {  // one (selection, size)
+  Selection sel;
+  Workbench* bench = nullptr;
+  RunResult result;
+  int reps = 0;
+  double first_ms = 0;
+};
+
+void say(const std::function<void(const std::string&)>& f, const std::string& line) {
+  if (f) f(line);
+}
+
+Selection select(const Request& r, int n, const Session& s, const std::optional<TunedSource>& tuned,
+                 const Observer& obs) {
+  const Variant& v = *r.variant;
+  if (r.config) return {&v, *r.config, config_name(v.name, *r.config), "asked"};
+  const DeviceInfo* dev = s.device ? &*s.device : nullptr;
+  const DefaultChoice d = default_config(v, n, dev);
+  Selection sel{&v, d.config, v.name, d.source};
+  if (!r.tuned || !tuned || v.space.empty()) return sel;
+  sel.label = v.name + " (tuned)";
+  auto reference_at = [&](int m) { return NamedConfig{&v, default_config(v, m, dev).config}; };
+  const auto pick = pick_tuned(*tuned->db, tuned->match, v.name, n, reference_at);
+  if (!pick) {
+    say(obs.note, fmt::format("tuned: {} has no {} entries for this device, graph and build within a factor "
+                              "2 of n = {} that include the default; it runs {}",
+                              tuned->path, v.name, n, config_name(v.name, d.config)));
+    return sel;
+  }
+  if (!pick->improves()) {
+    say(obs.note, fmt::format("tuned: at n = {} nothing in {} beat {}'s default {} ({:.3f} ms at n = {}); it runs",
+                              n, tuned->path, v.name, pick->reference->name, pick->reference->median_ms,
+                              pick->reference->n));
+    return sel;
+  }
+  sel.config = pick->pick->config;
+  sel.source = fmt::format("tuned at n = {}: {:.3f} ms against the default's {:.3f} ms", pick->pick->n,
+                           pick->pick->median_ms, pick->reference->median_ms);
+  say(obs.note, fmt::format("tuned: {} at n = {} runs {} ({}; {})", v.name, n, pick->pick->name, sel.source,
+                            tuned->path));
+  return sel;
+}
+
+RunResult new_result(const Selection& sel, int n, const GraphDesc& graph) {
+  RunResult r;
+  r.variant = sel.variant->name;
+  r.config = sel.config;
+  r.name = config_name(sel.variant->name, sel.config);
+  if (sel.label != r.name) r.label = sel.label;
+  r.config_source = sel.source;
+  r.n = n;
+  r.graph = graph;
+  return r;
+}
+
+// "" when (v, c) can run at n here; else why not.
+std::string cannot_run(const Variant& v, const Config& c, int n, const Session& s) {
+  if (v.target == Target::kHost) {
+    DeviceInfo host;  // host variants' check() reads nothing of a device
+    host.max_threads_per_block = 1;
+    return v.check(c, n, host);
+  }
+  if (!s.device) return "no CUDA device";
+  return v.check(c, n, *s.device);
+}
+
+// Pass 1 of one size: each request's config checked and verified; the sample count planned.
+void verify_size(const Plan& plan, Workbench& bench, const Session& s, const std::optional<TunedSource>& tuned,
+                 const Observer& obs, std::vector<Slot>& slots, bool& any_failed) {
+  const int n = bench.n();
+  const GraphDesc graph = describe(plan.graph);
+  for (const Request& req : plan.requests) {
+    Slot slot{select(req, n, s, tuned, obs), &bench, {}, 0, 0};
+    slot.result = new_result(slot.sel, n, graph);
+    RunResult& r = slot.result;
+    say(obs.progress, fmt::format("n = {}: verifying {}", n, r.name));
+    if (const std::string why = cannot_run(*slot.sel.variant, slot.sel.config, n, s); !why.empty()) {
+      r.verified = "skipped";
+      r.error = why;
+      any_failed = true;
+    } else {
+      const Verdict v = bench.verify(*slot.sel.variant, slot.sel.config, plan.sampling.flush_l2);
+      r.verified = v.verified;
+      if (v.ok()) {
+        slot.reps = planned_reps(v.first_ms, plan.sampling);
+        slot.first_ms = v.first_ms;
+      } else {
+        r.error = v.error;
+        any_failed = true;
+      }
+    }
+    slots.push_back(std::move(slot));
+  }
+}
+
+std::string eta(double seconds) {
+  if (seconds < 1) return "";
+  return seconds < 120 ? fmt::format(", about {:.0f} s left", seconds)
+                       : fmt::format(", about {:.1f} min left", seconds / 60);
+}
+
+// Pass 2: the samples, run by run, with the time left from each run's planned samples.
+void sample_all(const Plan& plan, std::vector<Slot>& slots, const Observer& obs) {
+  double left_ms = 0;
+  int total = 0, done = 0;
+  for (const Slot& s : slots) {
+    left_ms += s.reps * s.first_ms;
+    total += s.reps > 0;
+  }
+  for (Slot& s : slots) {
+    if (s.reps == 0) continue;
+    say(obs.progress, fmt::format("[{}/{}] timing {} at n = {}{}", ++done, total, s.result.name, s.result.n,
+                                  eta(left_ms / 1000)));
+    const Variant& v = *s.sel.variant;
+    Executor& ex = s.bench->executor(v);
+    s.result.samples_ms = take_samples(ex, v, s.sel.config, s.reps, plan.sampling);
+    left_ms -= s.reps * s.first_ms;
+    if (plan.cuda_graph) {
+      const auto graph = take_samples(ex, v, s.sel.config, s.reps, plan.sampling, Replay::kCudaGraph);
+      s.result.graph_median_ms = median(graph);
+    }
+    if (plan.phases && !v.space.empty() && v.name != plan.baseline) s.result.phases_ms = ex.phases(v, s.sel.config);
+  }
+}
+
+}  // namespace
+
+DeviceInfo nominal_h200() {
+  DeviceInfo d;
+  d.name = "(no device: H200 limits assumed)";
+  d.cc_major = 9;
+  d.sms = 132;
+  d.max_threads_per_block = 1024;
+  d.smem_per_block_optin = 232448;
+  d.smem_per_sm = 233472;
+  return d;
+}
+
+Context make_context(const Session& session) {
+  Context c;
+  if (session.device) {
+    c.device = device_json(*session.device);
+  } else {
+    c.device = {{"name", "host (no CUDA device)"}, {"cc", ""}, {"sms", 0}};
+  }
+  const BuildInfo b = build_info();
+  c.build = {{"git", session.build.commit}, {"kernels", session.build.kernels}, {"nvcc", b.nvcc},
+             {"archs", b.archs}, {"flags", "-O3 -lineinfo"}};
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  c.host = host;
+  c.date = now_iso();
+  return c;
+}
+
+Outcome run_plan(const Plan& plan, const Session& s, const Observer& obs, const std::optional<TunedSource>& tuned_in,
+                 const Results* baseline) {
+  Outcome out;
+  out.results.context = make_context(s);
+  std::optional<TunedSource> tuned = tuned_in;
+  if (tuned && s.device) {
+    const GraphDesc g = describe(plan.graph);
+    tuned->match.device = DeviceModel::of(*s.device);
+    tuned->match.graph = {g.kind, g.density, g.wmax};
+    tuned->match.kernels = s.build.kernels;
+  }
+  const bool any_device = std::any_of(plan.requests.begin(), plan.requests.end(),
+                                      [](const Request& r) { return r.variant->target == Target::kDevice; });
+  if (s.ceiling && s.device && any_device && plan.ceiling_s > 0) {
+    say(obs.progress, "measuring the min-plus ceiling");
+    out.results.context.ceiling_updates_per_s = s.ceiling(plan.ceiling_s);
+    say(obs.note, fmt::format("int32 min-plus ceiling: {:.2f} T updates/s",
+                              out.results.context.ceiling_updates_per_s / 1e12));
+  }
+  std::deque<Workbench> benches;  // a deque keeps the slots' pointers valid
+  std::vector<Slot> slots;
+  for (int n : plan.sizes) {
+    say(obs.progress, fmt::format("n = {}: the graph and its {}", n,
+                                  reference_kind(n, plan.cpu_reference_max_n, plan.baseline) == "cpu-reference"
+                                      ? "CPU reference"
+                                      : "reference output (" + plan.baseline + ")"));
+    benches.emplace_back(make_input(plan.graph, n), s.executors, plan.cpu_reference_max_n, plan.baseline);
+    verify_size(plan, benches.back(), s, tuned, obs, slots, out.any_failed);
+    benches.back().drop_expected();  // host memory: only verification needs it
+  }
+  sample_all(plan, slots, obs);
+  for (Slot& slot : slots) out.results.runs.push_back(std::move(slot.result));
+  compute_statistics(out.results, plan.baseline, baseline ? baseline->runs : std::vector<RunResult>{});
+  return out;
+}
+
+}  // namespace apsp::harness

@@ -1,0 +1,60 @@
+// The pipeline: a Plan in, Results out. Per size: the input and the expected output
+// (Workbench); per request: the config for that size (asked, tuned, or the policy default),
+// check(), verification (its solve is the warm-up), then the samples (sampler), optional CUDA
+// graph and phase timings, and last the statistics and speedups (statistics.hpp). Programs
+// print and write what comes back; nothing here prints.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/results.hpp"
+#include "core/tuning_db.hpp"
+#include "harness/executor.hpp"
+#include "harness/plan.hpp"
+
+namespace apsp::harness {
+
+struct Observer {
+  std::function<void(const std::string&)> progress;  // a status line, replaced by the next
+  std::function<void(const std::string&)> note;      // a line worth keeping ("tuned: ...")
+};
+
+// What the pipeline runs on: the device (if any), the executors, the ceiling probe.
+struct Session {
+  std::optional<DeviceInfo> device;  // none: only host variants run; the others are skipped
+  std::function<std::unique_ptr<Executor>(Target)> executors;
+  std::function<double(double budget_s)> ceiling;  // the device's min-plus rate, updates/s
+  BuildId build;
+  // This machine: its first CUDA device if there is one, host executors always.
+  static Session here();
+};
+
+// A tuning database for `apsp_bench --tuned`: requests marked tuned run its pick at each n
+// (harness/tuned.hpp), which only replaces the default where it was measured faster.
+struct TunedSource {
+  const TuningDb* db = nullptr;
+  TuningMatch match;  // device, graph and build filled in by run_plan; the relaxations kept
+  std::string path;
+};
+
+struct Outcome {
+  Results results;
+  bool any_failed = false;  // a run FAILED or could not run
+};
+
+// Runs the plan. `baseline` (may be null) supplies baseline samples for sizes the plan does not
+// time it at (--baseline); the caller has checked it comes from the same device model.
+Outcome run_plan(const Plan& plan, const Session& session, const Observer& observer,
+                 const std::optional<TunedSource>& tuned = std::nullopt, const Results* baseline = nullptr);
+
+// The limits of the H200 the project is tuned on (name set to say it is assumed), for dry runs
+// on a machine with no GPU and for tests.
+DeviceInfo nominal_h200();
+
+// The context every results file carries: device (or the host), build, host name, date.
+Context make_context(const Session& session);
+
+}  // namespace apsp::harness

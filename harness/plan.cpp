@@ -1,0 +1,100 @@
+#include "harness/plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <sstream>
+#include <stdexcept>
+
+namespace apsp::harness {
+
+std::vector<int> parse_sizes(const std::string& text, const std::string& flag) {
+  std::vector<int> out;
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, ',');) {
+    int v = 0;
+    auto [p, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+    if (ec != std::errc() || p != item.data() + item.size()) {
+      throw std::invalid_argument(fmt::format("{}: '{}' is not an integer", flag, item));
+    }
+    if (v <= 0) throw std::invalid_argument(fmt::format("{}: n must be positive, got {}", flag, v));
+    if (v > 46340) {  // n * n must index an int32 matrix with size_t and fit kernels' int tiles
+      throw std::invalid_argument(fmt::format("{}: {} is larger than the supported 46340", flag, v));
+    }
+    out.push_back(v);
+  }
+  if (out.empty()) throw std::invalid_argument(fmt::format("{}: no sizes given", flag));
+  return out;
+}
+
+std::vector<Request> select_requests(const std::string& variants, const std::vector<std::string>& configs) {
+  std::vector<Request> out;
+  auto add = [&](Request r) {
+    auto same = [&](const Request& o) { return o.variant == r.variant && o.config == r.config; };
+    if (std::none_of(out.begin(), out.end(), same)) out.push_back(std::move(r));
+  };
+  std::stringstream ss(variants);
+  for (std::string item; std::getline(ss, item, ',');) {
+    if (item == "all") {
+      for (const Variant& v : registry()) add(Request{&v, std::nullopt});
+      continue;
+    }
+    const Variant* v = find_variant(item);
+    if (!v) {
+      throw std::invalid_argument(fmt::format("--variant: unknown variant '{}' (known: {}, all)", item,
+                                              fmt::join(variant_names(), ", ")));
+    }
+    add(Request{v, std::nullopt});
+  }
+  for (const std::string& text : configs) {
+    const NamedConfig c = parse_config(text);
+    add(Request{c.variant, c.config});
+  }
+  if (out.empty()) throw std::invalid_argument("nothing to run: no --variant and no --config");
+  return out;
+}
+
+void add_baseline(Plan& plan, bool reuse) {
+  const bool asked = std::any_of(plan.requests.begin(), plan.requests.end(), [&](const Request& r) {
+    return r.variant->name == plan.baseline && !r.config;
+  });
+  if (asked || reuse) return;
+  const Variant* base = find_variant(plan.baseline);
+  if (!base) throw std::invalid_argument(fmt::format("no baseline variant '{}'", plan.baseline));
+  plan.requests.insert(plan.requests.begin(), Request{base, std::nullopt});
+  plan.baseline_added = true;
+}
+
+void check_weights(const Plan& plan) {
+  if (plan.graph.edges) return;  // a file: the reader has checked it
+  for (int n : plan.sizes) {
+    if (static_cast<int64_t>(n - 1) * plan.graph.spec.wmax >= kInf) {
+      throw std::invalid_argument(fmt::format(
+          "--wmax {} with n = {}: distances could reach the unreachable value", plan.graph.spec.wmax, n));
+    }
+  }
+}
+
+DistMatrix make_input(const GraphInput& graph, int n) {
+  if (graph.edges) return DistMatrix::from_edges(*graph.edges);
+  GraphSpec spec = graph.spec;
+  spec.num_vertices = n;
+  return DistMatrix::from_edges(generate(spec));
+}
+
+GraphDesc describe(const GraphInput& graph) {
+  GraphDesc g;
+  if (graph.edges) {
+    g.kind = "file";
+    g.file = graph.file;
+    return g;
+  }
+  g.kind = std::string(to_string(graph.spec.kind));
+  g.seed = graph.spec.seed;
+  g.density = graph.spec.density;
+  g.wmax = graph.spec.wmax;
+  return g;
+}
+
+}  // namespace apsp::harness

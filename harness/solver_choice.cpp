@@ -1,0 +1,37 @@
+#include "harness/solver_choice.hpp"
+
+#include <fmt/format.h>
+
+#include "harness/build_identity.hpp"
+#include "harness/policy.hpp"
+#include "harness/tuned.hpp"
+
+namespace apsp::harness {
+
+SolverChoice choose_solver(const DeviceInfo& dev, int n, const TuningDb* db, const std::string& db_path) {
+  const Variant& solver = *find_variant(kSolverVariant);
+  const DefaultChoice d = default_config(solver, n, &dev);
+  SolverChoice out{{&solver, d.config}, d.source};
+  if (!db) return out;
+  TuningMatch match;
+  match.device = DeviceModel::of(dev);
+  match.kernels = current_build().kernels;
+  match.any_graph = true;
+  auto reference_at = [&](int m) { return NamedConfig{&solver, default_config(solver, m, &dev).config}; };
+  const auto pick = pick_tuned(*db, match, "", n, reference_at);
+  if (!pick) {
+    out.why = fmt::format("{}; {} holds no entries for this device and build within a factor 2 of n = {} that "
+                          "include that default",
+                          d.source, db_path, n);
+  } else if (!pick->improves()) {
+    out.why = fmt::format("{}; in {} nothing beat it at n = {} ({:.3f} ms)", d.source, db_path, pick->reference->n,
+                          pick->reference->median_ms);
+  } else {
+    out.chosen = NamedConfig{find_variant(pick->pick->variant), pick->pick->config};
+    out.why = fmt::format("tuned in {} at n = {}: {:.3f} ms against the default's {:.3f} ms", db_path, pick->pick->n,
+                          pick->pick->median_ms, pick->reference->median_ms);
+  }
+  return out;
+}
+
+}  // namespace apsp::harness

@@ -1,0 +1,71 @@
+#include "harness/workbench.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "core/reference.hpp"
+
+namespace apsp::harness {
+
+std::string reference_kind(int n, int cpu_reference_max_n, const std::string& reference_variant) {
+  return n <= cpu_reference_max_n ? "cpu-reference" : reference_variant;
+}
+
+Workbench::Workbench(DistMatrix input, ExecutorFactory make, int cpu_reference_max_n,
+                     const std::string& reference_variant)
+    : input_(std::move(input)),
+      make_(std::move(make)),
+      reference_(reference_kind(input_.n(), cpu_reference_max_n, reference_variant)) {
+  if (reference_ == "cpu-reference") {
+    DistMatrix expected = input_;
+    floyd_warshall_blocked(expected);
+    expected_ = std::move(expected);
+    return;
+  }
+  const Variant* ref = find_variant(reference_variant);
+  if (!ref) throw std::invalid_argument(fmt::format("no reference variant '{}'", reference_variant));
+  Executor& ex = executor(*ref);
+  ex.sample(*ref, ref->defaults, false);
+  expected_ = ex.output();
+}
+
+Executor& Workbench::executor(const Variant& v) {
+  std::unique_ptr<Executor>& ex = executors_[v.target];
+  if (!ex) {
+    if (input_.n() == 0) throw std::logic_error("Workbench: a new target after drop_expected()");
+    ex = make_(v.target);
+    ex->load(input_);
+  }
+  return *ex;
+}
+
+Verdict Workbench::verify(const Variant& v, const Config& c, bool flush_l2) {
+  if (!expected_) throw std::logic_error("Workbench::verify after drop_expected()");
+  Verdict verdict;
+  DistMatrix got;
+  try {
+    Executor& ex = executor(v);
+    verdict.first_ms = ex.sample(v, c, flush_l2);
+    got = ex.output();
+  } catch (const std::exception& e) {  // a CUDA error, or a launcher refusing the config
+    return Verdict{"FAILED", e.what(), 0};
+  }
+  const Mismatch m = compare(got, *expected_);
+  if (m) {
+    verdict.verified = "FAILED";
+    verdict.error = fmt::format("{} elements differ; first d[{}][{}] = {}, expected {}", m.count,
+                                m.i, m.j, m.got, m.expected);
+  } else {
+    // The reference variant checked against its own earlier output proves only determinism.
+    verdict.verified = (reference_ != "cpu-reference" && v.name == reference_) ? "baseline" : reference_;
+  }
+  return verdict;
+}
+
+void Workbench::drop_expected() {
+  expected_.reset();
+  input_ = DistMatrix();
+}
+
+}  // namespace apsp::harness

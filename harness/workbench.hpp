@@ -1,0 +1,61 @@
+// One problem size: the input, the output every run must reproduce bit for bit, and the
+// executors that hold it (one per target, made when a variant of that target first runs).
+// The expected output is the CPU reference up to cpu_reference_max_n, above that the output of
+// the reference variant (naive) on its own target.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/dist_matrix.hpp"
+#include "harness/executor.hpp"
+
+namespace apsp::harness {
+
+inline constexpr int kCpuReferenceMaxN = 2048;
+
+struct Verdict {
+  std::string verified;  // "cpu-reference", "naive" (the reference variant), "baseline", "FAILED"
+  std::string error;     // set when FAILED
+  double first_ms = 0;   // the verifying solve's time: the warm-up
+  bool ok() const { return verified != "FAILED"; }
+};
+
+class Workbench {
+ public:
+  // Makes an executor for a target; the pipeline passes one that knows the device's L2.
+  using ExecutorFactory = std::function<std::unique_ptr<Executor>(Target)>;
+
+  // Computes the expected output now (the slow part: the CPU reference, or one solve of the
+  // reference variant).
+  Workbench(DistMatrix input, ExecutorFactory make, int cpu_reference_max_n = kCpuReferenceMaxN,
+            const std::string& reference_variant = "naive");
+
+  int n() const { return input_.n(); }
+  const std::string& reference() const { return reference_; }
+  // The executor of v's target, holding this input.
+  Executor& executor(const Variant& v);
+
+  // Solves once from the input and compares with the expected output. CUDA errors and
+  // exceptions from the solve become a FAILED verdict.
+  Verdict verify(const Variant& v, const Config& c, bool flush_l2);
+
+  // Frees the host copies (verification is over; the executors keep their own).
+  void drop_expected();
+
+ private:
+  DistMatrix input_;
+  ExecutorFactory make_;
+  std::map<Target, std::unique_ptr<Executor>> executors_;
+  std::optional<DistMatrix> expected_;
+  std::string reference_;
+};
+
+// "cpu-reference" up to max_n, else the reference variant's name.
+std::string reference_kind(int n, int cpu_reference_max_n = kCpuReferenceMaxN,
+                           const std::string& reference_variant = "naive");
+
+}  // namespace apsp::harness

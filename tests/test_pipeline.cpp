@@ -1,0 +1,230 @@
+// The harness pipeline end to end on the CPU: plan -> workbench -> sampler -> statistics, with
+// the speedup, baseline reuse, FAILED and skipped paths, and the tuner's search, database and
+// leaderboards, through the CPU-backed test variants (cpu_variants.cpp).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "core/stats.hpp"
+#include "harness/pipeline.hpp"
+#include "harness/policy.hpp"
+#include "harness/tuning.hpp"
+
+namespace apsp::harness {
+namespace {
+
+// A session with no GPU: host executors for every target.
+Session host_session(std::optional<DeviceInfo> device = std::nullopt) {
+  Session s;
+  s.device = device;
+  s.build = {"test-commit", "test-kernels"};
+  s.executors = [](Target) { return make_executor(Target::kHost, 0); };
+  return s;
+}
+
+DeviceInfo fake_device() {
+  DeviceInfo d = nominal_h200();
+  d.name = "Test Device";
+  return d;
+}
+
+Plan small_plan(const std::string& variants, const std::vector<std::string>& configs = {}) {
+  Plan p;
+  p.sizes = {40, 70};  // 70 is above the CPU reference's range below: the baseline's output is
+  p.cpu_reference_max_n = 50;  // the reference there
+  p.baseline = "cpu_naive";
+  p.graph.spec.density = 0.2;
+  p.graph.spec.wmax = 9;
+  p.requests = select_requests(variants, configs);
+  p.sampling = {2, 4, 0.0, false};
+  p.ceiling_s = 0;
+  return p;
+}
+
+const RunResult& run_of(const Results& r, const std::string& name, int n) {
+  auto it = std::find_if(r.runs.begin(), r.runs.end(), [&](const RunResult& x) {
+    return x.label.value_or(x.name) == name && x.n == n;
+  });
+  if (it == r.runs.end()) throw std::runtime_error("no run " + name);
+  return *it;
+}
+
+TEST(Pipeline, VerifiesTimesAndComputesSpeedupsOverTheBaseline) {
+  Plan p = small_plan("cpu_fw");
+  add_baseline(p, false);
+  ASSERT_TRUE(p.baseline_added);
+  EXPECT_EQ(p.requests.front().variant->name, "cpu_naive");
+  std::vector<std::string> progress;
+  const Outcome out = run_plan(p, host_session(), {[&](const std::string& s) { progress.push_back(s); }, {}});
+  EXPECT_FALSE(out.any_failed);
+  ASSERT_EQ(out.results.runs.size(), 4u);
+  const RunResult& fast40 = run_of(out.results, "cpu_fw", 40);
+  EXPECT_EQ(fast40.verified, "cpu-reference");
+  EXPECT_EQ(fast40.config_source, "declared default");
+  EXPECT_GE(fast40.samples_ms.size(), 2u);
+  EXPECT_LE(fast40.samples_ms.size(), 4u);
+  EXPECT_GT(fast40.median_ms, 0);
+  ASSERT_TRUE(fast40.speedup_vs_naive);
+  ASSERT_TRUE(fast40.speedup_ci95);
+  EXPECT_LE(fast40.speedup_ci95->first, fast40.speedup_ci95->second);
+  const RunResult& fast70 = run_of(out.results, "cpu_fw", 70);
+  EXPECT_EQ(fast70.verified, "cpu_naive") << "above the CPU range the baseline's output is the reference";
+  EXPECT_EQ(run_of(out.results, "cpu_naive", 70).verified, "baseline");
+  EXPECT_DOUBLE_EQ(*run_of(out.results, "cpu_naive", 40).speedup_vs_naive, 1.0);
+  EXPECT_EQ(fast70.pct_of_ceiling, 0) << "no ceiling measured";
+  EXPECT_NEAR(fast70.updates_per_s, 70.0 * 70 * 70 / (fast70.median_ms / 1000), 1e-6 * fast70.updates_per_s);
+  EXPECT_TRUE(std::any_of(progress.begin(), progress.end(), [](const std::string& s) {
+    return s.find("timing cpu_fw at n = 70") != std::string::npos;
+  }));
+}
+
+TEST(Pipeline, WrongResultsFailAndImpossibleRunsAreSkippedWithTheirReason) {
+  Plan p = small_plan("cpu_naive,cpu_wrong,cpu_small,naive");
+  const Outcome out = run_plan(p, host_session(), {});
+  EXPECT_TRUE(out.any_failed);
+  for (int n : {40, 70}) {
+    const RunResult& wrong = run_of(out.results, "cpu_wrong", n);
+    EXPECT_EQ(wrong.verified, "FAILED");
+    EXPECT_TRUE(wrong.samples_ms.empty());
+    EXPECT_FALSE(wrong.speedup_vs_naive);
+    ASSERT_TRUE(wrong.error);
+    EXPECT_NE(wrong.error->find("elements differ; first d[" + std::to_string(n - 1) + "][0]"), std::string::npos)
+        << *wrong.error;
+    const RunResult& gpu = run_of(out.results, "naive", n);
+    EXPECT_EQ(gpu.verified, "skipped");
+    EXPECT_EQ(gpu.error, "no CUDA device");
+  }
+  EXPECT_EQ(run_of(out.results, "cpu_small", 40).verified, "cpu-reference");
+  const RunResult& small70 = run_of(out.results, "cpu_small", 70);
+  EXPECT_EQ(small70.verified, "skipped");
+  EXPECT_EQ(small70.error, "needs n <= 50");
+  EXPECT_TRUE(small70.samples_ms.empty());
+}
+
+TEST(Pipeline, BaselineSamplesAreReusedFromAnEarlierRun) {
+  Plan first = small_plan("cpu_naive");
+  const Outcome naive = run_plan(first, host_session(), {});
+  Plan second = small_plan("cpu_fw");
+  add_baseline(second, /*reuse=*/true);
+  EXPECT_FALSE(second.baseline_added);
+  const Outcome out = run_plan(second, host_session(), {}, std::nullopt, &naive.results);
+  ASSERT_EQ(out.results.runs.size(), 2u) << "the baseline is not timed again";
+  const RunResult& fast = run_of(out.results, "cpu_fw", 40);
+  ASSERT_TRUE(fast.speedup_vs_naive);
+  EXPECT_DOUBLE_EQ(*fast.speedup_vs_naive, median(run_of(naive.results, "cpu_naive", 40).samples_ms) / fast.median_ms);
+  // Another graph spec's baseline is not a baseline.
+  Plan other = small_plan("cpu_fw");
+  other.graph.spec.seed = 99;
+  const Outcome none = run_plan(other, host_session(), {}, std::nullopt, &naive.results);
+  EXPECT_FALSE(run_of(none.results, "cpu_fw", 40).speedup_vs_naive);
+}
+
+TEST(Pipeline, ConfigsPerSizeComeFromTheDefaultsAndAskedConfigsStay) {
+  Plan p = small_plan("cpu_tunable", {"cpu_tunable[slow=1]"});
+  p.sizes = {20, 40};
+  p.cpu_reference_max_n = 100;
+  const Outcome out = run_plan(p, host_session(fake_device()), {});
+  // Without a policy for the device, the heuristic: slow = 1 below n = 30, 2 above.
+  EXPECT_EQ(run_of(out.results, "cpu_tunable", 20).config, (Config{{"slow", 1}}));
+  EXPECT_EQ(run_of(out.results, "cpu_tunable", 40).config, (Config{{"slow", 2}}));
+  EXPECT_EQ(run_of(out.results, "cpu_tunable", 40).config_source, "heuristic (no policy for this device)");
+  EXPECT_EQ(run_of(out.results, "cpu_tunable[slow=1]", 40).config, (Config{{"slow", 1}}));
+  EXPECT_EQ(run_of(out.results, "cpu_tunable[slow=1]", 40).config_source, "asked");
+}
+
+TEST(Pipeline, TunedPicksReplaceTheDefaultOnlyWhereMeasuredFaster) {
+  const DeviceInfo dev = fake_device();
+  const Session s = host_session(dev);
+  TuningDb db;
+  auto add = [&](int n, int slow, double ms, const std::string& kernels = "test-kernels") {
+    TuningEntry e{DeviceModel::of(dev), "cpu_tunable", n, {{"slow", slow}}, config_name("cpu_tunable", {{"slow", slow}}),
+                  {"random", 0.2, 9}, 1, {"c", kernels}, "ok", "", {ms}, ms, ""};
+    db.upsert(e);
+  };
+  add(40, 2, 5.0);  // the default at 40 (heuristic: slow = 2)
+  add(40, 1, 2.0);
+  add(40, 3, 1.0, "another-build");  // faster, but another build: never picked
+  Plan p = small_plan("cpu_tunable");
+  p.sizes = {40, 100};
+  p.cpu_reference_max_n = 200;
+  p.requests[0].tuned = true;
+  std::vector<std::string> notes;
+  const Outcome out = run_plan(p, s, {{}, [&](const std::string& l) { notes.push_back(l); }},
+                               TunedSource{&db, {}, "db.json"});
+  const RunResult& at40 = run_of(out.results, "cpu_tunable (tuned)", 40);
+  EXPECT_EQ(at40.config, (Config{{"slow", 1}}));
+  EXPECT_NE(at40.config_source->find("tuned at n = 40: 2.000 ms against the default's 5.000 ms"), std::string::npos);
+  // n = 100 is over twice the tuned n: the default runs, and a line says why.
+  EXPECT_EQ(run_of(out.results, "cpu_tunable (tuned)", 100).config, (Config{{"slow", 2}}));
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& l) {
+    return l.find("within a factor 2 of n = 100") != std::string::npos;
+  }));
+}
+
+TEST(Tuner, SearchesRecordsReferencesAndResumes) {
+  const DeviceInfo dev = fake_device();
+  const Session s = host_session(dev);
+  const std::string path = testing::TempDir() + "pipeline_tuner_db.json";
+  std::filesystem::remove(path);
+  TuneOptions o;
+  o.group = "cpu";
+  o.baseline = "cpu_naive";
+  o.solver = "cpu_fw";
+  o.sampling = {3, 5, 0.0, false};
+  o.graph.density = 0.2;
+  o.graph.wmax = 9;
+  const auto variants = tunable_variants("", "cpu");
+  ASSERT_EQ(variants.size(), 1u);
+  EXPECT_EQ(variants[0]->name, "cpu_tunable");
+  EXPECT_EQ(search_points(*variants[0], "cpu", variants[0]->defaults).size(), 4u) << "slow = 5 has no kernel";
+  TuningDb db;
+  std::vector<std::string> notes;
+  const TuneReport r = tune(variants, {120, 160}, o, s, db, path, {{}, [&](const std::string& l) { notes.push_back(l); }});
+  EXPECT_TRUE(r.disqualified) << "slow = 4 gives a wrong result";
+  ASSERT_EQ(r.boards.size(), 2u);
+  const Leaderboard& b40 = r.boards[0];  // n = 120
+  EXPECT_EQ(b40.evaluated, 4);
+  EXPECT_EQ(b40.measured_now, 4);
+  EXPECT_EQ(b40.default_name, "cpu_tunable[slow=2]");
+  ASSERT_EQ(b40.rows.size(), 3u) << "the wrong point is not on the board";
+  EXPECT_EQ(b40.rows[0].entry.name, "cpu_tunable[slow=1]");
+  EXPECT_GT(*b40.rows[0].vs_default, 1.0);
+  EXPECT_GT(*b40.rows[0].vs_naive, 0.0);
+  EXPECT_EQ(r.boards[1].rows.size(), 2u) << "slow = 3 cannot run at n = 160: rejected";
+  // Every reference point is in the database: baseline, solver default, the variant's default.
+  const TuningDb back = TuningDb::load(path);
+  TuningMatch m;
+  m.device = DeviceModel::of(dev);
+  m.graph = GraphKey{"random", 0.2, 9};
+  m.kernels = "test-kernels";
+  for (int n : {120, 160})
+    for (const std::string name : {"cpu_naive", "cpu_fw", "cpu_tunable[slow=2]"})
+      EXPECT_NE(back.find(m, name, n), nullptr) << name << " at " << n;
+  EXPECT_EQ(back.find(m, "cpu_tunable[slow=3]", 160)->status, "rejected");
+  EXPECT_EQ(back.find(m, "cpu_tunable[slow=4]", 120)->status, "failed");
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& l) {
+    return l.find("DISQUALIFIED") != std::string::npos;
+  }));
+  // A rerun measures nothing; --fresh measures every point again, once.
+  TuningDb again = back;
+  const TuneReport rerun = tune(variants, {120}, o, s, again, path, {});
+  EXPECT_EQ(rerun.boards[0].measured_now, 0);
+  o.fresh = true;
+  const TuneReport fresh = tune(variants, {120}, o, s, again, path, {});
+  EXPECT_EQ(fresh.boards[0].measured_now, 4);
+  // The policy from this database: the fastest verified config per tuned n.
+  std::vector<std::string> skipped;
+  const Policy pol = policy_from_db(back, m, dev, {{"command", "test"}}, {}, &skipped);
+  ASSERT_EQ(pol.variants.count("cpu_tunable"), 1u);
+  const auto& ranges = pol.variants.at("cpu_tunable");
+  ASSERT_EQ(ranges.size(), 2u);
+  EXPECT_EQ(ranges[0].config, (Config{{"slow", 1}}));
+  EXPECT_EQ(ranges[1].config, (Config{{"slow", 1}}));
+  EXPECT_EQ(ranges[0].n_max, 138) << "split at the geometric mean of 120 and 160";
+  EXPECT_EQ(ranges[1].n_min, 139);
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace apsp::harness

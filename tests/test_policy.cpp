@@ -1,0 +1,135 @@
+// Policies (defaults per device model and n) and the picks from tuning databases that can only
+// help: apsp --variant auto and apsp_bench --tuned never take a measured config over the
+// shipped default unless the same database measured that default, slower, at that n.
+#include <gtest/gtest.h>
+
+#include "harness/build_identity.hpp"
+#include "harness/pipeline.hpp"
+#include "harness/policy.hpp"
+#include "harness/solver_choice.hpp"
+
+namespace apsp::harness {
+namespace {
+
+DeviceInfo h200() {
+  DeviceInfo d = nominal_h200();
+  d.name = "NVIDIA H200";
+  return d;
+}
+
+Policy two_ranges() {
+  return policy_from_json(nlohmann::json::parse(R"({"schema": "apsp-policy/1",
+    "device": {"name": "NVIDIA H200", "cc": "9.0", "sms": 132}, "provenance": {"command": "test"},
+    "variants": {"batched": [
+      {"n_min": 1, "n_max": 4999, "config": {"batch2": 2, "batch3": 5}, "tuned_n": 2500, "median_ms": 3.4},
+      {"n_min": 5000, "n_max": null, "config": {"batch2": 5, "batch3": 7}, "tuned_n": 10000, "median_ms": 158.0}]}})"),
+                          "test");
+}
+
+TEST(Policy, RangesPickTheConfigPerSizeOnItsDeviceModel) {
+  const std::vector<Policy> policies{two_ranges()};
+  const Variant& b = *find_variant("batched");
+  const DeviceInfo dev = h200();
+  EXPECT_EQ(default_config(b, 1000, &dev, policies).config, (Config{{"batch2", 2}, {"batch3", 5}}));
+  EXPECT_EQ(default_config(b, 1000, &dev, policies).source, "policy for n 1..4999");
+  EXPECT_EQ(default_config(b, 50000, &dev, policies).config, (Config{{"batch2", 5}, {"batch3", 7}}));
+  DeviceInfo other = dev;
+  other.name = "NVIDIA H100 80GB HBM3";
+  EXPECT_EQ(default_config(b, 1000, &other, policies).config, b.defaults) << "no policy for this model";
+  EXPECT_EQ(default_config(b, 1000, &other, policies).source, "declared default");
+  EXPECT_EQ(default_config(b, 1000, nullptr, policies).config, b.defaults) << "no device";
+  // Without a policy, sm90 follows its heuristic (tile 64 while a round has few tiles).
+  const Variant& sm90 = *find_variant("sm90");
+  EXPECT_EQ(default_config(sm90, 1000, &other, policies).config.at("tile"), 64);
+  EXPECT_EQ(default_config(sm90, 10000, &other, policies).config, sm90.defaults);
+  // JSON round trip.
+  const Policy back = policy_from_json(to_json(policies[0]), "roundtrip");
+  EXPECT_EQ(back.variants.at("batched").size(), 2u);
+  EXPECT_EQ(back.variants.at("batched")[1].n_max, INT_MAX);
+}
+
+TEST(Policy, MalformedTablesAreRefusedWithTheirFault) {
+  auto fault = [](const std::string& text) {
+    try {
+      policy_from_json(nlohmann::json::parse(text), "p.json");
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_EQ(fault(R"({"schema": "apsp-bench/1"})"), "p.json: not a policy table (schema \"apsp-policy/1\" expected)");
+  EXPECT_NE(fault(R"({"schema": "apsp-policy/1", "device": {}})").find("p.json: malformed policy"), std::string::npos);
+  EXPECT_EQ(fault(R"({"schema": "apsp-policy/1", "device": {"name": "X", "cc": "9.0", "sms": 1}, "provenance": {},
+    "variants": {"sm90": [{"n_min": 1, "n_max": 10, "config": {}, "tuned_n": 5, "median_ms": 1},
+                          {"n_min": 20, "n_max": null, "config": {}, "tuned_n": 50, "median_ms": 1}]}})"),
+            "p.json: sm90 has a malformed range at n_min = 20");
+}
+
+// The tables compiled into this build must name configs it compiles, with their provenance.
+TEST(Policy, ShippedTablesNameCompiledConfigs) {
+  for (const Policy& p : shipped_policies()) {
+    EXPECT_FALSE(p.provenance.value("command", "").empty()) << p.device.name;
+    EXPECT_FALSE(p.provenance.value("date", "").empty()) << p.device.name;
+    for (const auto& [variant, ranges] : p.variants) {
+      EXPECT_EQ(ranges.front().n_min, 1) << variant;
+      EXPECT_EQ(ranges.back().n_max, INT_MAX) << variant;
+      for (const PolicyRange& r : ranges) EXPECT_EQ(config_problem(variant, r.config), "") << p.device.name;
+    }
+  }
+}
+
+TuningEntry measured(const DeviceInfo& dev, const std::string& text, int n, double ms,
+                     const std::string& kernels = current_build().kernels) {
+  const NamedConfig c = parse_config(text);
+  return TuningEntry{DeviceModel::of(dev), c.variant->name, n, c.config, config_name(c.variant->name, c.config),
+                     {"random", 0.1, 1000}, 1, {"abc", kernels}, "ok", "", {ms}, ms, ""};
+}
+
+// The case the issue was filed on: after `tuner --search batch --n 10000`, apsp at V = 10000
+// took batched[batch2=1,batch3=7] (158.9 ms) over sm90's default (94.4 ms without the database).
+TEST(SolverChoice, ABatchOnlyDatabaseNeverBeatsTheSolversDefault) {
+  const DeviceInfo dev = h200();
+  const Variant& sm90 = *find_variant("sm90");
+  const Config shipped = default_config(sm90, 10000, &dev).config;
+  TuningDb db;
+  db.upsert(measured(dev, "batched[batch2=1,batch3=7]", 10000, 158.9));
+  db.upsert(measured(dev, "batched[batch2=6,batch3=6]", 10000, 161.9));
+  // Without the solver's default in the database, nothing is picked.
+  SolverChoice c = choose_solver(dev, 10000, &db, "tuning.json");
+  EXPECT_EQ(c.chosen.variant, &sm90);
+  EXPECT_EQ(c.chosen.config, shipped);
+  EXPECT_NE(c.why.find("that include that default"), std::string::npos) << c.why;
+  // The tuner records it: the default stays, being faster.
+  db.upsert(measured(dev, config_name("sm90", shipped), 10000, 70.3));
+  c = choose_solver(dev, 10000, &db, "tuning.json");
+  EXPECT_EQ(c.chosen.variant, &sm90);
+  EXPECT_EQ(c.chosen.config, shipped);
+  EXPECT_NE(c.why.find("nothing beat it at n = 10000 (70.300 ms)"), std::string::npos) << c.why;
+  // No database at all: the same default.
+  EXPECT_EQ(choose_solver(dev, 10000, nullptr, "").chosen.config, shipped);
+}
+
+TEST(SolverChoice, APickMustBeFasterOnTheSameBuildNearTheSameSize) {
+  const DeviceInfo dev = h200();
+  const Variant& sm90 = *find_variant("sm90");
+  const Config shipped = default_config(sm90, 2500, &dev).config;
+  const std::string faster = shipped.at("lookahead") == 0 ? "sm90[tile=64,chunk=16,per_thread=4,lookahead=1]"
+                                                           : "sm90[tile=64,chunk=16,per_thread=4,lookahead=0]";
+  TuningDb db;
+  db.upsert(measured(dev, config_name("sm90", shipped), 2500, 2.6));
+  db.upsert(measured(dev, faster, 2500, 1.5));
+  db.upsert(measured(dev, "regtile64", 2500, 0.1, "another-build"));  // never: another build
+  SolverChoice c = choose_solver(dev, 2500, &db, "db.json");
+  EXPECT_EQ(config_name("sm90", c.chosen.config), config_name("sm90", parse_config(faster).config));
+  EXPECT_NE(c.why.find("tuned in db.json at n = 2500: 1.500 ms against the default's 2.600 ms"), std::string::npos);
+  // Within a factor of 2 of a tuned size only.
+  EXPECT_EQ(choose_solver(dev, 4000, &db, "db.json").chosen.config, parse_config(faster).config);
+  EXPECT_EQ(choose_solver(dev, 6000, &db, "db.json").chosen.config, default_config(sm90, 6000, &dev).config);
+  // Another device model: nothing.
+  DeviceInfo other = dev;
+  other.name = "Other";
+  EXPECT_EQ(choose_solver(other, 2500, &db, "db.json").chosen.config, default_config(sm90, 2500, &other).config);
+}
+
+}  // namespace
+}  // namespace apsp::harness
