@@ -4,6 +4,9 @@
 #   apps_cli.sh gpu      BUILD_DIR   every variant through apsp gives the golden bytes (77: no GPU)
 #   apps_cli.sh roundtrip BUILD_DIR  gen_graph | apsp equals the independent Python solver
 #   apps_cli.sh bad      BUILD_DIR   every reader fault: one line, exit 1, nothing written
+#   apps_cli.sh gpu_tuned BUILD_DIR  apsp --db takes a tuner pick only where the tuner measured it
+#                                    faster than the shipped default, and no database is read
+#                                    unless named (77: no GPU)
 set -u
 mode=$1 build=$2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,6 +32,31 @@ gpu)
     done
   done
   echo "every variant gives the golden bytes" ;;
+gpu_tuned)
+  "$build/gen_graph" --V 300 --density 0.05 --seed 3 -o "$tmp/g.txt" || fail "gen_graph"
+  "$build/tuner" --search batch --n 300 --min-time 0.01 --db "$tmp/db.json" >"$tmp/tuner.log" 2>&1
+  rc=$?
+  [ $rc -eq 3 ] && { echo "no GPU: skipped"; exit 77; }
+  [ $rc -eq 0 ] || fail "tuner exited $rc: $(tail -3 "$tmp/tuner.log")"
+  "$build/apsp" "$tmp/g.txt" --variant cpu -o "$tmp/expected" 2>/dev/null || fail "apsp --variant cpu"
+  # A tuning.json in the current folder is not read: apsp says which default it used.
+  (cd "$tmp" && cp db.json tuning.json && "$build/apsp" g.txt -o plain) 2>"$tmp/plain.err" || fail "apsp without --db"
+  grep -q "solving with sm90\[" "$tmp/plain.err" || fail "without --db: $(cat "$tmp/plain.err")"
+  "$build/apsp" "$tmp/g.txt" --db "$tmp/db.json" -o "$tmp/tuned" 2>"$tmp/tuned.err" || fail "apsp --db"
+  cmp -s "$tmp/tuned" "$tmp/expected" || fail "apsp --db: output differs from the CPU"
+  cmp -s "$tmp/plain" "$tmp/expected" || fail "apsp: output differs from the CPU"
+  line=$(grep "solving with" "$tmp/tuned.err")
+  echo "$line"
+  if grep -q "tuned in" <<<"$line"; then  # a pick: it must have beaten the default where measured
+    python3 - "$line" <<'PY' || fail "a pick that did not beat the default: $line"
+import re, sys
+pick, ref = map(float, re.search(r": ([0-9.]+) ms against the default's ([0-9.]+) ms", sys.argv[1]).groups())
+assert pick < ref, (pick, ref)
+PY
+  else
+    grep -q "nothing beat it" <<<"$line" || fail "no pick and no reason: $line"
+  fi
+  echo "apsp --db picks only what beat the default; no database read unless named" ;;
 roundtrip)
   for args in "--V 50 --density 0.1 --seed 1" "--V 33 --kind grid --wmin 0 --wmax 3" \
               "--V 40 --kind star --seed 9" "--V 64 --kind components --components 5 --density 0.3" \

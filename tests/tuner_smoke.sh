@@ -27,7 +27,7 @@ python3 - "$dir/db.json" "$points" <<'PY'
 import json, sys
 db = json.load(open(sys.argv[1]))
 points = int(sys.argv[2])
-assert db["schema"] == "apsp-tuning/1"
+assert db["schema"] == "apsp-tuning/2"
 names = sorted(e["name"] for e in db["entries"])
 assert len(names) == points + 1 and len(set(names)) == points + 1, names  # naive + sm90, no duplicates
 assert all(e["status"] == "ok" and e["median_ms"] > 0 and e["samples_ms"] for e in db["entries"])

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# On a GPU machine: tune every variant's parameters at the policy sizes and write this device's
+# policy table (policies/<device>.json) with its provenance. Commit the file; the programs
+# compile it in and use it as each variant's default per n on this device model.
+#   scripts/tune-policy.sh [BUILD_DIR] [extra tuner options]
+# The sizes bracket the changes the notes measured (tile 64 with look-ahead 2 at n = 1000,
+# look-ahead 1 at 2500, tile 128 at 10000); ranges meet at the geometric means between them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build/release}
+shift || true
+db=${APSP_POLICY_DB:-policy-tuning.json}
+device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
+name=$(tr 'A-Z' 'a-z' <<<"$device" | tr -cs 'a-z0-9' '-' | sed 's/-$//')
+"$build/tuner" --search all --n 1000,2500,5000,10000 --min-time 0.2 --db "$db" "$@"
+"$build/tuner" --emit-policy "policies/$name.json" --db "$db"
