@@ -7,10 +7,12 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "core/console.hpp"
 #include "core/tables.hpp"
+#include "harness/build_identity.hpp"
 #include "harness/policy.hpp"
 #include "harness/tuning.hpp"
 
@@ -56,9 +58,9 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--fresh", t.fresh, "measure again points the database already has");
   app.add_option("--json", o.json_out, "write the leaderboards as JSON");
   app.add_option("--emit-policy", o.emit_policy,
-                 "write a policy table (schema apsp-policy/1) from --db for this device: each variant's fastest "
-                 "config per tuned n, where the database also holds the default it replaces; run after a search "
-                 "(or alone, with --n ignored) and commit the file under policies/");
+                 "write a policy table (schema apsp-policy/1) from --db: each variant's fastest config per tuned n "
+                 "on this device (alone and without a GPU: the database's one device model), where the database "
+                 "also holds the default it replaces; commit the file under policies/");
   app.add_option("--top", t.top, "configs per leaderboard")->check(CLI::Range(1, 1 << 30));
   app.add_option("--reps", t.sampling.max_reps, "most samples per point")->check(CLI::Range(1, 1 << 30));
   app.add_option("--min-time", t.sampling.min_time_s, "seconds of samples per point (within 3..--reps)")->check(CLI::Range(0.0, 1e6));
@@ -113,19 +115,38 @@ void print_leaderboards(const harness::TuneReport& report, const std::string& db
   }
 }
 
-// Writes the policy table of this device from the database; returns the exit code.
-int emit_policy(const Options& o, const harness::Session& s, const TuningDb& db, int argc, char** argv) {
+// The device a policy is emitted for: this machine's, else the one device model of the
+// database (H200 limits assumed for the checks). Throws std::invalid_argument otherwise.
+DeviceInfo policy_device(const TuningDb& db, const std::string& path) {
+  if (has_device()) return query_device();
+  std::vector<DeviceModel> models;
+  for (const TuningEntry& e : db.entries())
+    if (std::find(models.begin(), models.end(), e.device) == models.end()) models.push_back(e.device);
+  if (models.size() != 1)
+    throw std::invalid_argument(fmt::format("--emit-policy without a GPU needs a database of one device model; {} "
+                                            "holds {}", path, models.size()));
+  DeviceInfo d = harness::nominal_h200();
+  d.name = models[0].name;
+  d.sms = models[0].sms;
+  d.cc_major = models[0].cc.empty() ? 0 : models[0].cc[0] - '0';
+  d.cc_minor = models[0].cc.size() < 3 ? 0 : models[0].cc[2] - '0';
+  return d;
+}
+
+// Writes the policy table of the database's device; returns the exit code.
+int emit_policy(const Options& o, const DeviceInfo& dev, const BuildId& build, const TuningDb& db, int argc,
+                char** argv) {
   std::vector<std::string> args(argv, argv + argc);
   TuningMatch match;
-  match.device = DeviceModel::of(*s.device);
+  match.device = DeviceModel::of(dev);
   match.graph = GraphKey{"random", o.tune.graph.density, o.tune.graph.wmax};
-  match.kernels = s.build.kernels;
-  const nlohmann::json provenance{{"date", now_iso()}, {"commit", s.build.commit}, {"kernels", s.build.kernels},
+  match.kernels = build.kernels;
+  const nlohmann::json provenance{{"date", now_iso()}, {"commit", build.commit}, {"kernels", build.kernels},
                                   {"command", fmt::format("{}", fmt::join(args, " "))}, {"database", o.db},
                                   {"graph", {{"kind", "random"}, {"density", o.tune.graph.density},
                                              {"wmax", o.tune.graph.wmax}}}};
   std::vector<std::string> skipped;
-  const harness::Policy p = harness::policy_from_db(db, match, *s.device, provenance, harness::shipped_policies(), &skipped);
+  const harness::Policy p = harness::policy_from_db(db, match, dev, provenance, harness::shipped_policies(), &skipped);
   for (const std::string& line : skipped) fmt::print("emit-policy: skipped {}\n", line);
   if (p.variants.empty()) {
     fmt::print(stderr, "tuner: {} has no usable entries for this device, graph and build: no policy written\n", o.db);
@@ -181,8 +202,19 @@ int run(int argc, char** argv) {
     print_dry_run(variants, sizes, o);
     return 0;
   }
+  if (variants.empty()) {  // --emit-policy alone: from the database, no GPU needed
+    try {
+      return emit_policy(o, policy_device(db, o.db), harness::current_build(), db, argc, argv);
+    } catch (const std::invalid_argument& e) {
+      fmt::print(stderr, "tuner: {}\n", e.what());
+      return kExitUsage;
+    } catch (const std::runtime_error& e) {
+      fmt::print(stderr, "tuner: {}\n", e.what());
+      return kExitFailed;
+    }
+  }
   if (!has_device()) {
-    fmt::print(stderr, "tuner: no CUDA device found (--dry-run works without one)\n");
+    fmt::print(stderr, "tuner: no CUDA device found (--dry-run and --emit-policy alone work without one)\n");
     return kExitNoDevice;
   }
   const harness::Session session = harness::Session::here();
@@ -201,7 +233,7 @@ int run(int argc, char** argv) {
       print_leaderboards(report, o.db);
       if (!o.json_out.empty()) write_file_atomic(o.json_out, harness::leaderboards_json(report, session).dump(2) + "\n");
     }
-    if (!o.emit_policy.empty() && emit_policy(o, session, db, argc, argv) != 0) return kExitFailed;
+    if (!o.emit_policy.empty() && emit_policy(o, dev, session.build, db, argc, argv) != 0) return kExitFailed;
     if (report.disqualified) fmt::print(stderr, "tuner: some candidates gave wrong results and were disqualified (see above)\n");
     return report.disqualified ? kExitFailed : 0;
   } catch (const std::runtime_error& e) {  // a database or output write
