@@ -1,4 +1,4 @@
-// The contest's edge-list format (ARCHITECTURE.md): "V E", then E lines "src dst w".
+// The contest's edge-list format (README, "Edge-list format"): "V E", then E lines "src dst w".
 // The reader is strict: every fault is one InputError naming the source, the line and the fault.
 #pragma once
 
