@@ -1,9 +1,10 @@
 // apsp: the contest-format solver. Reads an edge list (README, "Edge-list format"), solves all
-// pairs on the GPU (or on the CPU reference when there is none, or with --variant cpu), writes the V x V
-// matrix. The variant and config come from the harness (harness/solver_choice.hpp). Built for speed at large V, where the I/O dominates: whole-file read and from_chars
-// parsing, pinned host memory, async copies on one stream, to_chars output formatted by all
-// cores while the previous batch is written. Exit codes: 0 done, 1 bad input or a failure
-// (nothing written), 2 bad usage, 3 a GPU variant asked for and no device.
+// pairs on the GPU (or on the CPU reference when there is none, or with --variant cpu), writes
+// the V x V matrix. The variant and config come from the harness (harness/solver_choice.hpp).
+// Built for speed at large V, where the I/O dominates: whole-file read and from_chars parsing,
+// pinned host memory, async copies on one stream, to_chars output formatted by all cores while
+// the previous batch is written. Exit codes: 0 done, 1 bad input or a failure (nothing
+// written), 2 bad usage, 3 a GPU variant asked for and no device.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <unistd.h>
