@@ -22,6 +22,7 @@
 #include "core/parallel.hpp"
 #include "core/reference.hpp"
 #include "core/tuning_db.hpp"
+#include "harness/policy.hpp"
 #include "harness/solver_choice.hpp"
 #include "variants/variant.hpp"
 
@@ -130,7 +131,11 @@ std::unique_ptr<PinnedBuffer<int32_t>> solve_on_device(Input& in, const NamedCon
 NamedConfig choose(const Options& o, const std::optional<NamedConfig>& asked, const DeviceInfo& dev, int n) {
   std::string why = "as asked";
   NamedConfig chosen = asked.value_or(NamedConfig{});
-  if (!asked) {
+  if (asked && o.config.empty() && o.variant.find('[') == std::string::npos) {  // a bare name
+    const harness::DefaultChoice d = harness::default_config(*chosen.variant, n, &dev);
+    chosen.config = d.config;
+    why = d.source;
+  } else if (!asked) {
     std::optional<TuningDb> db;
     if (!o.db_path.empty()) {
       std::string note;
@@ -193,7 +198,7 @@ int run(int argc, char** argv) {
   app.option_defaults()->always_capture_default();
   app.add_option("input", o.input, "edge-list file, or - for standard input")->required();
   app.add_option("-o,--output", o.output, "output file (written via a temporary file and a rename); default: standard output");
-  app.add_option("--variant", o.variant, "auto (the shipped default, or --db's pick), cpu, or a variant name");
+  app.add_option("--variant", o.variant, "auto (the shipped default, or --db's pick), cpu, a variant name (its default for this device and V), or a config");
   app.add_option("--config", o.config, "a config as apsp_bench prints it, e.g. 'sm90[tile=64,chunk=8]'");
   app.add_option("--db", o.db_path, "a tuning database for --variant auto (none is read unless given)");
   app.add_option("--threads", o.threads, "CPU threads for parsing, output and the CPU solver (0: all)")->check(CLI::Range(0, 4096));

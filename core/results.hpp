@@ -35,7 +35,7 @@ struct RunResult {
   std::optional<std::string> config_source;
   int n = 0;
   GraphDesc graph;
-  std::string verified;  // "cpu-reference", "naive", "baseline", or "FAILED"
+  std::string verified;  // "cpu-reference", "naive", "baseline", "FAILED", or "skipped"
   std::vector<double> samples_ms;
   double median_ms = 0, min_ms = 0, stddev_ms = 0, cv = 0;
   double updates_per_s = 0, pct_of_ceiling = 0;

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <deque>
 
 #include "core/console.hpp"
 #include "core/stats.hpp"
@@ -126,8 +125,8 @@ std::string eta(double seconds) {
                        : fmt::format(", about {:.1f} min left", seconds / 60);
 }
 
-// Pass 2: the samples, run by run, with the time left from each run's planned samples.
-void sample_all(const Plan& plan, std::vector<Slot>& slots, const Observer& obs) {
+// The samples of one size's runs, with the time left from each run's planned samples.
+void sample_size(const Plan& plan, std::vector<Slot>& slots, const Observer& obs) {
   double left_ms = 0;
   int total = 0, done = 0;
   for (const Slot& s : slots) {
@@ -136,7 +135,7 @@ void sample_all(const Plan& plan, std::vector<Slot>& slots, const Observer& obs)
   }
   for (Slot& s : slots) {
     if (s.reps == 0) continue;
-    say(obs.progress, fmt::format("[{}/{}] timing {} at n = {}{}", ++done, total, s.result.name, s.result.n,
+    say(obs.progress, fmt::format("n = {}: [{}/{}] timing {}{}", s.result.n, ++done, total, s.result.name,
                                   eta(left_ms / 1000)));
     const Variant& v = *s.sel.variant;
     Executor& ex = s.bench->executor(v);
@@ -199,19 +198,19 @@ Outcome run_plan(const Plan& plan, const Session& s, const Observer& obs, const 
     say(obs.note, fmt::format("int32 min-plus ceiling: {:.2f} T updates/s",
                               out.results.context.ceiling_updates_per_s / 1e12));
   }
-  std::deque<Workbench> benches;  // a deque keeps the slots' pointers valid
-  std::vector<Slot> slots;
+  // One size at a time: its matrices (host and device) are freed before the next is made.
   for (int n : plan.sizes) {
     say(obs.progress, fmt::format("n = {}: the graph and its {}", n,
                                   reference_kind(n, plan.cpu_reference_max_n, plan.baseline) == "cpu-reference"
                                       ? "CPU reference"
                                       : "reference output (" + plan.baseline + ")"));
-    benches.emplace_back(make_input(plan.graph, n), s.executors, plan.cpu_reference_max_n, plan.baseline);
-    verify_size(plan, benches.back(), s, tuned, obs, slots, out.any_failed);
-    benches.back().drop_expected();  // host memory: only verification needs it
+    Workbench bench(make_input(plan.graph, n), s.executors, plan.cpu_reference_max_n, plan.baseline);
+    std::vector<Slot> slots;
+    verify_size(plan, bench, s, tuned, obs, slots, out.any_failed);
+    bench.drop_expected();  // host memory: only verification needs it
+    sample_size(plan, slots, obs);
+    for (Slot& slot : slots) out.results.runs.push_back(std::move(slot.result));
   }
-  sample_all(plan, slots, obs);
-  for (Slot& slot : slots) out.results.runs.push_back(std::move(slot.result));
   compute_statistics(out.results, plan.baseline, baseline ? baseline->runs : std::vector<RunResult>{});
   return out;
 }

@@ -1,8 +1,9 @@
-// The pipeline: a Plan in, Results out. Per size: the input and the expected output
-// (Workbench); per request: the config for that size (asked, tuned, or the policy default),
-// check(), verification (its solve is the warm-up), then the samples (sampler), optional CUDA
-// graph and phase timings, and last the statistics and speedups (statistics.hpp). Programs
-// print and write what comes back; nothing here prints.
+// The pipeline: a Plan in, Results out. Size by size: the input and the expected output
+// (Workbench); per request the config for that size (asked, tuned, or the policy default),
+// check(), verification (its solve is the warm-up); then every verified run's samples
+// (sampler), optional CUDA graph and phase timings; the size's matrices are freed before the
+// next. Last, the statistics and speedups (statistics.hpp). Programs print and write what
+// comes back; nothing here prints.
 #pragma once
 
 #include <functional>

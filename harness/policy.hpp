@@ -47,7 +47,8 @@ const std::vector<Policy>& shipped_policies();
 
 struct DefaultChoice {
   Config config;
-  std::string source;  // "policy NVIDIA H200 n 1582-5000", "heuristic", "declared default"
+  std::string source;  // "policy for n 1582..3535", "heuristic (no policy for this device)",
+                       // "declared default"
 };
 
 // The config (variant, n) runs when nothing else is asked for: the policy of `device`'s model

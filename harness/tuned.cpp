@@ -20,7 +20,7 @@ std::optional<TunedPick> pick_tuned(const TuningDb& db, const TuningMatch& match
   double nearest = std::log(2.0) + 1e-9;
   for (int m : tuned) {
     const double distance = std::abs(std::log(static_cast<double>(m) / n));
-    if (distance > nearest || (out && distance == nearest && m < out->reference->n)) continue;
+    if (distance > nearest) continue;  // ascending sizes: of two as near, the larger wins
     const NamedConfig ref = reference_at(m);
     const TuningEntry* r = nullptr;
     for (const TuningEntry& e : db.entries())

@@ -75,7 +75,7 @@ TEST(Pipeline, VerifiesTimesAndComputesSpeedupsOverTheBaseline) {
   EXPECT_EQ(fast70.pct_of_ceiling, 0) << "no ceiling measured";
   EXPECT_NEAR(fast70.updates_per_s, 70.0 * 70 * 70 / (fast70.median_ms / 1000), 1e-6 * fast70.updates_per_s);
   EXPECT_TRUE(std::any_of(progress.begin(), progress.end(), [](const std::string& s) {
-    return s.find("timing cpu_fw at n = 70") != std::string::npos;
+    return s.find("n = 70: [") != std::string::npos && s.find("] timing cpu_fw") != std::string::npos;
   }));
 }
 
