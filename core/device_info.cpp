@@ -50,6 +50,4 @@ DeviceInfo query_device(int ordinal) {
   return d;
 }
 
-BuildInfo build_info() { return BuildInfo{APSP_GIT, APSP_NVCC_VERSION, APSP_CUDA_ARCHS}; }
-
 }  // namespace apsp

@@ -26,6 +26,9 @@ struct DeviceInfo {
   std::string cc() const { return std::to_string(cc_major) + "." + std::to_string(cc_minor); }
 };
 
+// The device query is defined in apsp_cuda (device_info.cpp); build_info() in the host-only
+// apsp_core (build_info.cpp), so a program that only reads results need not link CUDA.
+
 // Number of CUDA devices usable here; 0 when there is no device or no driver.
 int device_count();
 inline bool has_device() { return device_count() > 0; }

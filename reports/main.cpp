@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -25,11 +26,43 @@ std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
+// The plotting script, found from where this program is rather than from a path compiled in,
+// so that an installed or moved build works: beside the program (the build tree copies it
+// there), or in ../share/apsp-kernel-lab (cmake --install). APSP_PLOT_SCRIPT overrides both.
+// Empty when there is none, and `why` says where it was looked for.
+std::string find_plot_script(std::string& why) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (const char* env = std::getenv("APSP_PLOT_SCRIPT"); env && *env) {
+    if (fs::is_regular_file(env, ec)) return env;
+    why = fmt::format("APSP_PLOT_SCRIPT={} is not a file", env);
+    return "";
+  }
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) {
+    why = "plot_results.py not found: /proc/self/exe cannot be read (set APSP_PLOT_SCRIPT)";
+    return "";
+  }
+  const fs::path beside = exe.parent_path() / "plot_results.py";
+  const fs::path shared =
+      (exe.parent_path() / "../share/apsp-kernel-lab/plot_results.py").lexically_normal();
+  for (const fs::path& p : {beside, shared})
+    if (fs::is_regular_file(p, ec)) return p.string();
+  why = fmt::format("plot_results.py is neither at {} nor at {} (set APSP_PLOT_SCRIPT)",
+                    beside.string(), shared.string());
+  return "";
+}
+
 // Runs the plotting script; returns the PNG names it wrote, or explains in `note` why none.
 std::vector<std::string> plot(const std::vector<std::string>& files, const std::string& db,
                               const std::string& out_dir, std::string& note) {
-  const char* env = std::getenv("APSP_PLOT_SCRIPT");
-  const std::string script = env ? env : APSP_PLOT_SCRIPT;
+  std::string why;
+  const std::string script = find_plot_script(why);
+  if (script.empty()) {
+    note = "Plots skipped: " + why + ".";
+    fmt::print(stderr, "apsp_report: {}\n", note);
+    return {};
+  }
   if (std::system("python3 -c 'import matplotlib' >/dev/null 2>&1") != 0) {
     note = "Plots skipped: python3 with matplotlib was not found (scripts/setup.sh installs it).";
     fmt::print(stderr, "apsp_report: {}\n", note);
