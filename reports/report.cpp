@@ -135,16 +135,23 @@ Grid phase_table(const Input& in) {
   return g.size() > 1 ? g : Grid{};
 }
 
+// Entries are ranked only against entries of the same device, graph spec and build: timings of
+// another graph or another kernel build are not comparable.
 Grid leaderboard(const TuningDb& db, int top) {
-  std::map<std::tuple<std::string, std::string, int>, std::vector<const TuningEntry*>> groups;
-  for (const TuningEntry& e : db.entries())
-    if (e.status == "ok") groups[{e.device.name, e.variant, e.n}].push_back(&e);
-  Grid g{{"device", "variant", "n", "rank", "config", "median ms", "vs best"}};
+  using Key = std::tuple<std::string, std::string, std::string, std::string, int>;
+  std::map<Key, std::vector<const TuningEntry*>> groups;
+  for (const TuningEntry& e : db.entries()) {
+    if (e.status != "ok") continue;
+    const std::string graph = fmt::format("{} {} {}", e.graph.kind, e.graph.density, e.graph.wmax);
+    groups[{e.device.name, graph, e.build.kernels, e.variant, e.n}].push_back(&e);
+  }
+  Grid g{{"device", "graph", "build", "variant", "n", "rank", "config", "median ms", "vs best"}};
   for (auto& [key, list] : groups) {
     std::sort(list.begin(), list.end(), [](auto* a, auto* b) { return a->median_ms < b->median_ms; });
     for (size_t i = 0; i < list.size() && i < static_cast<size_t>(top); ++i) {
-      g.push_back({std::get<0>(key), std::get<1>(key), std::to_string(std::get<2>(key)),
-                   std::to_string(i + 1), list[i]->name, fmt::format("{:.3f}", list[i]->median_ms),
+      g.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), std::get<3>(key),
+                   std::to_string(std::get<4>(key)), std::to_string(i + 1), list[i]->name,
+                   fmt::format("{:.3f}", list[i]->median_ms),
                    fmt::format("{:.3f}x", list[i]->median_ms / list[0]->median_ms)});
     }
   }

@@ -72,12 +72,23 @@ def line_plot(series, value, ylabel, title, path, log_y=False, guide=False):
 def heatmaps(db_path, out):
     with open(db_path) as f:
         db = json.load(f)
-    if db.get("schema") != "apsp-tuning/1":
-        sys.exit(f"plot_results.py: {db_path}: not an apsp-tuning/1 database")
+    if db.get("schema") not in ("apsp-tuning/1", "apsp-tuning/2"):
+        sys.exit(f"plot_results.py: {db_path}: not an apsp-tuning/2 (or /1) database")
+    # One heatmap per variant, from one device, graph spec and build (a /1 file names neither of
+    # the last two): the newest entry's.
+    def key(e):
+        g, b = e.get("graph", {}), e.get("build", {})
+        return (e["device"]["name"], g.get("kind"), g.get("density"), g.get("wmax"), b.get("kernels"))
     groups = {}
     for e in db["entries"]:
         if e["status"] == "ok" and {"batch2", "batch3"} <= set(e["config"]):
-            groups.setdefault((e["variant"], e["n"]), []).append(e)
+            groups.setdefault(e["variant"], {}).setdefault(key(e), []).append(e)
+    latest = {v: max(by_key.values(), key=lambda es: max(x.get("date", "") for x in es))
+              for v, by_key in groups.items()}
+    groups = {}
+    for variant, entries in latest.items():
+        for e in entries:
+            groups.setdefault((variant, e["n"]), []).append(e)
     written = []
     for variant in sorted({v for v, _ in groups}):
         n = max(n for v, n in groups if v == variant)

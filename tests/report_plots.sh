@@ -18,4 +18,12 @@ if [ ${#db_args[@]} -gt 0 ]; then
   ls "$out"/heatmap_batched_n*.png >/dev/null 2>&1 || { echo "no batch heatmap"; exit 1; }
   grep -q "Tuner leaderboards" "$out/report.md" || { echo "no leaderboards in report.md"; exit 1; }
 fi
-echo "report.md and $(ls "$out"/*.png | wc -l) PNGs"
+# A database of schema apsp-tuning/2: leaderboards per device, graph spec and build; a heatmap.
+out2=$(mktemp -d)
+trap 'rm -rf "$out" "$out2"' EXIT
+"$report" "$fixtures/h200_bench.json" --db "$fixtures/h200_tuning_v2.json" --out "$out2" \
+  || { echo "apsp_report with an apsp-tuning/2 database failed"; exit 1; }
+grep -q "| NVIDIA H200 | random 0.1 1000 | 75245ad4b3ec4c7c | batched | 2500 | 1 |" "$out2/report.md" \
+  || { echo "no /2 leaderboard row in report.md"; exit 1; }
+[ -s "$out2/heatmap_batched_n10000.png" ] || { echo "no heatmap from the /2 database"; exit 1; }
+echo "report.md and $(ls "$out"/*.png | wc -l) PNGs; the /2 database reported too"
