@@ -3,7 +3,7 @@
 # racecheck on every variant (default config) at sizes that are no multiple of any tile.
 # Logs go to $OUT (or ./device-check-logs): build, ctest, gpu-tests and sanitizers .log; a
 # summary is printed last.
-#   source .deps/env.sh && scripts/device-check.sh
+#   source .deps/env.sh && [APSP_GIT=<commit>] scripts/device-check.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
 logs=${OUT:-device-check-logs}
@@ -18,7 +18,7 @@ step() {  # step LOG NAME COMMAND...: runs, appends to LOG.log, records PASS/FAI
 }
 nvidia-smi --query-gpu=name,compute_cap,clocks.sm,clocks.max.sm,driver_version --format=csv \
   | tee "$logs/gpu.txt"
-step build configure cmake --preset release
+step build configure cmake --preset release ${APSP_GIT:+-DAPSP_GIT=$APSP_GIT}
 step build build cmake --build --preset release
 step ctest ctest ctest --preset release
 tests=build/release/tests/gpu_variant_tests
