@@ -11,8 +11,8 @@ inline constexpr int kCeilThreads = 256;  // <- 16 x 16 threads, as the sm90 pro
 inline constexpr int kCeilK = 32;         // <- k values held in shared memory
 inline constexpr int kCeilEdge = 128;     // <- tile edge: 16 threads x 8 outputs
 
-__global__ void __launch_bounds__(kCeilThreads, 2) minplus_ceiling(int repeats, int seed,
-                                                                   int* __restrict__ out) {
+static __global__ void __launch_bounds__(kCeilThreads, 2) minplus_ceiling(int repeats, int seed,
+                                                                          int* __restrict__ out) {
   __shared__ __align__(16) int as[kCeilK][kCeilEdge];
   __shared__ __align__(16) int bs[kCeilK][kCeilEdge];
   const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;

@@ -1,4 +1,11 @@
 // Helpers shared by every kernel family. Device code only.
+//
+// The kernels in these headers that are not templates are `static`: defined in a header, a
+// non-template __global__ function gets an external host stub in every translation unit that
+// includes it, and two such units (sm90's instance shards, or a copied variant file) then fail
+// to link with duplicate symbols. Static keeps each unit's stub and device copy to itself (the
+// PTX differs only in the entry losing .visible). Template kernels need nothing: their stubs
+// merge like inline functions.
 #pragma once
 
 #include <cstddef>

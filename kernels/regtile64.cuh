@@ -15,8 +15,8 @@ static_assert(kPer64 * kThreads64 == kTile64, "the thread block must cover the t
 
 // Pivot tile, in place in shared memory (same argument as blocked32_phase1: in step k only
 // elements off row k and column k change, and only those two are read).
-__global__ void __launch_bounds__(kThreads64 * kThreads64) regtile64_phase1(int* __restrict__ d,
-                                                                            int n, int kt) {
+static __global__ void __launch_bounds__(kThreads64 * kThreads64)
+    regtile64_phase1(int* __restrict__ d, int n, int kt) {
   __shared__ int s[kTile64][kTile64];
   const int tx = threadIdx.x, ty = threadIdx.y, base = kt * kTile64;
   int c[kPer64][kPer64];
@@ -49,8 +49,8 @@ __global__ void __launch_bounds__(kThreads64 * kThreads64) regtile64_phase1(int*
 }
 
 // Pivot row (blockIdx.y == 0) and pivot column (blockIdx.y == 1), as pure products.
-__global__ void __launch_bounds__(kThreads64 * kThreads64) regtile64_phase2(int* __restrict__ d,
-                                                                            int n, int kt) {
+static __global__ void __launch_bounds__(kThreads64 * kThreads64)
+    regtile64_phase2(int* __restrict__ d, int n, int kt) {
   if (blockIdx.x == kt) return;
   __shared__ int piv[kTile64][kTile64];
   __shared__ int own[kTile64][kTile64];
@@ -88,8 +88,8 @@ __global__ void __launch_bounds__(kThreads64 * kThreads64) regtile64_phase2(int*
 }
 
 // Every tile outside the pivot row and column: D = min(D, C (x) R), 2 x 2 per thread.
-__global__ void __launch_bounds__(kThreads64 * kThreads64) regtile64_phase3(int* __restrict__ d,
-                                                                            int n, int kt) {
+static __global__ void __launch_bounds__(kThreads64 * kThreads64)
+    regtile64_phase3(int* __restrict__ d, int n, int kt) {
   if (blockIdx.x == kt || blockIdx.y == kt) return;
   __shared__ int col[kTile64][kTile64];  // tile (it, kt)
   __shared__ int row[kTile64][kTile64];  // tile (kt, jt)

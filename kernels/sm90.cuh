@@ -52,7 +52,7 @@ __device__ __forceinline__ void allow_next() {
 // distance, so padded vertices change nothing), and back. One thread per 4 columns: 16-byte
 // accesses on the padded side always (pitch is a multiple of the tile), on the n side when n is
 // a multiple of 4 (rows then start 16-byte aligned).
-__global__ void pad(const int* __restrict__ src, int n, int* __restrict__ dst, int pitch) {
+static __global__ void pad(const int* __restrict__ src, int n, int* __restrict__ dst, int pitch) {
   wait_for_previous();
   allow_next();
   const int j = (blockIdx.x * blockDim.x + threadIdx.x) * 4, i = blockIdx.y;
@@ -71,7 +71,7 @@ __global__ void pad(const int* __restrict__ src, int n, int* __restrict__ dst, i
   }
   *reinterpret_cast<int4*>(dst + at(i, j, pitch)) = v;
 }
-__global__ void unpad(const int* __restrict__ src, int pitch, int* __restrict__ dst, int n) {
+static __global__ void unpad(const int* __restrict__ src, int pitch, int* __restrict__ dst, int n) {
   wait_for_previous();
   allow_next();
   const int j = (blockIdx.x * blockDim.x + threadIdx.x) * 4, i = blockIdx.y;

@@ -4,22 +4,35 @@
 // phases 2 and 3 share one GEMM-like min-plus routine with an 8 x 8 (or 4 x 4) register tile per
 // thread, 16-byte shared-memory loads and a double-buffered k loop (kernels/sm90.cuh); three
 // schedules of a round (lookahead), chained by programmatic dependent launch.
+//
+// Its instances (dozens of kernels) take minutes to compile in one translation unit, so the
+// build compiles this file as the number of translation units on the next line, each with its
+// share of the configs (variants/instances.hpp), and spreads them over the cores. Each costs its
+// own pass over the headers and host code: 4 gave the fastest fresh build on the 2-core
+// development machine.
+// apsp-instance-shards: 4
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "core/cuda_check.hpp"
 #include "core/phase_timer.hpp"
 #include "kernels/sm90.cuh"
-#include "variants/variant.hpp"
 #include "variants/dispatch.hpp"
+#include "variants/instances.hpp"
+#include "variants/variant.hpp"
 
 namespace apsp {
 
 namespace {
+
+// The name the variant and its instances are registered under (a copy of this file needs a new
+// one, and nothing else).
+constexpr char kName[] = "sm90";
 
 using TileValues = IntList<64, 128>;    // <- tile edge: round size and output tile per block
 using ChunkValues = IntList<8, 16, 32>;  // <- k elements staged in shared memory per step
@@ -28,22 +41,30 @@ using LookaheadValues = IntList<0, 1, 2>;  // <- 0: three launches a round; 1: e
                                            //    beside a side stream that prepares the next
                                            //    round; 2: two launches a round, the next pivot
                                            //    inside phase 3 on an SM of its own
-// Declared defaults: the best measured at n = 10000 on the H200 (70.3 ms; docs/perf-notes.md,
-// step 6). Smaller n want tile 64 (step 8): the policy tables (policies/) and, on a device
-// without one, sm90_heuristic below give each n its config.
-constexpr int kDefaultTile = 128;
-constexpr int kDefaultChunk = 8;  // tile 128 with chunk 16 or 32 spills at 128 registers
-constexpr int kDefaultPerThread = 8;
-constexpr int kDefaultLookahead = 1;
+using Space = InstanceSpace<TileValues, ChunkValues, PerThreadValues, LookaheadValues>;
+
+Config make_config(int tile, int chunk, int per_thread, int lookahead) {
+  return {{"tile", tile}, {"chunk", chunk}, {"per_thread", per_thread}, {"lookahead", lookahead}};
+}
+
+// The rules a combination must pass to be compiled, each a constexpr predicate over the point (as
+// integral constants) with its text: the Variant's constraints test them at run time (through
+// dispatch), and each shard compiles only the points that pass them all (kBuilt), so the
+// constraints and the compiled instances cannot drift apart.
+struct ProductFits {
+  static constexpr const char* kRule =
+      "(tile / per_thread)^2 <= 256 threads, and a whole 16-byte load per thread and chunk";
+  template <class T, class C, class P, class L>
+  constexpr bool operator()(T, C, P, L) const {
+    return kernels::sm90::product_fits<T::value, C::value, P::value>();
+  }
+};
+using Rules = std::tuple<ProductFits>;
+constexpr auto kBuilt = [](auto... point) {
+  return std::apply([&](auto... rule) { return (rule(point...) && ...); }, Rules{});
+};
 
 int round_up(int n, int m) { return (n + m - 1) / m * m; }
-
-template <int kTile, int kChunk, int kPer>
-int smem_bytes() {
-  namespace k = kernels::sm90;
-  return std::max({k::product_smem<kTile, kChunk>(), k::product_smem<kTile, k::phase2_chunk<kTile>()>(),
-                   k::pivot_smem<kTile>()});
-}
 
 // Dynamic shared memory that admits one block per SM: over half of an SM's (each block also
 // takes 1 KB of it for the system). The lookahead = 2 schedule gives its pivot block an SM this way.
@@ -102,8 +123,9 @@ const SideStream& side_stream() {
   return side;
 }
 
+// One instance: Variant::run for one point (InstanceFn).
 template <int kTile, int kChunk, int kPer, int kLookahead>
-void solve(int* d, int n, cudaStream_t stream, PhaseTimer* phases) {
+void solve(int* d, int n, const Config&, cudaStream_t stream, PhaseTimer* phases) {
   namespace k = kernels::sm90;
   const int pitch = round_up(n, kTile);
   const int tiles = pitch / kTile;
@@ -195,28 +217,67 @@ void solve(int* d, int n, cudaStream_t stream, PhaseTimer* phases) {
   }
 }
 
-// Calls f(tile, chunk, per-thread, lookahead) as integral constants for a compiled combination;
-// returns the reason when the combination makes no kernel.
+// This shard's instances, registered before main() (variants/instances.hpp).
+void add_instances() {
+  Space::for_each_in_shard<APSP_SHARD, APSP_SHARDS>(kBuilt, [](auto t, auto ch, auto p, auto la) {
+    constexpr int kT = decltype(t)::value, kC = decltype(ch)::value, kP = decltype(p)::value;
+    constexpr int kL = decltype(la)::value;
+    register_instance(kName, make_config(kT, kC, kP, kL), &solve<kT, kC, kP, kL>, __FILE__);
+  });
+}
+
+}  // namespace
+
+APSP_REGISTER_INSTANCES(add_instances)
+
+// The Variant itself, its checks and its constraints: once, in shard 0.
+#if APSP_SHARD == 0
+
+namespace {
+
+// Declared defaults: the best measured at n = 10000 on the H200 (70.3 ms; docs/perf-notes.md,
+// step 6). Smaller n want tile 64 (step 8): the policy tables (policies/) and, on a device
+// without one, sm90_heuristic below give each n its config.
+constexpr int kDefaultTile = 128;
+constexpr int kDefaultChunk = 8;  // tile 128 with chunk 16 or 32 spills at 128 registers
+constexpr int kDefaultPerThread = 8;
+constexpr int kDefaultLookahead = 1;
+
+// Calls f(tile, chunk, per-thread, lookahead) as integral constants for c's values (declared
+// ones: dispatch throws otherwise). Instantiates no kernel: f only evaluates constexpr helpers.
 template <class F>
-std::string with_config(const Config& c, F&& f) {
-  std::string why;
+void with_config(const Config& c, F&& f) {
   dispatch(TileValues{}, c.at("tile"), "tile", [&](auto t) {
     dispatch(ChunkValues{}, c.at("chunk"), "chunk", [&](auto ch) {
       dispatch(PerThreadValues{}, c.at("per_thread"), "per_thread", [&](auto p) {
-        dispatch(LookaheadValues{}, c.at("lookahead"), "lookahead", [&](auto la) {
-          constexpr int kT = decltype(t)::value, kC = decltype(ch)::value, kP = decltype(p)::value;
-          if constexpr (kernels::sm90::product_fits<kT, kC, kP>()) {
-            f(t, ch, p, la);
-          } else {
-            why = "per_thread=" + std::to_string(kP) + " with tile=" + std::to_string(kT) +
-                  ", chunk=" + std::to_string(kC) +
-                  " makes no kernel (over 256 threads, or a thread without a whole 16-byte load)";
-          }
-        });
+        dispatch(LookaheadValues{}, c.at("lookahead"), "lookahead",
+                 [&](auto la) { f(t, ch, p, la); });
       });
     });
   });
-  return why;
+}
+
+template <class Rule>
+bool passes(const Config& c) {
+  bool ok = false;
+  with_config(c, [&](auto... point) { ok = Rule{}(point...); });
+  return ok;
+}
+
+std::vector<Constraint> constraints() {
+  return std::apply(
+      [](auto... rule) {
+        return std::vector<Constraint>{
+            Constraint{decltype(rule)::kRule, passes<decltype(rule)>}...};
+      },
+      Rules{});
+}
+
+template <int kTile, int kChunk, int kPer>
+int smem_bytes() {
+  namespace k = kernels::sm90;
+  return std::max({k::product_smem<kTile, kChunk>(),
+                   k::product_smem<kTile, k::phase2_chunk<kTile>()>(), k::pivot_smem<kTile>()});
 }
 
 // Keep freed pool memory cached, so a padded solve does not pay for a fresh allocation.
@@ -238,15 +299,14 @@ void keep_pool_memory() {
 // pivot inside phase 3 (n = 1000), then tile 64 with the side stream (n = 2500); from about
 // n = 5000 (between the measured 2500 and 10000) the declared default.
 Config sm90_heuristic(int n, const DeviceInfo&) {
-  if (n <= 1500) return {{"tile", 64}, {"chunk", 32}, {"per_thread", 4}, {"lookahead", 2}};
-  if (n <= 5000) return {{"tile", 64}, {"chunk", 16}, {"per_thread", 4}, {"lookahead", 1}};
-  return {{"tile", kDefaultTile}, {"chunk", kDefaultChunk}, {"per_thread", kDefaultPerThread},
-          {"lookahead", kDefaultLookahead}};
+  if (n <= 1500) return make_config(64, 32, 4, 2);
+  if (n <= 5000) return make_config(64, 16, 4, 1);
+  return make_config(kDefaultTile, kDefaultChunk, kDefaultPerThread, kDefaultLookahead);
 }
 
 Variant make_sm90() {
   Variant v;
-  v.name = "sm90";
+  v.name = kName;
   v.summary = "padded 64/128 tiles, GEMM-like 4x4/8x8 per thread, double-buffered k chunks, "
               "look-ahead rounds";
   v.space = {Param{"tile", to_vector(TileValues{}), "tile edge (round size, output tile per block)", "tile"},
@@ -256,33 +316,29 @@ Variant make_sm90() {
                    "0: three launches a round; 1: phase 3 beside a side stream preparing the next "
                    "round; 2: two launches a round, the next pivot inside phase 3 on an SM of its own",
                    "tile"}};
-  v.defaults = {{"tile", kDefaultTile},
-                {"chunk", kDefaultChunk},
-                {"per_thread", kDefaultPerThread},
-                {"lookahead", kDefaultLookahead}};
-  v.constraints = {Constraint{"(tile / per_thread)^2 <= 256 threads, and a whole 16-byte load per thread "
-                              "and chunk",
-                              [](const Config& c) { return with_config(c, [](auto...) {}).empty(); }}};
+  v.defaults = make_config(kDefaultTile, kDefaultChunk, kDefaultPerThread, kDefaultLookahead);
+  v.constraints = constraints();
   v.heuristic = sm90_heuristic;
   v.check = [](const Config& c, int n, const DeviceInfo& dev) {
+    for (const Constraint& rule : constraints()) {
+      if (!rule.holds(c)) return "makes no kernel: needs " + rule.rule;
+    }
     std::string launch;
-    std::string why = with_config(c, [&](auto t, auto ch, auto p, auto la) {
+    with_config(c, [&](auto t, auto ch, auto p, auto la) {
       constexpr int kT = decltype(t)::value, kC = decltype(ch)::value, kP = decltype(p)::value;
       namespace k = kernels::sm90;
-      const int threads = std::max(k::product_threads<kT, k::kPerThread2>(), k::product_threads<kT, kP>());
-      const int smem = std::max(smem_bytes<kT, kC, kP>(),
-                                decltype(la)::value == 2 ? one_block_per_sm_smem(dev.smem_per_sm) : 0);
+      const int threads =
+          std::max(k::product_threads<kT, k::kPerThread2>(), k::product_threads<kT, kP>());
+      const int smem =
+          std::max(smem_bytes<kT, kC, kP>(),
+                   decltype(la)::value == 2 ? one_block_per_sm_smem(dev.smem_per_sm) : 0);
       launch = check_launch(n, threads, smem, dev);
     });
-    return why.empty() ? launch : why;
+    return launch;
   };
   v.run = [](int* d, int n, const Config& c, cudaStream_t stream, PhaseTimer* phases) {
     keep_pool_memory();
-    const std::string why = with_config(c, [&](auto t, auto ch, auto p, auto la) {
-      solve<decltype(t)::value, decltype(ch)::value, decltype(p)::value, decltype(la)::value>(
-          d, n, stream, phases);
-    });
-    if (!why.empty()) throw std::invalid_argument(why);
+    run_instance(kName, d, n, c, stream, phases);
   };
   return v;
 }
@@ -290,5 +346,7 @@ Variant make_sm90() {
 }  // namespace
 
 APSP_REGISTER_VARIANT(make_sm90)
+
+#endif  // APSP_SHARD == 0
 
 }  // namespace apsp
