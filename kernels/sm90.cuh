@@ -433,10 +433,17 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>())
   update_and_close_next_pivot<kTile, kChunk, kPer>(d, pitch, n, r, reinterpret_cast<int*>(smem4));
 }
 
+// The side stream's row/column kernels at tile 128 hold two tile products' state: capped at 128
+// registers (two blocks per SM) they spill, so they may take more and share an SM less.
+template <int kTile>
+constexpr int side_blocks_per_sm() {
+  return kTile == 128 ? 1 : 2;
+}
+
 // 2 (tiles - 2) blocks, after lookahead_pivot: the tiles of row and column r + 1 (but the
 // pivot and the two edge tiles), round-r update, then phase 2 of round r + 1.
 template <int kTile, int kChunk, int kPer>
-__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
+__global__ void __launch_bounds__(product_threads<kTile, kPer>(), side_blocks_per_sm<kTile>())
     lookahead_line(int* __restrict__ d, int pitch, int n, int tiles, int r) {
   extern __shared__ int4 smem4[];
   int* smem = reinterpret_cast<int*>(smem4);
@@ -451,7 +458,7 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
 
 // 2 blocks, after lookahead_line: phase 2 of round r + 1 for (r+1, r) and (r, r+1).
 template <int kTile, int kChunk, int kPer>
-__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
+__global__ void __launch_bounds__(product_threads<kTile, kPer>(), side_blocks_per_sm<kTile>())
     lookahead_edges(int* __restrict__ d, int pitch, int n, int r) {
   extern __shared__ int4 smem4[];
   const int next = r + 1;
