@@ -18,7 +18,9 @@ step() {  # step LOG NAME COMMAND...: runs, appends to LOG.log, records PASS/FAI
 }
 nvidia-smi --query-gpu=name,compute_cap,clocks.sm,clocks.max.sm,driver_version --format=csv \
   | tee "$logs/gpu.txt"
-step build configure cmake --preset release ${APSP_GIT:+-DAPSP_GIT=$APSP_GIT}
+# Host warnings stay warnings here: the GPU machine's GCC 13 reports false positives in libstdc++
+# (-Warray-bounds in std::copy); CI, on the project's own compiler, keeps them errors.
+step build configure cmake --preset release -DAPSP_WERROR=OFF ${APSP_GIT:+-DAPSP_GIT=$APSP_GIT}
 step build build cmake --build --preset release
 step ctest ctest ctest --preset release
 tests=build/release/tests/gpu_variant_tests
