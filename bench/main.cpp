@@ -120,7 +120,7 @@ void print_dry_run(const harness::Plan& p, const Options& o) {
   const bool device = has_device();
   DeviceInfo assumed = harness::nominal_h200();  // no GPU here: show what an H200 would run
   assumed.name = "NVIDIA H200";
-  const std::optional<DeviceInfo> dev = device ? query_device() : assumed;
+  const DeviceInfo dev = device ? query_device() : assumed;
   fmt::print("plan: {} run(s) = {} request(s) x {} size(s); samples {}..{}, at least {} s each; L2 {}\n",
              p.requests.size() * p.sizes.size(), p.requests.size(), p.sizes.size(), p.sampling.min_reps,
              p.sampling.max_reps, p.sampling.min_time_s, o.warm ? "warm" : "flushed before each sample");
@@ -132,9 +132,11 @@ void print_dry_run(const harness::Plan& p, const Options& o) {
                p.baseline_added && r.variant->name == p.baseline ? "  (added: the speedup baseline)" : "",
                r.tuned ? "  (tuned from " + o.tuned + " where it beats the default)" : "");
     for (int n : p.sizes) {
-      const Config c = r.config ? *r.config : harness::default_config(*r.variant, n, dev ? &*dev : nullptr).config;
-      const std::string source = r.config ? "asked" : harness::default_config(*r.variant, n, dev ? &*dev : nullptr).source;
-      const std::string why = dev ? r.variant->check(c, n, *dev) : "";
+      const harness::DefaultChoice d =
+          r.config ? harness::DefaultChoice{*r.config, "asked"} : harness::default_config(*r.variant, n, &dev);
+      const Config& c = d.config;
+      const std::string& source = d.source;
+      const std::string why = r.variant->check(c, n, dev);
       fmt::print("    n = {}: {} ({}){}\n", n, config_name(r.variant->name, c), source,
                  why.empty() ? "" : "; cannot run: " + why);
     }
