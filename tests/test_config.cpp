@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "variants/instances.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp {
@@ -38,6 +39,23 @@ TEST(Registry, EveryRegisteredVariantIsCompleteAndOrderedByFile) {
       EXPECT_LE(registry()[i - 1].source, v.source) << v.name;
     }
   }
+}
+
+// A sharded variant (sm90) has a compiled instance for every config it lists and none for the
+// combinations its constraints rule out: no shard missing from the build, none compiled twice.
+TEST(Registry, ShardedVariantsHaveAnInstanceForEveryBuiltConfig) {
+  int sharded = 0;
+  for (const Variant& v : registry()) {
+    const std::vector<Config> all = enumerate_space(v.space, {});
+    const bool has_instances = std::any_of(all.begin(), all.end(), [&](const Config& c) {
+      return find_instance(v.name, c) != nullptr;
+    });
+    if (!has_instances) continue;
+    ++sharded;
+    for (const Config& c : all)
+      EXPECT_EQ(find_instance(v.name, c) != nullptr, is_built(v, c)) << config_name(v.name, c);
+  }
+  EXPECT_GE(sharded, 1) << "sm90 is compiled in instance shards";
 }
 
 TEST(Registry, SearchGroupsComeFromTheDeclaredParameters) {
