@@ -4,9 +4,16 @@
 #pragma once
 
 #include "core/tuning_db.hpp"
+#include "variants/variant.hpp"
 
 namespace apsp::harness {
 
 BuildId current_build();
+
+// The identity of the code a variant runs, as tuning databases key it: the build's for the
+// built-in variants, the source's hash for a run-time compiled user kernel.
+inline BuildId build_of(const Variant& v, const BuildId& build) {
+  return v.kernel_hash.empty() ? build : BuildId{build.commit, v.kernel_hash};
+}
 
 }  // namespace apsp::harness

@@ -46,7 +46,9 @@ Selection select(const Request& r, int n, const Session& s, const std::optional<
   if (!r.tuned || !tuned || v.space.empty()) return sel;
   sel.label = v.name + " (tuned)";
   auto reference_at = [&](int m) { return NamedConfig{&v, default_config(v, m, dev).config}; };
-  const auto pick = pick_tuned(*tuned->db, tuned->match, v.name, n, reference_at);
+  TuningMatch match = tuned->match;
+  match.kernels = build_of(v, s.build).kernels;
+  const auto pick = pick_tuned(*tuned->db, match, v.name, n, reference_at);
   if (!pick) {
     say(obs.note, fmt::format("tuned: {} has no {} entries for this device, graph and build within a factor "
                               "2 of n = {} that include the default; it runs {}",
@@ -125,8 +127,20 @@ std::string eta(double seconds) {
                        : fmt::format(", about {:.1f} min left", seconds / 60);
 }
 
-// The samples of one size's runs, with the time left from each run's planned samples.
-void sample_size(const Plan& plan, std::vector<Slot>& slots, const Observer& obs) {
+void sample_slot(const Plan& plan, Slot& s) {
+  const Variant& v = *s.sel.variant;
+  Executor& ex = s.bench->executor(v);
+  s.result.samples_ms = take_samples(ex, v, s.sel.config, s.reps, plan.sampling);
+  if (plan.cuda_graph) {
+    const auto graph = take_samples(ex, v, s.sel.config, s.reps, plan.sampling, Replay::kCudaGraph);
+    s.result.graph_median_ms = median(graph);
+  }
+  if (plan.phases && !v.space.empty() && v.name != plan.baseline) s.result.phases_ms = ex.phases(v, s.sel.config);
+}
+
+// The samples of one size's runs, with the time left from each run's planned samples. A run
+// whose timing throws is FAILED with the error; the others go on.
+void sample_size(const Plan& plan, std::vector<Slot>& slots, const Observer& obs, bool& any_failed) {
   double left_ms = 0;
   int total = 0, done = 0;
   for (const Slot& s : slots) {
@@ -137,15 +151,15 @@ void sample_size(const Plan& plan, std::vector<Slot>& slots, const Observer& obs
     if (s.reps == 0) continue;
     say(obs.progress, fmt::format("n = {}: [{}/{}] timing {}{}", s.result.n, ++done, total, s.result.name,
                                   eta(left_ms / 1000)));
-    const Variant& v = *s.sel.variant;
-    Executor& ex = s.bench->executor(v);
-    s.result.samples_ms = take_samples(ex, v, s.sel.config, s.reps, plan.sampling);
     left_ms -= s.reps * s.first_ms;
-    if (plan.cuda_graph) {
-      const auto graph = take_samples(ex, v, s.sel.config, s.reps, plan.sampling, Replay::kCudaGraph);
-      s.result.graph_median_ms = median(graph);
+    try {
+      sample_slot(plan, s);
+    } catch (const std::exception& e) {  // a user kernel's worker that faulted or timed out
+      s.result.samples_ms.clear();
+      s.result.verified = "FAILED";
+      s.result.error = fmt::format("while timing: {}", e.what());
+      any_failed = true;
     }
-    if (plan.phases && !v.space.empty() && v.name != plan.baseline) s.result.phases_ms = ex.phases(v, s.sel.config);
   }
 }
 
@@ -191,7 +205,7 @@ Outcome run_plan(const Plan& plan, const Session& s, const Observer& obs, const 
     tuned->match.kernels = s.build.kernels;
   }
   const bool any_device = std::any_of(plan.requests.begin(), plan.requests.end(),
-                                      [](const Request& r) { return r.variant->target == Target::kDevice; });
+                                      [](const Request& r) { return r.variant->target != Target::kHost; });
   if (s.ceiling && s.device && any_device && plan.ceiling_s > 0) {
     say(obs.progress, "measuring the min-plus ceiling");
     out.results.context.ceiling_updates_per_s = s.ceiling(plan.ceiling_s);
@@ -208,7 +222,7 @@ Outcome run_plan(const Plan& plan, const Session& s, const Observer& obs, const 
     std::vector<Slot> slots;
     verify_size(plan, bench, s, tuned, obs, slots, out.any_failed);
     bench.drop_expected();  // host memory: only verification needs it
-    sample_size(plan, slots, obs);
+    sample_size(plan, slots, obs, out.any_failed);
     for (Slot& slot : slots) out.results.runs.push_back(std::move(slot.result));
   }
   compute_statistics(out.results, plan.baseline, baseline ? baseline->runs : std::vector<RunResult>{});

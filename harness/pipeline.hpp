@@ -14,6 +14,7 @@
 #include "core/results.hpp"
 #include "core/tuning_db.hpp"
 #include "harness/executor.hpp"
+#include "harness/isolated_executor.hpp"
 #include "harness/plan.hpp"
 
 namespace apsp::harness {
@@ -29,8 +30,9 @@ struct Session {
   std::function<std::unique_ptr<Executor>(Target)> executors;
   std::function<double(double budget_s)> ceiling;  // the device's min-plus rate, updates/s
   BuildId build;
-  // This machine: its first CUDA device if there is one, host executors always.
-  static Session here();
+  // This machine: its first CUDA device if there is one, host executors always; user kernels
+  // (Target::kIsolated) in worker processes started with `workers`.
+  static Session here(const WorkerOptions& workers = {});
 };
 
 // A tuning database for `apsp_bench --tuned`: requests marked tuned run its pick at each n

@@ -8,6 +8,7 @@
 
 #include "core/console.hpp"
 #include "core/stats.hpp"
+#include "harness/build_identity.hpp"
 #include "harness/policy.hpp"
 #include "harness/search.hpp"
 
@@ -61,16 +62,22 @@ class SizeTuner {
     bench_.emplace(DistMatrix::from_edges(generate(spec)), s.executors);
   }
 
-  const TuningMatch& match() const { return match_; }
+  // The entries of v's code: this build's, or a user kernel's source.
+  TuningMatch match(const Variant& v) const {
+    TuningMatch m = match_;
+    m.kernels = build_of(v, s_.build).kernels;
+    return m;
+  }
   int measured_now() const { return measured_now_; }
 
   // The point's median, measured now or read from the database; nullopt if rejected or wrong.
   std::optional<double> measure(const Variant& v, const Config& c) {
     const std::string name = config_name(v.name, c);
     if (!o_.fresh || measured_here_.count(name)) {
-      if (const TuningEntry* e = db_.find(match_, name, n_)) return ok_median(*e);
+      if (const TuningEntry* e = db_.find(match(v), name, n_)) return ok_median(*e);
     }
-    TuningEntry e{match_.device, v.name, n_, c, name, match_.graph, o_.graph.seed, s_.build, "ok", "", {}, 0, now_iso()};
+    TuningEntry e{match_.device, v.name, n_, c, name, match_.graph, o_.graph.seed, build_of(v, s_.build), "ok", "", {},
+                  0, now_iso()};
     if (const std::string why = v.check(c, n_, *s_.device); !why.empty()) {
       e.status = "rejected";
       e.reason = why;
@@ -159,7 +166,7 @@ TuneReport tune(const std::vector<const Variant*>& variants, const std::vector<i
       const SearchResult r = strategy == "grid"     ? grid_search(space, def, f, built)
                              : strategy == "random" ? random_search(space, def, budget, o.seed, f, built)
                                                     : hill_climb(space, def, budget, o.seed, f, built);
-      Leaderboard b = leaderboard(*v, n, db, size.match(), def, naive_ms, o.top);
+      Leaderboard b = leaderboard(*v, n, db, size.match(*v), def, naive_ms, o.top);
       b.strategy = r.strategy;
       b.evaluated = r.evaluated;
       b.measured_now = size.measured_now() - before;

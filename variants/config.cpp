@@ -11,12 +11,16 @@ const Variant* find_variant(const std::string& name) {
   for (const Variant& v : registry()) {
     if (v.name == name) return &v;
   }
+  for (const Variant& v : runtime_variants()) {
+    if (v.name == name) return &v;
+  }
   return nullptr;
 }
 
 std::vector<std::string> variant_names() {
   std::vector<std::string> names;
   for (const Variant& v : registry()) names.push_back(v.name);
+  for (const Variant& v : runtime_variants()) names.push_back(v.name);
   return names;
 }
 
@@ -72,7 +76,9 @@ void validate_config(const Variant& v, const Config& c) {
       throw std::invalid_argument(fmt::format("{}: unknown parameter '{}' (it has: {})", v.name, k,
                                               known.empty() ? "none" : known));
     }
-    if (std::find(p->values.begin(), p->values.end(), value) == p->values.end()) {
+    if (p->any_value) {
+      if (value < 1) throw std::invalid_argument(fmt::format("{}: {}={} must be at least 1", v.name, k, value));
+    } else if (std::find(p->values.begin(), p->values.end(), value) == p->values.end()) {
       throw std::invalid_argument(fmt::format("{}: {}={} is not compiled in (values: {})", v.name,
                                               k, value, fmt::join(p->values, ",")));
     }

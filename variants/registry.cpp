@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <set>
+#include <stdexcept>
 
 #include "variants/variant.hpp"
 
@@ -63,6 +64,23 @@ const std::vector<Variant>& registry() {
     return out;
   }();
   return variants;
+}
+
+namespace {
+std::deque<Variant>& runtime_list() {
+  static std::deque<Variant> list;  // a deque: adding one moves none of the others
+  return list;
+}
+}  // namespace
+
+const std::deque<Variant>& runtime_variants() { return runtime_list(); }
+
+const Variant& add_runtime_variant(Variant v) {
+  if (find_variant(v.name)) {
+    throw std::invalid_argument(fmt::format("a variant named '{}' exists already{}; rename the file", v.name,
+                                            v.source.empty() ? "" : " (" + v.source + ")"));
+  }
+  return runtime_list().emplace_back(std::move(v));
 }
 
 std::vector<std::string> search_groups() {

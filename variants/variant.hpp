@@ -5,6 +5,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <deque>
 #include <functional>
 #include <map>
 #include <string>
@@ -20,9 +21,10 @@ using Config = std::map<std::string, int>;
 
 struct Param {
   std::string name;         // "batch3"
-  std::vector<int> values;  // exactly the compiled instances
+  std::vector<int> values;  // exactly the compiled instances (the values searched, with any_value)
   std::string help;
   std::string group;        // the tuner's search group (`tuner --search GROUP`): "batch", "tile"
+  bool any_value = false;   // any positive value is valid (run-time compiled user kernels)
 };
 
 // A rule the combinations of a space must satisfy to have a compiled kernel, as data: the rule
@@ -35,7 +37,9 @@ struct Constraint {
 // Where a variant's solve runs: the GPU (d is device memory, launches on `stream`), or the host
 // (d is host memory, the stream is unused): the CPU-backed variants the tests drive the whole
 // harness through.
-enum class Target { kDevice, kHost };
+// kIsolated: a device variant run in a worker process (harness/isolated_executor.hpp), so that
+// a fault in it cannot take the other runs down: the user kernels compiled at run time.
+enum class Target { kDevice, kHost, kIsolated };
 
 struct Variant {
   std::string name;     // "batched"
@@ -55,11 +59,20 @@ struct Variant {
   std::function<void(int* d, int n, const Config&, cudaStream_t stream, PhaseTimer* phases)> run;
   bool test_only = false;  // listed only when APSP_TEST_VARIANTS is set (planted_wrong, CPU tests)
   std::string source;      // the file that registered it; the registry is sorted by its name
+  // A run-time compiled user kernel: the hash of its source, which keys its tuning-database
+  // entries in place of the build's kernel hash. Empty for built-in variants.
+  std::string kernel_hash;
 };
 
 // Every registered variant, in the order of their files' names (00_naive.cu first); test-only
 // variants only when the environment variable APSP_TEST_VARIANTS is set.
 const std::vector<Variant>& registry();
+// Adds a variant made at run time (a user kernel, harness/user_kernel.hpp): find_variant and
+// parse_config see it from then on; registry() stays the built-in ones. Throws
+// std::invalid_argument when the name is taken.
+const Variant& add_runtime_variant(Variant v);
+// The variants added at run time, in the order added.
+const std::deque<Variant>& runtime_variants();
 // nullptr when there is no variant of that name.
 const Variant* find_variant(const std::string& name);
 std::vector<std::string> variant_names();
