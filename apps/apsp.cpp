@@ -24,6 +24,7 @@
 #include "core/tuning_db.hpp"
 #include "harness/policy.hpp"
 #include "harness/solver_choice.hpp"
+#include "harness/user_kernel.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp {
@@ -52,7 +53,7 @@ struct Timing {
 };
 
 struct Options {
-  std::string input, output, variant = "auto", config, db_path;
+  std::string input, output, variant = "auto", config, db_path, kernel;
   bool timing = false;
   int threads = 0;
 };
@@ -200,6 +201,10 @@ int run(int argc, char** argv) {
   app.add_option("-o,--output", o.output, "output file (written via a temporary file and a rename); default: standard output");
   app.add_option("--variant", o.variant, "auto (the shipped default, or --db's pick), cpu, a variant name (its default for this device and V), or a config");
   app.add_option("--config", o.config, "a config as apsp_bench prints it, e.g. 'sm90[tile=64,chunk=8]'");
+  app.add_option("--kernel", o.kernel,
+                 "solve with a Floyd-Warshall kernel file compiled at run time (docs/kernel-contract.md), at the "
+                 "file's macro values (or --config NAME[MACRO=value,...])")
+      ->check(CLI::ExistingFile);
   app.add_option("--db", o.db_path, "a tuning database for --variant auto (none is read unless given)");
   app.add_option("--threads", o.threads, "CPU threads for parsing, output and the CPU solver (0: all)")->check(CLI::Range(0, 4096));
   app.add_flag("--timing", o.timing, "print read, parse, H2D, solve, D2H and write times to stderr");
@@ -211,10 +216,22 @@ int run(int argc, char** argv) {
     return kExitUsage;
   }
   std::optional<NamedConfig> asked;
+  harness::UserKernels user_kernel;  // --kernel: compiled before the input is read
   try {
+    if (!o.kernel.empty()) {
+      const harness::CompileOptions compile{has_device() ? harness::arch_of(query_device()) : "sm_90", ""};
+      user_kernel = harness::register_user_kernels({o.kernel}, {}, Target::kDevice, compile);
+      const std::string& name = user_kernel.variants.front()->name;
+      if (o.variant != "auto" && o.variant.substr(0, o.variant.find('[')) != name)
+        throw std::invalid_argument(fmt::format("--kernel {} and --variant {} disagree", o.kernel, o.variant));
+      if (o.variant == "auto") o.variant = name;
+    }
     asked = asked_variant(o);
     if (!o.db_path.empty() && access(o.db_path.c_str(), R_OK) != 0)
       throw std::invalid_argument(fmt::format("--db {}: cannot read", o.db_path));
+  } catch (const harness::CompileError& e) {
+    fmt::print(stderr, "{}\n", harness::compile_failure_text("apsp", e));
+    return kExitUsage;
   } catch (const std::invalid_argument& e) {
     fmt::print(stderr, "apsp: {}\n", e.what());
     return kExitUsage;

@@ -15,6 +15,7 @@
 #include "core/tables.hpp"
 #include "harness/pipeline.hpp"
 #include "harness/policy.hpp"
+#include "harness/user_kernel.hpp"
 
 namespace apsp::bench {
 namespace {
@@ -28,6 +29,9 @@ struct Options {
   bool list = false, dry_run = false, warm = false, any_graph = false, any_build = false;
   harness::Plan plan;
   std::string graph_file, json_out, md_out, gbench_json, baseline, tuned;
+  std::vector<std::string> kernels;  // user kernel files (--kernel)
+  harness::WorkerOptions workers;
+  harness::UserKernels user_kernels;
 };
 
 void add_options(CLI::App& app, Options& o) {
@@ -36,6 +40,13 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--n", o.sizes, "sizes, comma separated");
   app.add_option("--variant", o.variants, "variants, comma separated, or 'all' (default: all)");
   app.add_option("--config", o.configs, "a config as printed, e.g. 'batched[batch2=6,batch3=4]' (repeatable)");
+  app.add_option("--kernel", o.kernels,
+                 "a Floyd-Warshall kernel file to compile at run time (NVRTC) and run beside the variants, named "
+                 "after the file (docs/kernel-contract.md; repeatable)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--kernel-timeout", o.workers.timeout_s,
+                 "seconds one solve of a --kernel may take before it is stopped and reported FAILED")
+      ->check(CLI::Range(0.1, 1e6));
   app.add_flag("--list", o.list, "list variants, their parameter spaces, defaults and constraints, and exit");
   app.add_flag("--dry-run", o.dry_run, "print the plan and validate it; needs no GPU");
   app.add_option("--reps", p.sampling.max_reps, "most samples per run")->check(CLI::Range(1, 1 << 30));
@@ -64,8 +75,7 @@ void add_options(CLI::App& app, Options& o) {
   app.allow_extras();  // --benchmark_* flags go to Google Benchmark
 }
 
-void print_list() {
-  for (const Variant& v : registry()) {
+void print_variant(const Variant& v) {
     fmt::print("{:<13} {}\n", v.name, v.summary);
     for (const Param& p : v.space) {
       fmt::print("{:<13}   {} in {{{}}} (declared default {}, search group '{}'): {}\n", "", p.name,
@@ -74,7 +84,11 @@ void print_list() {
     for (const Constraint& c : v.constraints) fmt::print("{:<13}   constraint: {}\n", "", c.rule);
     fmt::print("{:<13}   declared default: {}{}\n", "", config_name(v.name, v.defaults),
                v.space.empty() ? "" : " (a policy or heuristic may pick another per n: see --dry-run)");
-  }
+}
+
+void print_list() {
+  for (const Variant& v : registry()) print_variant(v);
+  for (const Variant& v : runtime_variants()) print_variant(v);
 }
 
 // The plan from the options; throws std::invalid_argument (one line) on bad input.
@@ -93,6 +107,7 @@ void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
   }
   if (o.variants.empty() && o.configs.empty()) o.variants = "all";
   p.requests = harness::select_requests(o.variants, o.configs);
+  for (const Variant* v : o.user_kernels.variants) p.requests.push_back(harness::Request{v, std::nullopt});
   for (harness::Request& r : p.requests) r.tuned = !o.tuned.empty() && !r.config;
   if (!o.graph_file.empty()) {
     p.graph.edges = std::make_shared<EdgeList>(read_edge_list(o.graph_file));
@@ -183,7 +198,9 @@ int run(int argc, char** argv) {
                "name runs its default for each n: this device's policy table (policies/), else the\n"
                "variant's heuristic, else its declared default (--dry-run shows which).\n"
                "Exit codes: 0 all runs verified, 1 a run FAILED or could not run, 2 bad usage,\n"
-               "3 no CUDA device."};
+               "3 no CUDA device.\n"
+               "Your own kernel: --kernel my_fw.cu compiles it at run time and runs it like a variant\n"
+               "(docs/kernel-contract.md); a kernel that faults or hangs is FAILED, the rest go on."};
   add_options(app, o);
   try {
     app.parse(argc, argv);
@@ -200,14 +217,22 @@ int run(int argc, char** argv) {
     }
     gbench_args.push_back(extra);
   }
-  if (o.list) {
-    print_list();
-    return 0;
-  }
+  const std::optional<DeviceInfo> device = has_device() ? std::optional(query_device()) : std::nullopt;
   Results baseline;
   TuningDb tuned_db;
   try {
+    // Compiled before anything runs: a file that does not compile stops here, with exit 2.
+    o.workers.compile.arch = device ? harness::arch_of(*device) : "sm_90";
+    o.user_kernels = harness::register_user_kernels(o.kernels, {}, Target::kIsolated, o.workers.compile);
+    for (const auto& k : o.user_kernels.kernels) fmt::print("{}\n", harness::describe_compile(*k));
+    if (o.list) {
+      print_list();
+      return 0;
+    }
     build_plan(o, baseline, tuned_db);
+  } catch (const harness::CompileError& e) {
+    fmt::print(stderr, "{}\n", harness::compile_failure_text("apsp_bench", e));
+    return kExitUsage;
   } catch (const std::exception& e) {  // InputError, invalid_argument, runtime_error: one line, exit 2
     fmt::print(stderr, "apsp_bench: {}\n", e.what());
     return kExitUsage;
@@ -216,11 +241,11 @@ int run(int argc, char** argv) {
     print_dry_run(o.plan, o);
     return 0;
   }
-  if (!has_device()) {
+  if (!device) {
     fmt::print(stderr, "apsp_bench: no CUDA device found (the bench needs a GPU; --dry-run and --list work without one)\n");
     return kExitNoDevice;
   }
-  const harness::Session session = harness::Session::here();
+  const harness::Session session = harness::Session::here(o.workers);
   const DeviceInfo& dev = *session.device;
   if (const std::string why = device_problem(o.plan, dev, baseline, o); !why.empty()) {
     fmt::print(stderr, "apsp_bench: {}\n", why);

@@ -16,6 +16,7 @@
 #include "core/device_info.hpp"
 #include "core/generators.hpp"
 #include "core/reference.hpp"
+#include "harness/user_kernel.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp {
@@ -97,7 +98,23 @@ struct VariantConfig {
   Config config;
 };
 
-// Every compiled config; only the defaults with APSP_TEST_DEFAULTS_ONLY=1 (sanitizer runs).
+// The example user kernels (examples/kernels/), compiled at run time and run in this process,
+// with the batched one at the batch sizes that leave partial batches at the matrix's edge.
+std::vector<VariantConfig> user_kernel_configs(bool defaults_only) {
+  static const harness::UserKernels kernels = harness::register_user_kernels(
+      {APSP_SOURCE_DIR "/examples/kernels/fw32.cu", APSP_SOURCE_DIR "/examples/kernels/fw_batched.cu"}, {},
+      Target::kDevice, {has_device() ? harness::arch_of(query_device()) : "sm_90", ""});
+  std::vector<VariantConfig> out;
+  for (const Variant* v : kernels.variants) out.push_back({v, v->defaults});
+  if (defaults_only) return out;
+  const Variant* batched = kernels.variants[1];
+  for (auto [b2, b3] : {std::pair{1, 1}, {3, 5}, {8, 8}})
+    out.push_back({batched, {{"BATCH2", b2}, {"BATCH3", b3}, {"TILE", 32}}});
+  return out;
+}
+
+// Every compiled config and the example user kernels; only the defaults with
+// APSP_TEST_DEFAULTS_ONLY=1 (sanitizer runs).
 std::vector<VariantConfig> every_config() {
   const bool defaults_only = std::getenv("APSP_TEST_DEFAULTS_ONLY") != nullptr;
   std::vector<VariantConfig> out;
@@ -108,6 +125,7 @@ std::vector<VariantConfig> every_config() {
     }
     for (const Config& c : all_configs(v)) out.push_back({&v, c});
   }
+  for (const VariantConfig& c : user_kernel_configs(defaults_only)) out.push_back(c);
   return out;
 }
 

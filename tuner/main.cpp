@@ -15,6 +15,7 @@
 #include "harness/build_identity.hpp"
 #include "harness/policy.hpp"
 #include "harness/tuning.hpp"
+#include "harness/user_kernel.hpp"
 
 namespace apsp::tuner {
 namespace {
@@ -25,6 +26,9 @@ struct Options {
   std::string variants, sizes = "2500,10000", db = "tuning.json", json_out, emit_policy;
   bool dry_run = false;
   harness::TuneOptions tune;
+  std::vector<std::string> kernels, params;  // --kernel files, --param NAME=VALUES
+  harness::WorkerOptions workers;
+  harness::UserKernels user_kernels;
 };
 
 // "batch (batched: batch2, batch3; ...), tile (sm90: tile, chunk, ...), all": from the registry.
@@ -66,6 +70,16 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--min-time", t.sampling.min_time_s, "seconds of samples per point (within 3..--reps)")->check(CLI::Range(0.0, 1e6));
   app.add_option("--density", t.graph.density, "edge probability of the random graph")->check(CLI::Range(0.0, 1.0));
   app.add_option("--wmax", t.graph.wmax, "largest edge weight")->check(CLI::Range(1, 1 << 30));
+  app.add_option("--kernel", o.kernels,
+                 "tune a Floyd-Warshall kernel file compiled at run time (docs/kernel-contract.md) over its --param "
+                 "macros instead of the variants (repeatable)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--param", o.params,
+                 "with --kernel: a macro and the values to search, set with -D: NAME=FIRST:LAST or NAME=V1,V2,... "
+                 "(repeatable)");
+  app.add_option("--kernel-timeout", o.workers.timeout_s,
+                 "seconds one solve of a --kernel may take before it is stopped and counted as failed")
+      ->check(CLI::Range(0.1, 1e6));
   app.add_flag("--dry-run", o.dry_run, "list the spaces and the points that would be rejected, and why; needs no GPU");
 }
 
@@ -162,6 +176,20 @@ int emit_policy(const Options& o, const DeviceInfo& dev, const BuildId& build, c
   return 0;
 }
 
+// --kernel: each file compiled (exit 2 if it does not) and tuned over the --param macros, in
+// the worker processes that isolate user kernels.
+std::vector<const Variant*> user_kernels(Options& o, bool variants_asked) {
+  if (variants_asked) throw std::invalid_argument("--kernel tunes the files' --param macros: tune --variant / --search in another run");
+  if (o.params.empty()) throw std::invalid_argument("--kernel: give the macros to search with --param NAME=VALUES");
+  std::vector<Param> params;
+  for (const std::string& text : o.params) params.push_back(harness::parse_kernel_param(text));
+  o.workers.compile.arch = has_device() ? harness::arch_of(query_device()) : "sm_90";
+  o.user_kernels = harness::register_user_kernels(o.kernels, params, Target::kIsolated, o.workers.compile);
+  for (const auto& k : o.user_kernels.kernels) fmt::print("{}\n", harness::describe_compile(*k));
+  o.tune.group = "kernel";  // the --param macros' search group
+  return o.user_kernels.variants;
+}
+
 int run(int argc, char** argv) {
   Options o;
   o.tune.sampling.min_time_s = 0.5;
@@ -169,7 +197,8 @@ int run(int argc, char** argv) {
                "Each point is verified bit-exact, then timed; the tuning database records every point as it\n"
                "is measured (keyed by device, graph spec and build), and a rerun skips points already there\n"
                "(--fresh redoes). At each n the shipped defaults are measured too, so that picks can be\n"
-               "checked against them. Exit codes: 0 done, 1 a candidate was disqualified or a write failed,\n"
+               "checked against them. Your own kernel: tuner --kernel my_fw.cu --param BATCH2=1:8 searches\n"
+               "any integer values of its macros, each point compiled at run time and verified. Exit codes: 0 done, 1 a candidate was disqualified or a write failed,\n"
                "2 bad usage, 3 no CUDA device."};
   add_options(app, o);
   try {
@@ -189,11 +218,19 @@ int run(int argc, char** argv) {
     weights.sizes = sizes;
     weights.graph.spec = o.tune.graph;
     harness::check_weights(weights);
-    if (o.emit_policy.empty() || app.count("--search") || app.count("--variant"))
+    if (!o.kernels.empty()) {
+      variants = user_kernels(o, app.count("--search") || app.count("--variant"));
+    } else if (!o.params.empty()) {
+      throw std::invalid_argument("--param sets the macros of a --kernel file: give the file with --kernel");
+    } else if (o.emit_policy.empty() || app.count("--search") || app.count("--variant")) {
       variants = harness::tunable_variants(o.variants, o.tune.group);
+    }
     std::string note;
     db = TuningDb::load(o.db, &note);
     if (!note.empty()) fmt::print("{}\n", note);
+  } catch (const harness::CompileError& e) {
+    fmt::print(stderr, "{}\n", harness::compile_failure_text("tuner", e));
+    return kExitUsage;
   } catch (const std::exception& e) {
     fmt::print(stderr, "tuner: {}\n", e.what());
     return kExitUsage;
@@ -217,7 +254,7 @@ int run(int argc, char** argv) {
     fmt::print(stderr, "tuner: no CUDA device found (--dry-run and --emit-policy alone work without one)\n");
     return kExitNoDevice;
   }
-  const harness::Session session = harness::Session::here();
+  const harness::Session session = harness::Session::here(o.workers);
   const DeviceInfo& dev = *session.device;
   fmt::print("device: {} (cc {}, {} SMs); database {}; build {} (kernels {})\n", dev.name, dev.cc(), dev.sms, o.db,
              session.build.commit, session.build.kernels);
