@@ -412,6 +412,8 @@ std::string describe_compile(const UserKernel& k) {
                                     cached);
 }
 
-std::string compile_failure_text(const CompileError& e) { return fmt::format("{}\n{}", e.log, e.what()); }
+std::string compile_failure_text(const std::string& program, const CompileError& e) {
+  return fmt::format("{}\n{}: {}", e.log, program, e.what());
+}
 
 }  // namespace apsp::harness

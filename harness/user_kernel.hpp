@@ -138,8 +138,8 @@ UserKernels register_user_kernels(const std::vector<std::string>& files, const s
                                   Target target, const CompileOptions& options);
 // "fw32: compiled for sm_90 in 412.3 ms, cached in <file>" or "... from the compile cache (0.4 ms)".
 std::string describe_compile(const UserKernel& k);
-// What a program prints for a kernel that does not compile: NVRTC's log, then the one line.
-std::string compile_failure_text(const CompileError& e);
+// What `program` prints for a kernel that does not compile: NVRTC's log, then the one line.
+std::string compile_failure_text(const std::string& program, const CompileError& e);
 
 // Runs a compiled kernel's rounds on `stream` (user_kernel_launch.cpp; the CUDA runtime).
 void launch_user_kernel(const CompiledKernel& k, int* d, int n, cudaStream_t stream, PhaseTimer* phases);
