@@ -25,8 +25,8 @@ plant(planted_fault_kernel [=[  if (x == k || y == k) return;  // phase 2 owns t
   if (k == 1 && threadIdx.x == 0) d[(size_t)1 << 40] = 0;
 ]=])
 # A hang: phase 1 spins forever in round 1 (--kernel-timeout must stop it).
-plant(planted_hang_kernel [=[extern "C" __global__ void fw_phase1(int* d, int n, int k) {
-]=] [=[extern "C" __global__ void fw_phase1(int* d, int n, int k) {
+plant(planted_hang_kernel [=[fw_phase1(int* d, int n, int k) {
+]=] [=[fw_phase1(int* d, int n, int k) {
   if (k == 1) {
     volatile int* spin = d;
     while (spin[0] >= 0) {
@@ -39,8 +39,9 @@ plant(syntax_error_kernel [=[  t[ty][tx] = load(d, n, i, j);
   __syncthreads();]=])
 # Contract violations: a fourth parameter; no fw_phase3; TILE a constant, not a macro; TILE
 # fixed by a bare #define (cannot be set from outside); shared memory no GPU has.
-plant(wrong_signature_kernel [=[void fw_phase2(int* d, int n, int k)]=] [=[void fw_phase2(int* d, int n, int k, int tiles)]=])
-plant(missing_phase3_kernel [=[extern "C" __global__ void fw_phase3(]=] [=[__device__ void not_fw_phase3(]=])
+plant(wrong_signature_kernel [=[fw_phase2(int* d, int n, int k)]=] [=[fw_phase2(int* d, int n, int k, int tiles)]=])
+plant(missing_phase3_kernel [=[extern "C" __global__ void __launch_bounds__(THREADS_X * THREADS_Y) fw_phase3(]=]
+                            [=[__device__ void not_fw_phase3(]=])
 plant(no_tile_kernel [=[#ifndef TILE
 #define TILE 32
 #endif

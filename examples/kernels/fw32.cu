@@ -19,7 +19,7 @@ __device__ __forceinline__ void store(int* d, int n, int i, int j, int v) {
   if (i < n && j < n) d[(size_t)i * n + j] = v;
 }
 
-extern "C" __global__ void fw_phase1(int* d, int n, int k) {
+extern "C" __global__ void __launch_bounds__(THREADS_X * THREADS_Y) fw_phase1(int* d, int n, int k) {
   __shared__ int t[TILE][TILE];
   const int tx = threadIdx.x, ty = threadIdx.y, i = k * TILE + ty, j = k * TILE + tx;
   t[ty][tx] = load(d, n, i, j);
@@ -33,7 +33,7 @@ extern "C" __global__ void fw_phase1(int* d, int n, int k) {
   store(d, n, i, j, t[ty][tx]);
 }
 
-extern "C" __global__ void fw_phase2(int* d, int n, int k) {
+extern "C" __global__ void __launch_bounds__(THREADS_X * THREADS_Y) fw_phase2(int* d, int n, int k) {
   const int x = blockIdx.x;
   if (x == k) return;  // the pivot tile is phase 1's
   __shared__ int pivot[TILE][TILE], own[TILE][TILE];
@@ -50,7 +50,7 @@ extern "C" __global__ void fw_phase2(int* d, int n, int k) {
   store(d, n, i, j, best);
 }
 
-extern "C" __global__ void fw_phase3(int* d, int n, int k) {
+extern "C" __global__ void __launch_bounds__(THREADS_X * THREADS_Y) fw_phase3(int* d, int n, int k) {
   const int x = blockIdx.x, y = blockIdx.y;
   if (x == k || y == k) return;  // phase 2 owns the pivot row and column
   __shared__ int col[TILE][TILE], row[TILE][TILE];

@@ -3,6 +3,8 @@
 // reused: the tuner searches BATCH2 and BATCH3 (README, "Benchmark your own kernel").
 // The harness launches fw_phase2 on (ceil(tiles / BATCH2), 2) blocks and fw_phase3 on
 // ceil(tiles / BATCH3) blocks in x and in y, with SHMEM2 / SHMEM3 bytes of dynamic shared memory.
+// __launch_bounds__ holds every kernel to 64 registers a thread, so that a block of 1024 threads
+// can launch at any batch size (large batches then spill; the tuner measures what that costs).
 #define TILE 32
 #define THREADS_X 32
 #define THREADS_Y 32
@@ -22,7 +24,7 @@ __device__ __forceinline__ void store(int* d, int n, int i, int j, int v) {
   if (i < n && j < n) d[(size_t)i * n + j] = v;
 }
 
-extern "C" __global__ void fw_phase1(int* d, int n, int k) {
+extern "C" __global__ void __launch_bounds__(THREADS_X * THREADS_Y) fw_phase1(int* d, int n, int k) {
   __shared__ int t[TILE][TILE];
   const int tx = threadIdx.x, ty = threadIdx.y, i = k * TILE + ty, j = k * TILE + tx;
   t[ty][tx] = load(d, n, i, j);
@@ -36,7 +38,7 @@ extern "C" __global__ void fw_phase1(int* d, int n, int k) {
   store(d, n, i, j, t[ty][tx]);
 }
 
-extern "C" __global__ void fw_phase2(int* d, int n, int k) {
+extern "C" __global__ void __launch_bounds__(THREADS_X * THREADS_Y) fw_phase2(int* d, int n, int k) {
   extern __shared__ int smem[];
   int* pivot = smem;              // [TILE][TILE]
   int* own = smem + TILE * TILE;  // [BATCH2][TILE][TILE]
@@ -66,7 +68,7 @@ extern "C" __global__ void fw_phase2(int* d, int n, int k) {
   }
 }
 
-extern "C" __global__ void fw_phase3(int* d, int n, int k) {
+extern "C" __global__ void __launch_bounds__(THREADS_X * THREADS_Y) fw_phase3(int* d, int n, int k) {
   extern __shared__ int smem[];
   int* col = smem;                         // [BATCH3][TILE][TILE]: tiles (y0 + a, k)
   int* row = smem + BATCH3 * TILE * TILE;  // [BATCH3][TILE][TILE]: tiles (k, x0 + b)
