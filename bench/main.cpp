@@ -192,13 +192,19 @@ int run(int argc, char** argv) {
     fmt::print(stderr, "apsp_bench: {} (see --help)\n", e.what());  // one line, unlike CLI11's own
     return kExitUsage;
   }
-  std::vector<std::string> gbench_args{argv[0]};
+  std::vector<std::string> gbench_flags;
   for (const std::string& extra : app.remaining()) {
     if (extra.rfind("--benchmark_", 0) != 0) {
       fmt::print(stderr, "apsp_bench: unknown option '{}' (see --help)\n", extra);
       return kExitUsage;
     }
-    gbench_args.push_back(extra);
+    gbench_flags.push_back(extra);
+  }
+  try {
+    init_gbench_flags(argv[0], gbench_flags);
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "apsp_bench: {}\n", e.what());
+    return kExitUsage;
   }
   if (o.list) {
     print_list();
@@ -247,7 +253,7 @@ int run(int argc, char** argv) {
   fmt::print("\n{}", render_text(detail_grid(out.results)));
   try {
     write_outputs(out.results, o, dev);
-    if (!o.gbench_json.empty()) write_gbench_json(out.results, o.gbench_json, gbench_args);
+    if (!o.gbench_json.empty()) write_gbench_json(out.results, o.gbench_json);
   } catch (const std::exception& e) {
     fmt::print(stderr, "apsp_bench: {}\n", e.what());
     return kExitFailed;

@@ -26,4 +26,6 @@ trap 'rm -rf "$out" "$out2"' EXIT
 grep -q "| NVIDIA H200 | random 0.1 1000 | 75245ad4b3ec4c7c | batched | 2500 | 1 |" "$out2/report.md" \
   || { echo "no /2 leaderboard row in report.md"; exit 1; }
 [ -s "$out2/heatmap_batched_n10000.png" ] || { echo "no heatmap from the /2 database"; exit 1; }
+leftover=$(ls "$out" "$out2" | grep "\.tmp\.")
+[ -z "$leftover" ] || { echo "temporary files left behind: $leftover"; exit 1; }
 echo "report.md and $(ls "$out"/*.png | wc -l) PNGs; the /2 database reported too"
