@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "bench/gbench_report.hpp"
+#include "core/atomic_file.hpp"
 #include "core/console.hpp"
 #include "core/tables.hpp"
 #include "harness/pipeline.hpp"
@@ -86,11 +87,8 @@ void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
     tuned = TuningDb::load(o.tuned, &note);
     if (!note.empty()) fmt::print("{}\n", note);
   }
-  for (const std::string& out : {o.json_out, o.md_out, o.gbench_json}) {
-    const auto dir = std::filesystem::path(out).parent_path();
-    if (!out.empty() && !dir.empty() && !std::filesystem::is_directory(dir))
-      throw std::invalid_argument(fmt::format("{}: the folder {} does not exist", out, dir.string()));
-  }
+  for (const auto& [out, option] : {std::pair{o.json_out, "--json"}, {o.md_out, "--md"}, {o.gbench_json, "--gbench-json"}})
+    if (!out.empty()) check_output_path(out, option);
   if (o.variants.empty() && o.configs.empty()) o.variants = "all";
   p.requests = harness::select_requests(o.variants, o.configs);
   for (harness::Request& r : p.requests) r.tuned = !o.tuned.empty() && !r.config;

@@ -186,6 +186,43 @@ void write_file_atomic(const std::string& path, const std::string& text) {
   f.commit(/*sync=*/true);
 }
 
+namespace {
+
+// "" when this process may create files in `dir`; else why not.
+std::string folder_problem(const std::filesystem::path& dir) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(dir, ec);
+  if (!std::filesystem::exists(status)) return fmt::format("the folder {} does not exist", dir.string());
+  if (!std::filesystem::is_directory(status)) return fmt::format("{} is not a folder", dir.string());
+  if (access(dir.c_str(), W_OK | X_OK) != 0)
+    return fmt::format("the folder {} is not writable: {}", dir.string(), std::strerror(errno));
+  return "";
+}
+
+}  // namespace
+
+void check_output_path(const std::string& path, const std::string& option, bool dash_is_stdout) {
+  if (dash_is_stdout && path == "-") return;
+  const auto fail = [&](const std::string& why) {
+    throw std::invalid_argument(fmt::format("{} {}: {}", option, path, why));
+  };
+  if (path.empty()) fail("an empty file name");
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) fail("is a folder, not a file");
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (const std::string why = folder_problem(parent.empty() ? "." : parent); !why.empty()) fail(why);
+}
+
+void check_output_folder(const std::string& dir, const std::string& option) {
+  std::filesystem::path p = std::filesystem::path(dir).lexically_normal();
+  if (p.empty()) p = ".";
+  std::error_code ec;
+  while (!std::filesystem::exists(p, ec) && p.has_parent_path() && p.parent_path() != p) p = p.parent_path();
+  if (!std::filesystem::exists(p, ec)) p = ".";  // a relative path whose first part is missing
+  if (const std::string why = folder_problem(p); !why.empty())
+    throw std::invalid_argument(fmt::format("{} {}: {}", option, dir, why));
+}
+
 int live_temporaries() {
   int n = 0;
   for (const GuardSlot& s : g_slots) n += s.state.load() == kLive;

@@ -123,6 +123,7 @@ int run(int argc, char** argv) {
     }
     if (files.empty()) throw std::runtime_error("no results files given (see --help)");
     if (out_dir.empty() && format.empty()) throw std::runtime_error("give --out DIR or --format md|csv|json");
+    if (!out_dir.empty()) check_output_folder(out_dir, "--out");
     std::vector<Input> inputs;
     for (const std::string& f : files) {
       inputs.push_back(load(f));
