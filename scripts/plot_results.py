@@ -44,14 +44,14 @@ def save_atomic(fig, path):
 def load_runs(paths):
     series = {}  # label -> list of (n, run)
     for path in paths:
-        with open(path) as f:
+        with open(path, encoding="utf-8-sig") as f:  # a BOM, as apsp_report's reader accepts it
             data = json.load(f)
         if data.get("schema") != "apsp-bench/1":
             sys.exit(f"plot_results.py: {path}: not an apsp-bench/1 results file")
         for run in data["runs"]:
             if run.get("error") or run.get("verified") == "FAILED" or not run.get("samples_ms"):
                 continue
-            label = run.get("label") or run["name"]
+            label = run.get("label") or run.get("name") or run["variant"]  # "name" is optional
             if len(paths) > 1:
                 label = f"{label} ({os.path.basename(path)})"
             series.setdefault(label, []).append((run["n"], run))
@@ -91,7 +91,7 @@ def line_plot(series, value, ylabel, title, path, log_y=False, guide=False):
 
 
 def heatmaps(db_path, out):
-    with open(db_path) as f:
+    with open(db_path, encoding="utf-8-sig") as f:
         db = json.load(f)
     if db.get("schema") not in ("apsp-tuning/1", "apsp-tuning/2"):
         sys.exit(f"plot_results.py: {db_path}: not an apsp-tuning/2 (or /1) database")
