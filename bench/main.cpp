@@ -111,7 +111,6 @@ void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
   }
   harness::add_baseline(p, !o.baseline.empty());
   p.sampling.flush_l2 = !o.warm;
-  if (p.sampling.min_reps > p.sampling.max_reps) p.sampling.max_reps = p.sampling.min_reps;
 }
 
 void print_dry_run(const harness::Plan& p, const Options& o) {
@@ -211,6 +210,7 @@ int run(int argc, char** argv) {
   Results baseline;
   TuningDb tuned_db;
   try {
+    harness::check_reps(o.plan.sampling, app.count("--min-reps") > 0, app.count("--reps") > 0);
     build_plan(o, baseline, tuned_db);
   } catch (const std::exception& e) {  // InputError, invalid_argument, runtime_error: one line, exit 2
     fmt::print(stderr, "apsp_bench: {}\n", e.what());

@@ -74,8 +74,17 @@ class LineParser {
       i = j;
     }
   }
+  // At most 24 bytes, non-printable ones escaped: a NUL must not cut the message, and an
+  // invisible byte must show.
   static std::string shorten(std::string_view tok) {
-    return tok.size() <= 24 ? std::string(tok) : std::string(tok.substr(0, 21)) + "...";
+    const bool cut = tok.size() > 24;
+    std::string out;
+    for (unsigned char c : cut ? tok.substr(0, 21) : tok) {
+      if (c == 0) out += "\\0";
+      else if (c < 0x20 || c >= 0x7f) out += fmt::format("\\x{:02X}", c);
+      else out += static_cast<char>(c);
+    }
+    return cut ? out + "..." : out;
   }
 
   std::string_view text_;
@@ -86,8 +95,28 @@ class LineParser {
 
 }  // namespace
 
-EdgeList parse_edge_list(std::string_view text, std::string_view source,
-                         uint64_t max_matrix_bytes) {
+namespace {
+EdgeList parse_edge_list_unchecked(std::string_view text, std::string_view source, uint64_t max_matrix_bytes);
+}  // namespace
+
+// The encoding faults a text editor hides get their own message or a hint.
+EdgeList parse_edge_list(std::string_view text, std::string_view source, uint64_t max_matrix_bytes) {
+  if (text.starts_with("\xEF\xBB\xBF"))
+    throw InputError(fmt::format("{}:1: the file starts with a UTF-8 byte order mark (\\xEF\\xBB\\xBF): "
+                                 "save it without one", source));
+  try {
+    return parse_edge_list_unchecked(text, source, max_matrix_bytes);
+  } catch (const InputError& e) {
+    const size_t cr = text.find('\r');
+    if (cr == std::string_view::npos || text.find('\n') != std::string_view::npos) throw;
+    throw InputError(fmt::format("{} (the lines end in CR alone, as on classic Mac OS: convert them to "
+                                 "\\n, e.g. tr '\\r' '\\n')", e.what()));
+  }
+}
+
+namespace {
+EdgeList parse_edge_list_unchecked(std::string_view text, std::string_view source,
+                                   uint64_t max_matrix_bytes) {
   std::string limit_source;
   if (max_matrix_bytes == 0) {
     const MemoryLimit limit = available_memory();
@@ -155,6 +184,7 @@ EdgeList parse_edge_list(std::string_view text, std::string_view source,
   }
   return g;
 }
+}  // namespace
 
 std::string read_whole_input(const std::string& path) {
   const std::string name = path == "-" ? "<stdin>" : path;
