@@ -158,7 +158,7 @@ NamedConfig choose(const Options& o, const std::optional<NamedConfig>& asked, co
 }
 
 void write_output(const Options& o, const MatrixView& result) {
-  if (o.output.empty()) {
+  if (o.output.empty() || o.output == "-") {
     write_matrix(result, STDOUT_FILENO, o.threads);
     return;
   }
@@ -198,7 +198,7 @@ int run(int argc, char** argv) {
                "variant asked for and no device."};
   app.option_defaults()->always_capture_default();
   app.add_option("input", o.input, "edge-list file, or - for standard input")->required();
-  app.add_option("-o,--output", o.output, "output file (written via a temporary file and a rename); default: standard output");
+  app.add_option("-o,--output", o.output, "output file (appears only when whole; the old one stays otherwise); - or none: standard output");
   app.add_option("--variant", o.variant, "auto (the shipped default, or --db's pick), cpu, a variant name (its default for this device and V), or a config");
   app.add_option("--config", o.config, "a config as apsp_bench prints it, e.g. 'sm90[tile=64,chunk=8]'");
   app.add_option("--kernel", o.kernel,
@@ -226,6 +226,7 @@ int run(int argc, char** argv) {
         throw std::invalid_argument(fmt::format("--kernel {} and --variant {} disagree", o.kernel, o.variant));
       if (o.variant == "auto") o.variant = name;
     }
+    if (!o.output.empty()) check_output_path(o.output, "-o", /*dash_is_stdout=*/true);
     asked = asked_variant(o);
     if (!o.db_path.empty() && access(o.db_path.c_str(), R_OK) != 0)
       throw std::invalid_argument(fmt::format("--db {}: cannot read", o.db_path));
@@ -268,7 +269,7 @@ int run(int argc, char** argv) {
     write_output(o, result);
     t.add("write", ms_since(t0));
   } catch (const std::exception& e) {  // bad input, a database, a write: one line, nothing written
-    fmt::print(stderr, "apsp: {}{}\n", o.output.empty() && result.data ? "standard output: " : "", e.what());
+    fmt::print(stderr, "apsp: {}{}\n", (o.output.empty() || o.output == "-") && result.data ? "standard output: " : "", e.what());
     return kExitFailed;
   }
   if (o.timing) print_timing(t, result, in.bytes, in.graph.edges.size(), ms_since(start));

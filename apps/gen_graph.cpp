@@ -29,12 +29,18 @@ int main(int argc, char** argv) {
   app.add_option("--wmax", s.wmax, "largest weight")->check(CLI::Range(0, 1073741822));
   app.add_option("--seed", s.seed, "seed");
   app.add_option("--components", s.components, "components: how many")->check(CLI::Range(1, 1 << 30));
-  app.add_option("-o,--output", output, "output file (atomic); default: standard output");
+  app.add_option("-o,--output", output, "output file (appears only when whole); - or none: standard output");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
     fmt::print(stderr, "gen_graph: {} (see --help)\n", e.what());
+    return 2;
+  }
+  try {
+    if (!output.empty()) check_output_path(output, "-o", /*dash_is_stdout=*/true);
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "gen_graph: {}\n", e.what());
     return 2;
   }
   if (edges >= 0 && has_density) {
@@ -50,7 +56,7 @@ int main(int argc, char** argv) {
   if (!has_density) s.density = 0.01;
   try {
     const std::string text = format_edge_list(generate(s));
-    if (output.empty()) {
+    if (output.empty() || output == "-") {
       if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
         fmt::print(stderr, "gen_graph: standard output: write failed\n");
         return 1;

@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "bench/gbench_report.hpp"
+#include "core/atomic_file.hpp"
 #include "core/console.hpp"
 #include "core/tables.hpp"
 #include "harness/pipeline.hpp"
@@ -100,11 +101,8 @@ void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
     tuned = TuningDb::load(o.tuned, &note);
     if (!note.empty()) fmt::print("{}\n", note);
   }
-  for (const std::string& out : {o.json_out, o.md_out, o.gbench_json}) {
-    const auto dir = std::filesystem::path(out).parent_path();
-    if (!out.empty() && !dir.empty() && !std::filesystem::is_directory(dir))
-      throw std::invalid_argument(fmt::format("{}: the folder {} does not exist", out, dir.string()));
-  }
+  for (const auto& [out, option] : {std::pair{o.json_out, "--json"}, {o.md_out, "--md"}, {o.gbench_json, "--gbench-json"}})
+    if (!out.empty()) check_output_path(out, option);
   if (o.variants.empty() && o.configs.empty()) o.variants = "all";
   p.requests = harness::select_requests(o.variants, o.configs);
   for (const Variant* v : o.user_kernels.variants) p.requests.push_back(harness::Request{v, std::nullopt});
@@ -128,7 +126,6 @@ void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
   }
   harness::add_baseline(p, !o.baseline.empty());
   p.sampling.flush_l2 = !o.warm;
-  if (p.sampling.min_reps > p.sampling.max_reps) p.sampling.max_reps = p.sampling.min_reps;
 }
 
 void print_dry_run(const harness::Plan& p, const Options& o) {
@@ -209,13 +206,19 @@ int run(int argc, char** argv) {
     fmt::print(stderr, "apsp_bench: {} (see --help)\n", e.what());  // one line, unlike CLI11's own
     return kExitUsage;
   }
-  std::vector<std::string> gbench_args{argv[0]};
+  std::vector<std::string> gbench_flags;
   for (const std::string& extra : app.remaining()) {
     if (extra.rfind("--benchmark_", 0) != 0) {
       fmt::print(stderr, "apsp_bench: unknown option '{}' (see --help)\n", extra);
       return kExitUsage;
     }
-    gbench_args.push_back(extra);
+    gbench_flags.push_back(extra);
+  }
+  try {
+    init_gbench_flags(argv[0], gbench_flags);
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "apsp_bench: {}\n", e.what());
+    return kExitUsage;
   }
   const std::optional<DeviceInfo> device = has_device() ? std::optional(query_device()) : std::nullopt;
   Results baseline;
@@ -229,6 +232,7 @@ int run(int argc, char** argv) {
       print_list();
       return 0;
     }
+    harness::check_reps(o.plan.sampling, app.count("--min-reps") > 0, app.count("--reps") > 0);
     build_plan(o, baseline, tuned_db);
   } catch (const harness::CompileError& e) {
     fmt::print(stderr, "{}\n", harness::compile_failure_text("apsp_bench", e));
@@ -272,7 +276,7 @@ int run(int argc, char** argv) {
   fmt::print("\n{}", render_text(detail_grid(out.results)));
   try {
     write_outputs(out.results, o, dev);
-    if (!o.gbench_json.empty()) write_gbench_json(out.results, o.gbench_json, gbench_args);
+    if (!o.gbench_json.empty()) write_gbench_json(out.results, o.gbench_json);
   } catch (const std::exception& e) {
     fmt::print(stderr, "apsp_bench: {}\n", e.what());
     return kExitFailed;

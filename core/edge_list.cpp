@@ -1,5 +1,6 @@
 #include "core/edge_list.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,29 +17,12 @@
 #include <thread>
 #include <vector>
 
+#include "core/memory.hpp"
 #include "core/parallel.hpp"
 
 namespace apsp {
 
-uint64_t physical_memory_bytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page <= 0) return UINT64_MAX;
-  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page);
-}
-
 namespace {
-
-std::string human_bytes(uint64_t b) {
-  const char* units[] = {"B", "KB", "MB", "GB", "TB", "PB", "EB"};
-  double v = static_cast<double>(b);
-  int u = 0;
-  while (v >= 1000.0 && u < 6) {
-    v /= 1000.0;
-    ++u;
-  }
-  return fmt::format("{:.1f} {}", v, units[u]);
-}
 
 // Walks the buffer line by line; each line is split into integer fields.
 class LineParser {
@@ -90,8 +74,17 @@ class LineParser {
       i = j;
     }
   }
+  // At most 24 bytes, non-printable ones escaped: a NUL must not cut the message, and an
+  // invisible byte must show.
   static std::string shorten(std::string_view tok) {
-    return tok.size() <= 24 ? std::string(tok) : std::string(tok.substr(0, 21)) + "...";
+    const bool cut = tok.size() > 24;
+    std::string out;
+    for (unsigned char c : cut ? tok.substr(0, 21) : tok) {
+      if (c == 0) out += "\\0";
+      else if (c < 0x20 || c >= 0x7f) out += fmt::format("\\x{:02X}", c);
+      else out += static_cast<char>(c);
+    }
+    return cut ? out + "..." : out;
   }
 
   std::string_view text_;
@@ -102,9 +95,34 @@ class LineParser {
 
 }  // namespace
 
-EdgeList parse_edge_list(std::string_view text, std::string_view source,
-                         uint64_t max_matrix_bytes) {
-  if (max_matrix_bytes == 0) max_matrix_bytes = physical_memory_bytes();
+namespace {
+EdgeList parse_edge_list_unchecked(std::string_view text, std::string_view source, uint64_t max_matrix_bytes);
+}  // namespace
+
+// The encoding faults a text editor hides get their own message or a hint.
+EdgeList parse_edge_list(std::string_view text, std::string_view source, uint64_t max_matrix_bytes) {
+  if (text.starts_with("\xEF\xBB\xBF"))
+    throw InputError(fmt::format("{}:1: the file starts with a UTF-8 byte order mark (\\xEF\\xBB\\xBF): "
+                                 "save it without one", source));
+  try {
+    return parse_edge_list_unchecked(text, source, max_matrix_bytes);
+  } catch (const InputError& e) {
+    const size_t cr = text.find('\r');
+    if (cr == std::string_view::npos || text.find('\n') != std::string_view::npos) throw;
+    throw InputError(fmt::format("{} (the lines end in CR alone, as on classic Mac OS: convert them to "
+                                 "\\n, e.g. tr '\\r' '\\n')", e.what()));
+  }
+}
+
+namespace {
+EdgeList parse_edge_list_unchecked(std::string_view text, std::string_view source,
+                                   uint64_t max_matrix_bytes) {
+  std::string limit_source;
+  if (max_matrix_bytes == 0) {
+    const MemoryLimit limit = available_memory();
+    max_matrix_bytes = limit.bytes;
+    limit_source = " (" + limit.source + ")";
+  }
   LineParser p(text, source);
   std::vector<int64_t> f;
   if (!p.next_fields(f)) p.fail(1, "empty input: expected a first line 'V E'");
@@ -120,8 +138,8 @@ EdgeList parse_edge_list(std::string_view text, std::string_view source,
   const uint64_t need = matrix_bytes(V);
   if (need > max_matrix_bytes) {
     p.fail(header_line, fmt::format("V = {} needs a {} distance matrix ({} bytes), more than the "
-                                    "{} available",
-                                    V, human_bytes(need), need, human_bytes(max_matrix_bytes)));
+                                    "{} available{}",
+                                    V, human_bytes(need), need, human_bytes(max_matrix_bytes), limit_source));
   }
 
   EdgeList g;
@@ -166,23 +184,38 @@ EdgeList parse_edge_list(std::string_view text, std::string_view source,
   }
   return g;
 }
+}  // namespace
 
 std::string read_whole_input(const std::string& path) {
-  if (path == "-") {
-    std::string s((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-    if (std::cin.bad()) throw InputError("<stdin>: read error");
-    return s;
+  const std::string name = path == "-" ? "<stdin>" : path;
+  const int fd = path == "-" ? STDIN_FILENO : open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw InputError(fmt::format("{}: cannot open: {}", name, std::strerror(errno)));
+  struct Closer {
+    int fd;
+    ~Closer() {
+      if (fd != STDIN_FILENO) close(fd);
+    }
+  } closer{fd};
+  struct stat st {};
+  if (fstat(fd, &st) != 0) throw InputError(fmt::format("{}: cannot read: {}", name, std::strerror(errno)));
+  if (S_ISDIR(st.st_mode)) throw InputError(fmt::format("{}: is a folder, not an edge-list file", name));
+  // A regular file is read in one piece of its size; a pipe, a terminal or a process
+  // substitution (apsp <(cmd), /dev/stdin) is streamed to its end.
+  std::string s;
+  if (S_ISREG(st.st_mode)) s.reserve(static_cast<size_t>(st.st_size));
+  constexpr size_t kChunk = 1 << 20;
+  for (;;) {
+    const size_t used = s.size();
+    s.resize(used + (S_ISREG(st.st_mode) && s.capacity() > used ? s.capacity() - used : kChunk));
+    const ssize_t got = ::read(fd, s.data() + used, s.size() - used);
+    if (got < 0 && errno == EINTR) {
+      s.resize(used);
+      continue;
+    }
+    if (got < 0) throw InputError(fmt::format("{}: read error: {}", name, std::strerror(errno)));
+    s.resize(used + static_cast<size_t>(got));
+    if (got == 0) return s;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (size < 0) throw InputError(fmt::format("{}: cannot read (not a regular file?)", path));
-  std::string s(static_cast<size_t>(size), '\0');
-  in.seekg(0);
-  in.read(s.data(), size);
-  if (!in) throw InputError(fmt::format("{}: read error", path));
-  return s;
 }
 
 EdgeList read_edge_list(const std::string& path, uint64_t max_matrix_bytes) {

@@ -16,18 +16,17 @@ class InputError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Physical memory of this machine, the default bound on the matrix a graph may need.
-uint64_t physical_memory_bytes();
-
 // Parses a whole buffer. `source` names it in messages ("graph.txt", "<stdin>").
-// max_matrix_bytes bounds the V x V int32 matrix the graph needs (0: physical memory).
+// max_matrix_bytes bounds the V x V int32 matrix the graph needs (0: the memory this process
+// may still take, core/memory.hpp: available memory, cgroup and ulimit -v aware).
 EdgeList parse_edge_list(std::string_view text, std::string_view source,
                          uint64_t max_matrix_bytes = 0);
 
 // Reads a whole file ("-" is standard input) and parses it.
 EdgeList read_edge_list(const std::string& path, uint64_t max_matrix_bytes = 0);
 
-// The whole content of a file or of standard input ("-"); InputError when it cannot be read.
+// The whole content of a file, a pipe (apsp <(cmd), /dev/stdin) or standard input ("-");
+// InputError when it cannot be read or is a folder.
 std::string read_whole_input(const std::string& path);
 
 std::string format_edge_list(const EdgeList& graph);

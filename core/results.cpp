@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <stdexcept>
 
+#include "core/json_read.hpp"
+
 namespace apsp {
 
 using nlohmann::json;
@@ -52,16 +54,6 @@ json run_json(const RunResult& r) {
   return j;
 }
 
-template <class T>
-T get(const json& j, const char* key, const std::string& where) {
-  if (!j.contains(key)) throw std::runtime_error(fmt::format("{}: missing \"{}\"", where, key));
-  try {
-    return j.at(key).get<T>();
-  } catch (const json::exception&) {
-    throw std::runtime_error(fmt::format("{}: \"{}\" has the wrong type", where, key));
-  }
-}
-
 }  // namespace
 
 json to_json(const Context& c) {
@@ -76,6 +68,7 @@ json to_json(const Results& r) {
 }
 
 Results results_from_json(const json& j) {
+  namespace jr = json_read;
   if (!j.is_object() || !j.contains("schema")) {
     throw std::runtime_error("not a results file: no \"schema\" field");
   }
@@ -85,49 +78,69 @@ Results results_from_json(const json& j) {
                                          kResultsSchema));
   }
   Results r;
-  const json& c = get<json>(j, "context", "results");
-  r.context.device = get<json>(c, "device", "context");
+  const json& c = jr::object(jr::member(j, "context", ""), "/context");
+  r.context.device = jr::object(jr::member(c, "device", "/context"), "/context/device");
   r.context.build = c.value("build", json::object());
   r.context.host = c.value("host", "");
   r.context.date = c.value("date", "");
   r.context.argv = c.value("argv", std::vector<std::string>{});
-  r.context.ceiling_updates_per_s = c.value("ceiling_updates_per_s", 0.0);
-  int index = 0;
-  for (const json& x : get<json>(j, "runs", "results")) {
-    const std::string where = fmt::format("runs[{}]", index++);
+  if (c.contains("ceiling_updates_per_s"))
+    r.context.ceiling_updates_per_s = jr::non_negative(c["ceiling_updates_per_s"], "/context/ceiling_updates_per_s");
+  const json& runs = jr::array(jr::member(j, "runs", ""), "/runs");
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const std::string where = jr::at("/runs", i);
+    const json& x = jr::object(runs[i], where);
+    const auto field = [&](const char* key) -> const json& { return jr::member(x, key, where); };
+    const auto optional_time = [&](const char* key) {
+      return x.contains(key) ? jr::non_negative(x[key], jr::at(where, key)) : 0.0;
+    };
     RunResult run;
-    run.variant = get<std::string>(x, "variant", where);
-    run.config = get<std::map<std::string, int>>(x, "config", where);
-    run.name = x.value("name", run.variant);
-    run.n = get<int>(x, "n", where);
+    run.variant = jr::string(field("variant"), jr::at(where, "variant"));
+    for (const auto& [k, v] : jr::object(field("config"), jr::at(where, "config")).items())
+      run.config[k] = static_cast<int>(jr::integer(v, jr::at(where, "config/" + k), INT32_MIN, INT32_MAX));
+    run.name = x.contains("name") ? jr::string(x["name"], jr::at(where, "name")) : run.variant;
+    run.n = jr::size(field("n"), jr::at(where, "n"));
     const json g = x.value("graph", json::object());
     run.graph.kind = g.value("kind", "");
     run.graph.seed = g.value("seed", uint64_t{0});
     run.graph.density = g.value("density", 0.0);
     run.graph.wmax = g.value("wmax", 0);
     run.graph.file = g.value("file", "");
-    run.verified = get<std::string>(x, "verified", where);
-    run.samples_ms = get<std::vector<double>>(x, "samples_ms", where);
-    run.median_ms = get<double>(x, "median_ms", where);
-    run.min_ms = x.value("min_ms", 0.0);
-    run.stddev_ms = x.value("stddev_ms", 0.0);
-    run.cv = x.value("cv", 0.0);
-    run.updates_per_s = x.value("updates_per_s", 0.0);
-    run.pct_of_ceiling = x.value("pct_of_ceiling", 0.0);
-    if (x.contains("speedup_vs_naive") && x["speedup_vs_naive"].is_number())
-      run.speedup_vs_naive = x["speedup_vs_naive"].get<double>();
+    run.verified = jr::string(field("verified"), jr::at(where, "verified"));
+    run.samples_ms = jr::non_negative_list(field("samples_ms"), jr::at(where, "samples_ms"));
+    run.median_ms = jr::non_negative(field("median_ms"), jr::at(where, "median_ms"));
+    run.min_ms = optional_time("min_ms");
+    run.stddev_ms = optional_time("stddev_ms");
+    run.cv = optional_time("cv");
+    run.updates_per_s = optional_time("updates_per_s");
+    run.pct_of_ceiling = optional_time("pct_of_ceiling");
+    if (x.contains("speedup_vs_naive") && !x["speedup_vs_naive"].is_null())
+      run.speedup_vs_naive = jr::non_negative(x["speedup_vs_naive"], jr::at(where, "speedup_vs_naive"));
     if (x.contains("speedup_ci95") && x["speedup_ci95"].is_array() && x["speedup_ci95"].size() == 2)
-      run.speedup_ci95 = std::pair{x["speedup_ci95"][0].get<double>(), x["speedup_ci95"][1].get<double>()};
+      run.speedup_ci95 = std::pair{jr::non_negative(x["speedup_ci95"][0], jr::at(where, "speedup_ci95/0")),
+                                   jr::non_negative(x["speedup_ci95"][1], jr::at(where, "speedup_ci95/1"))};
     if (x.contains("label") && x["label"].is_string()) run.label = x["label"].get<std::string>();
     if (x.contains("config_source") && x["config_source"].is_string())
       run.config_source = x["config_source"].get<std::string>();
-    if (x.contains("cuda_graph_median_ms")) run.graph_median_ms = x["cuda_graph_median_ms"].get<double>();
+    if (x.contains("cuda_graph_median_ms"))
+      run.graph_median_ms = jr::non_negative(x["cuda_graph_median_ms"], jr::at(where, "cuda_graph_median_ms"));
     if (x.contains("phases_ms") && x["phases_ms"].is_object()) {
       const json& p = x["phases_ms"];
-      run.phases_ms = std::array<double, 4>{p.value("other", 0.0), p.value("1", 0.0), p.value("2", 0.0),
-                                            p.value("3", 0.0)};
+      const auto phase = [&](const char* key) {
+        return p.contains(key) ? jr::non_negative(p[key], jr::at(where, std::string("phases_ms/") + key)) : 0.0;
+      };
+      run.phases_ms = std::array<double, 4>{phase("other"), phase("1"), phase("2"), phase("3")};
     }
     if (x.contains("error") && x["error"].is_string()) run.error = x["error"].get<std::string>();
+    const bool timed = !run.error && run.verified != "FAILED" && !run.samples_ms.empty();
+    if (timed && run.median_ms <= 0) jr::fail(jr::at(where, "median_ms"), "a timed run's median must be positive");
+    // The ceiling is the device's measured top rate: a run above it beyond noise means the
+    // ceiling or the time in this file is wrong, and every share and plot of it would mislead.
+    if (timed && run.pct_of_ceiling > kMaxPctOfCeiling)
+      jr::fail(jr::at(where, "pct_of_ceiling"),
+               fmt::format("{:.1f}% of the measured ceiling ({:.3g} updates/s in /context/ceiling_updates_per_s) "
+                           "is impossible beyond noise ({:.0f}%): the ceiling or the time is wrong",
+                           run.pct_of_ceiling, r.context.ceiling_updates_per_s, kMaxPctOfCeiling));
     r.runs.push_back(std::move(run));
   }
   return r;

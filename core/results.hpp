@@ -16,6 +16,9 @@
 namespace apsp {
 
 inline constexpr const char* kResultsSchema = "apsp-bench/1";
+// The most a timed run's share of the measured ceiling may be: the ceiling is a measured rate,
+// so a run can top it only by the noise of two measurements.
+inline constexpr double kMaxPctOfCeiling = 105.0;
 
 struct GraphDesc {
   std::string kind = "random";  // generator kind, or "file"
@@ -63,7 +66,9 @@ struct Results {
 nlohmann::json device_json(const DeviceInfo& d);
 nlohmann::json to_json(const Context& c);
 nlohmann::json to_json(const Results& r);
-// Throws std::runtime_error with one line when the JSON is not a results file of this schema.
+// Throws std::runtime_error with one line when the JSON is not a results file of this schema,
+// or holds a value no run can have ("/runs/3/n: 1e+20 is not an integer in [1, 2147483647]",
+// negative or non-finite times, a share of the ceiling above kMaxPctOfCeiling).
 Results results_from_json(const nlohmann::json& j);
 
 }  // namespace apsp

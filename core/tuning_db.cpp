@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "core/atomic_file.hpp"
+#include "core/json_read.hpp"
 
 namespace apsp {
 
@@ -22,27 +23,47 @@ bool same_key(const TuningEntry& a, const TuningEntry& b) {
          a.build.kernels == b.build.kernels;
 }
 
-TuningEntry entry_from_json(const json& x, bool v1) {
+// One entry, validated: the tuner ranks entries by median, so a negative, zero or non-finite
+// median of an "ok" entry would be picked first.
+TuningEntry entry_from_json(const json& x, bool v1, const std::string& where) {
+  namespace jr = json_read;
+  const auto field = [&](const char* key) -> const json& { return jr::member(x, key, where); };
+  const auto text = [](const json& j, const char* key, const std::string& w) {
+    return jr::string(jr::member(j, key, w), jr::at(w, key));
+  };
   TuningEntry e;
-  e.device = {x.at("device").at("name"), x.at("device").at("cc"), x.at("device").at("sms")};
-  e.variant = x.at("variant");
-  e.n = x.at("n");
-  e.config = x.at("config").get<std::map<std::string, int>>();
-  e.name = x.at("name");
-  e.status = x.at("status");
+  const json& d = jr::object(field("device"), jr::at(where, "device"));
+  const std::string dw = jr::at(where, "device");
+  e.device = {text(d, "name", dw), text(d, "cc", dw),
+              static_cast<int>(jr::integer(jr::member(d, "sms", dw), jr::at(dw, "sms"), 1, 1 << 20))};
+  e.variant = text(x, "variant", where);
+  e.n = jr::size(field("n"), jr::at(where, "n"));
+  for (const auto& [k, v] : jr::object(field("config"), jr::at(where, "config")).items())
+    e.config[k] = static_cast<int>(jr::integer(v, jr::at(where, "config/" + k), INT32_MIN, INT32_MAX));
+  e.name = text(x, "name", where);
+  e.status = text(x, "status", where);
+  if (e.status != "ok" && e.status != "failed" && e.status != "rejected")
+    jr::fail(jr::at(where, "status"), fmt::format("\"{}\" is not ok, failed or rejected", e.status));
   e.reason = x.value("reason", "");
-  e.samples_ms = x.value("samples_ms", std::vector<double>{});
-  e.median_ms = x.value("median_ms", 0.0);
+  if (x.contains("samples_ms")) e.samples_ms = jr::non_negative_list(x["samples_ms"], jr::at(where, "samples_ms"));
+  if (x.contains("median_ms")) e.median_ms = jr::non_negative(x["median_ms"], jr::at(where, "median_ms"));
+  if (e.status == "ok" && !(e.median_ms > 0))
+    jr::fail(jr::at(where, "median_ms"), "an ok entry's median must be positive");
   e.date = x.value("date", "");
   if (v1) {  // /1 recorded neither: such entries match no graph and no build
     e.graph = {"unknown", 0, 0};
     e.build = {x.value("git", ""), "unknown (apsp-tuning/1)"};
     return e;
   }
-  const json& g = x.at("graph");
-  e.graph = {g.at("kind"), g.at("density"), g.at("wmax")};
-  e.seed = x.at("seed");
-  e.build = {x.at("build").at("commit"), x.at("build").at("kernels")};
+  const std::string gw = jr::at(where, "graph");
+  const json& g = jr::object(field("graph"), gw);
+  e.graph = {text(g, "kind", gw),
+             jr::non_negative(jr::member(g, "density", gw), jr::at(gw, "density")),
+             static_cast<int>(jr::integer(jr::member(g, "wmax", gw), jr::at(gw, "wmax"), 0, INT32_MAX))};
+  e.seed = static_cast<uint64_t>(jr::integer(field("seed"), jr::at(where, "seed"), 0, INT64_MAX));
+  const std::string bw = jr::at(where, "build");
+  const json& b = jr::object(field("build"), bw);
+  e.build = {text(b, "commit", bw), text(b, "kernels", bw)};
   return e;
 }
 
@@ -69,9 +90,11 @@ TuningDb TuningDb::load(const std::string& path, std::string* note) {
   }
   const bool v1 = schema == kTuningSchemaV1;
   try {
-    for (const json& x : j.at("entries")) db.entries_.push_back(entry_from_json(x, v1));
-  } catch (const json::exception& e) {
-    throw std::runtime_error(fmt::format("{}: malformed entry ({})", path, e.what()));
+    const json& entries = json_read::array(json_read::member(j, "entries", ""), "/entries");
+    for (size_t i = 0; i < entries.size(); ++i)
+      db.entries_.push_back(entry_from_json(entries[i], v1, json_read::at("/entries", i)));
+  } catch (const std::exception& e) {
+    throw std::runtime_error(fmt::format("{}: {}", path, e.what()));
   }
   if (v1 && note) {
     *note = fmt::format("{}: {} database migrated to {}: its {} entries name no graph spec and no "

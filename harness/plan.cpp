@@ -11,10 +11,15 @@ namespace apsp::harness {
 
 std::vector<int> parse_sizes(const std::string& text, const std::string& flag) {
   std::vector<int> out;
-  std::stringstream ss(text);
-  for (std::string item; std::getline(ss, item, ',');) {
+  // Every item between commas counts, so "1000," is refused as ",1000" is.
+  for (size_t start = 0;;) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
     int v = 0;
     auto [p, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+    if (ec == std::errc::result_out_of_range && p == item.data() + item.size())
+      throw std::invalid_argument(fmt::format("{}: {} is out of range (at most 46340)", flag, item));
+    if (item.empty()) throw std::invalid_argument(fmt::format("{}: an empty size in '{}'", flag, text));
     if (ec != std::errc() || p != item.data() + item.size()) {
       throw std::invalid_argument(fmt::format("{}: '{}' is not an integer", flag, item));
     }
@@ -23,9 +28,18 @@ std::vector<int> parse_sizes(const std::string& text, const std::string& flag) {
       throw std::invalid_argument(fmt::format("{}: {} is larger than the supported 46340", flag, v));
     }
     out.push_back(v);
+    if (comma == text.size()) break;
+    start = comma + 1;
   }
-  if (out.empty()) throw std::invalid_argument(fmt::format("{}: no sizes given", flag));
   return out;
+}
+
+void check_reps(SampleOptions& s, bool min_given, bool max_given) {
+  if (s.min_reps <= s.max_reps) return;
+  if (min_given && max_given)
+    throw std::invalid_argument(fmt::format("--min-reps {} is more than --reps {}", s.min_reps, s.max_reps));
+  if (max_given) s.min_reps = s.max_reps;  // --reps 2 alone: fewer than the default minimum
+  else s.max_reps = s.min_reps;            // --min-reps 20 alone: more than the default maximum
 }
 
 std::vector<Request> select_requests(const std::string& variants, const std::vector<std::string>& configs) {

@@ -45,6 +45,9 @@ struct Plan {
 
 // Parses "1000,2500,10000"; throws std::invalid_argument with one line on a bad value.
 std::vector<int> parse_sizes(const std::string& text, const std::string& flag = "--n");
+// --min-reps above --reps: refused when both were given (std::invalid_argument, one line);
+// when one was given, the other (a default) follows it.
+void check_reps(SampleOptions& s, bool min_given, bool max_given);
 
 // Requests from --variant (names or "all") and --config texts; throws std::invalid_argument.
 std::vector<Request> select_requests(const std::string& variants, const std::vector<std::string>& configs);

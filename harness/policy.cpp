@@ -7,6 +7,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "core/json_read.hpp"
+
 namespace apsp::harness {
 
 using nlohmann::json;
@@ -29,14 +31,18 @@ Policy policy_from_json(const json& j, const std::string& where) {
     p.provenance = j.at("provenance");
     for (const auto& [variant, ranges] : j.at("variants").items()) {
       std::vector<PolicyRange>& out = p.variants[variant];
-      for (const json& r : ranges) {
+      for (size_t i = 0; i < ranges.size(); ++i) {
+        namespace jr = json_read;
+        const json& r = ranges[i];
+        const std::string at = jr::at(jr::at("/variants", variant), i);
         PolicyRange range;
-        range.n_min = r.at("n_min");
-        range.n_max = r.at("n_max").is_null() ? INT_MAX : r.at("n_max").get<int>();
+        range.n_min = jr::size(jr::member(r, "n_min", at), jr::at(at, "n_min"));
+        const json& n_max = jr::member(r, "n_max", at);
+        range.n_max = n_max.is_null() ? INT_MAX : jr::size(n_max, jr::at(at, "n_max"));
         range.config = r.at("config").get<Config>();
-        range.tuned_n = r.at("tuned_n");
-        range.median_ms = r.at("median_ms");
-        range.default_ms = r.value("default_ms", 0.0);
+        range.tuned_n = jr::size(jr::member(r, "tuned_n", at), jr::at(at, "tuned_n"));
+        range.median_ms = jr::non_negative(jr::member(r, "median_ms", at), jr::at(at, "median_ms"));
+        range.default_ms = r.contains("default_ms") ? jr::non_negative(r["default_ms"], jr::at(at, "default_ms")) : 0.0;
         if (range.n_min < 1 || range.n_max < range.n_min || range.median_ms <= 0 ||
             (!out.empty() && range.n_min != out.back().n_max + 1))
           throw std::runtime_error(fmt::format("{}: {} has a malformed range at n_min = {}", where, variant,
@@ -46,6 +52,10 @@ Policy policy_from_json(const json& j, const std::string& where) {
     }
   } catch (const json::exception& e) {
     throw std::runtime_error(fmt::format("{}: malformed policy ({})", where, e.what()));
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    if (what.rfind(where + ":", 0) == 0) throw;  // already names the file
+    throw std::runtime_error(fmt::format("{}: {}", where, what));
   }
   return p;
 }

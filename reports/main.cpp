@@ -2,12 +2,17 @@
 //   apsp_report r.json [more.json ...] --out DIR [--db tuning.json]   -> DIR/report.md + PNGs
 //   apsp_report r.json --format md|csv|json                          -> the tables on stdout
 //   apsp_report compare A.json B.json [--threshold 0.05] [--force]
-// Exit codes: 0 done, 1 something got slower beyond the threshold (compare) or a write failed,
-// 2 bad input or usage.
+// Exit codes: 0 done, 1 something got slower beyond the threshold (compare), a write or the
+// plots failed, 2 bad input or usage.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <sys/wait.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -18,7 +23,7 @@
 namespace apsp::report {
 namespace {
 
-constexpr int kExitSlower = 1, kExitUsage = 2;
+constexpr int kExitSlower = 1, kExitFailed = 1, kExitUsage = 2;
 
 std::string shell_quote(const std::string& s) {
   std::string out = "'";
@@ -54,8 +59,10 @@ std::string find_plot_script(std::string& why) {
 }
 
 // Runs the plotting script; returns the PNG names it wrote, or explains in `note` why none.
+// The script's own messages (a traceback) go to DIR/plot.log, and `failed` is set when it
+// exits non-zero, so that the program does too, with one line.
 std::vector<std::string> plot(const std::vector<std::string>& files, const std::string& db,
-                              const std::string& out_dir, std::string& note) {
+                              const std::string& out_dir, std::string& note, bool& failed) {
   std::string why;
   const std::string script = find_plot_script(why);
   if (script.empty()) {
@@ -68,23 +75,34 @@ std::vector<std::string> plot(const std::vector<std::string>& files, const std::
     fmt::print(stderr, "apsp_report: {}\n", note);
     return {};
   }
+  const std::string log = out_dir + "/plot.log";
   std::string cmd = "python3 " + shell_quote(script) + " --out " + shell_quote(out_dir);
   if (!db.empty()) cmd += " --db " + shell_quote(db);
   for (const std::string& f : files) cmd += " " + shell_quote(f);
+  cmd += " 2>" + shell_quote(log);
   std::vector<std::string> pngs;
-  if (FILE* p = popen(cmd.c_str(), "r")) {
-    char line[4096];
-    while (std::fgets(line, sizeof line, p)) {
-      std::string s(line);
-      while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
-      if (s.size() > 4 && s.ends_with(".png")) pngs.push_back(s);
-    }
-    if (pclose(p) != 0) {
-      note = "Plots failed: " + script + " exited with an error (see its message above).";
-      fmt::print(stderr, "apsp_report: {}\n", note);
-      return {};
-    }
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) throw std::runtime_error(fmt::format("cannot run {}: {}", script, std::strerror(errno)));
+  char line[4096];
+  while (std::fgets(line, sizeof line, p)) {
+    std::string s(line);
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+    if (s.size() > 4 && s.ends_with(".png")) pngs.push_back(s);
   }
+  const int status = pclose(p);
+  if (status != 0) {
+    std::string last;  // the exception's own line, the last of a traceback
+    std::ifstream in(log);
+    for (std::string l; std::getline(in, l);)
+      if (!l.empty()) last = l;
+    note = fmt::format("Plots failed: {} exited with status {}{}; its messages are in {}", script,
+                       WIFEXITED(status) ? WEXITSTATUS(status) : status, last.empty() ? "" : " (" + last + ")", log);
+    fmt::print(stderr, "apsp_report: {}\n", note);
+    failed = true;
+    return {};
+  }
+  std::error_code ec;
+  if (std::filesystem::file_size(log, ec) == 0) std::filesystem::remove(log, ec);
   return pngs;
 }
 
@@ -119,10 +137,14 @@ int run(int argc, char** argv) {
       fmt::print("{}", render_text(c.table));
       fmt::print("\n{} faster, {} slower ({} beyond {:.0f}%), {} the same (interval contains 1)\n", c.faster,
                  c.slower, c.slower_beyond_threshold, threshold * 100, c.same);
+      for (const auto& [file, runs] : {std::pair{file_a, c.only_a}, {file_b, c.only_b}})
+        if (!runs.empty())
+          fmt::print("not compared, only in {} (or failed in the other): {}\n", file, fmt::join(runs, ", "));
       return c.slower_beyond_threshold > 0 ? kExitSlower : 0;
     }
     if (files.empty()) throw std::runtime_error("no results files given (see --help)");
     if (out_dir.empty() && format.empty()) throw std::runtime_error("give --out DIR or --format md|csv|json");
+    if (!out_dir.empty()) check_output_folder(out_dir, "--out");
     std::vector<Input> inputs;
     for (const std::string& f : files) {
       inputs.push_back(load(f));
@@ -148,13 +170,21 @@ int run(int argc, char** argv) {
           if (format == "json") all[in.path][name] = g;
         }
       }
+      if (db) {  // the leaderboards, as report.md has them
+        const Grid board = leaderboard(*db, 5);
+        if (format == "md") fmt::print("## {}: tuner leaderboards\n\n{}\n", db_path, render_markdown(board));
+        if (format == "csv") fmt::print("# {}: tuner leaderboards\n{}\n", db_path, render_csv(board));
+        if (format == "json") all[db_path]["leaderboards"] = board;
+      }
       if (format == "json") fmt::print("{}\n", all.dump(2));
       if (out_dir.empty()) return 0;
     }
     std::filesystem::create_directories(out_dir);
     std::string note;
-    const std::vector<std::string> pngs = plot(files, db_path, out_dir, note);
+    bool plots_failed = false;
+    const std::vector<std::string> pngs = plot(files, db_path, out_dir, note, plots_failed);
     write_file_atomic(out_dir + "/report.md", markdown(inputs, db, pngs, note));
+    if (plots_failed) return kExitFailed;
     fmt::print("wrote {}/report.md and {} plot(s)\n", out_dir, pngs.size());
   } catch (const std::exception& e) {
     fmt::print(stderr, "apsp_report: {}\n", e.what());

@@ -221,7 +221,10 @@ Comparison compare(const Input& a, const Input& b, double threshold, bool force)
     const RunResult* rb = nullptr;
     for (const RunResult& x : b.results.runs)
       if (x.name == ra.name && x.n == ra.n && usable(x)) rb = &x;
-    if (!rb) continue;
+    if (!rb) {
+      c.only_a.push_back(fmt::format("{} at n = {}", ra.name, ra.n));
+      continue;
+    }
     const double ratio = rb->median_ms / ra.median_ms;
     const auto ci = bootstrap_ratio_ci95(rb->samples_ms, ra.samples_ms);
     std::string verdict = "same";
@@ -241,6 +244,13 @@ Comparison compare(const Input& a, const Input& b, double threshold, bool force)
     c.table.push_back({ra.name, std::to_string(ra.n), ms(ra.median_ms), ms(rb->median_ms),
                        fmt::format("{:.3f}", ratio), fmt::format("[{:.3f}, {:.3f}]", ci.first, ci.second),
                        verdict});
+  }
+  for (const RunResult& rb : b.results.runs) {
+    if (!usable(rb)) continue;
+    const bool in_a = std::any_of(a.results.runs.begin(), a.results.runs.end(), [&](const RunResult& x) {
+      return x.name == rb.name && x.n == rb.n && usable(x);
+    });
+    if (!in_a) c.only_b.push_back(fmt::format("{} at n = {}", rb.name, rb.n));
   }
   return c;
 }

@@ -10,9 +10,12 @@ Writes into DIR, and prints the name of each PNG it wrote, one a line:
   heatmap_<variant>_n<n>.png  the tuner's batch2 x batch3 medians (with --db), largest n
 """
 import argparse
+import contextlib
 import json
 import os
+import signal
 import sys
+import tempfile
 
 import matplotlib
 
@@ -20,17 +23,35 @@ matplotlib.use("Agg")  # no display: files only
 import matplotlib.pyplot as plt  # noqa: E402
 
 
+def save_atomic(fig, path):
+    """fig as PNG at path, whole or not at all: a temporary in the same folder, renamed into
+    place; removed on any failure, SIGINT or SIGTERM (main turns SIGTERM into SystemExit)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=os.path.basename(path) + ".tmp.")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            fig.savefig(f, format="png", dpi=110)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 def load_runs(paths):
     series = {}  # label -> list of (n, run)
     for path in paths:
-        with open(path) as f:
+        with open(path, encoding="utf-8-sig") as f:  # a BOM, as apsp_report's reader accepts it
             data = json.load(f)
         if data.get("schema") != "apsp-bench/1":
             sys.exit(f"plot_results.py: {path}: not an apsp-bench/1 results file")
         for run in data["runs"]:
             if run.get("error") or run.get("verified") == "FAILED" or not run.get("samples_ms"):
                 continue
-            label = run.get("label") or run["name"]
+            label = run.get("label") or run.get("name") or run["variant"]  # "name" is optional
             if len(paths) > 1:
                 label = f"{label} ({os.path.basename(path)})"
             series.setdefault(label, []).append((run["n"], run))
@@ -64,13 +85,13 @@ def line_plot(series, value, ylabel, title, path, log_y=False, guide=False):
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save_atomic(fig, path)
     plt.close(fig)
     return True
 
 
 def heatmaps(db_path, out):
-    with open(db_path) as f:
+    with open(db_path, encoding="utf-8-sig") as f:
         db = json.load(f)
     if db.get("schema") not in ("apsp-tuning/1", "apsp-tuning/2"):
         sys.exit(f"plot_results.py: {db_path}: not an apsp-tuning/2 (or /1) database")
@@ -115,7 +136,7 @@ def heatmaps(db_path, out):
         fig.colorbar(im, ax=ax, label="ms")
         fig.tight_layout()
         name = f"heatmap_{variant}_n{n}.png"
-        fig.savefig(os.path.join(out, name), dpi=110)
+        save_atomic(fig, os.path.join(out, name))
         plt.close(fig)
         written.append(name)
     return written
@@ -127,6 +148,7 @@ def main():
     ap.add_argument("--db")
     ap.add_argument("results", nargs="+")
     args = ap.parse_args()
+    signal.signal(signal.SIGTERM, lambda sig, frame: sys.exit(128 + sig))  # cleanup runs, as on SIGINT
     os.makedirs(args.out, exist_ok=True)
     series = load_runs(args.results)
     written = []

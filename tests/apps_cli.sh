@@ -4,6 +4,8 @@
 #   apps_cli.sh gpu      BUILD_DIR   every variant through apsp gives the golden bytes (77: no GPU)
 #   apps_cli.sh roundtrip BUILD_DIR  gen_graph | apsp equals the independent Python solver
 #   apps_cli.sh bad      BUILD_DIR   every reader fault: one line, exit 1, nothing written
+#   apps_cli.sh checks   BUILD_DIR   checked before any work: output folders, memory (ulimit -v);
+#                                    -o - is standard output; pipes and /dev/stdin are read
 #   apps_cli.sh gpu_tuned BUILD_DIR  apsp --db takes a tuner pick only where the tuner measured it
 #                                    faster than the shipped default, and no database is read
 #                                    unless named (77: no GPU)
@@ -93,5 +95,33 @@ LIST
   "$build/gen_graph" --V 10 --wmax 200000000 -o "$tmp/g" 2>"$tmp/err"; rc=$?
   [ $rc -eq 2 ] && [ ! -e "$tmp/g" ] && grep -q "reaches the unreachable value" "$tmp/err" || fail "gen_graph wmax: rc $rc $(cat "$tmp/err")"
   echo "every bad input refused, nothing written" ;;
+checks)
+  g=$here/data/single.txt
+  # The output folder is checked first: a missing input is not even opened.
+  "$build/apsp" /nonexistent-input.txt -o /nonexistent-folder/x.txt 2>"$tmp/err"; rc=$?
+  [ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "apsp: -o /nonexistent-folder/x.txt: the folder /nonexistent-folder does not exist" ] \
+    || fail "apsp -o into a missing folder: rc $rc, $(cat "$tmp/err")"
+  "$build/gen_graph" --V 3 -o /nonexistent-folder/g.txt 2>"$tmp/err"; rc=$?
+  [ $rc -eq 2 ] && grep -q "the folder /nonexistent-folder does not exist" "$tmp/err" || fail "gen_graph -o: rc $rc"
+  # -o - is standard output, not a file named "-".
+  (cd "$tmp" && "$build/apsp" "$g" --variant cpu -o - >stdout.txt 2>/dev/null) || fail "apsp -o -"
+  cmp -s "$tmp/stdout.txt" "${g%.txt}.expected" || fail "apsp -o -: standard output differs from the golden file"
+  (cd "$tmp" && "$build/gen_graph" --V 4 -o - >/dev/null) || fail "gen_graph -o -"
+  [ -e "$tmp/-" ] && fail "a file named '-' was created"
+  # Pipes: process substitution and /dev/stdin are streamed.
+  "$build/apsp" <(cat "$g") --variant cpu >"$tmp/out" 2>/dev/null || fail "apsp <(cat FILE)"
+  cmp -s "$tmp/out" "${g%.txt}.expected" || fail "apsp <(cat FILE): wrong output"
+  "$build/apsp" /dev/stdin --variant cpu <"$g" >"$tmp/out" 2>/dev/null || fail "apsp /dev/stdin"
+  cmp -s "$tmp/out" "${g%.txt}.expected" || fail "apsp /dev/stdin: wrong output"
+  cat "$g" | "$build/apsp" /dev/stdin --variant cpu >"$tmp/out" 2>/dev/null || fail "cat FILE | apsp /dev/stdin"
+  cmp -s "$tmp/out" "${g%.txt}.expected" || fail "cat FILE | apsp /dev/stdin: wrong output"
+  # A folder as input: one line, no std::bad_alloc.
+  "$build/apsp" "$tmp" 2>"$tmp/err"; rc=$?
+  [ $rc -eq 1 ] && grep -q "is a folder, not an edge-list file" "$tmp/err" || fail "apsp FOLDER: rc $rc, $(cat "$tmp/err")"
+  # The memory check counts what ulimit -v leaves, not the machine's RAM.
+  (ulimit -v 1000000; echo "30000 0" | "$build/apsp" - --variant cpu -o "$tmp/big" 2>"$tmp/err"); rc=$?
+  [ $rc -eq 1 ] && grep -q "more than the .* available (what ulimit -v leaves)" "$tmp/err" \
+    || fail "ulimit -v: rc $rc, $(cat "$tmp/err")"
+  echo "outputs, memory and pipes checked before any work" ;;
 *) fail "unknown mode $mode" ;;
 esac

@@ -26,4 +26,22 @@ trap 'rm -rf "$out" "$out2"' EXIT
 grep -q "| NVIDIA H200 | random 0.1 1000 | 75245ad4b3ec4c7c | batched | 2500 | 1 |" "$out2/report.md" \
   || { echo "no /2 leaderboard row in report.md"; exit 1; }
 [ -s "$out2/heatmap_batched_n10000.png" ] || { echo "no heatmap from the /2 database"; exit 1; }
+# A file with a UTF-8 BOM and a run without "name" (optional in the schema): both readers take it.
+out3=$(mktemp -d)
+trap 'rm -rf "$out" "$out2" "$out3"' EXIT
+printf '\xEF\xBB\xBF' > "$out3/bom.json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["runs"][0]["name"]; print(json.dumps(d))' \
+  "$fixtures/h200_bench.json" >> "$out3/bom.json"
+"$report" "$out3/bom.json" --out "$out3/r" 2>"$out3/err" || { echo "BOM / no name: $(cat "$out3/err")"; exit 1; }
+[ -s "$out3/r/time_vs_n.png" ] || { echo "BOM / no name: no plot"; exit 1; }
+# A failing plot script: exit 1, one line naming the log, the traceback in the log.
+printf 'raise ValueError("planted failure")\n' > "$out3/bad_plot.py"
+APSP_PLOT_SCRIPT=$out3/bad_plot.py "$report" "$fixtures/h200_bench.json" --out "$out3/f" >/dev/null 2>"$out3/err"
+rc=$?
+[ $rc -eq 1 ] || { echo "a failing plot script: exit $rc, expected 1"; exit 1; }
+[ "$(wc -l < "$out3/err")" -eq 1 ] && grep -q "(ValueError: planted failure); its messages are in $out3/f/plot.log" "$out3/err" \
+  || { echo "a failing plot script: stderr $(cat "$out3/err")"; exit 1; }
+grep -q "Traceback" "$out3/f/plot.log" || { echo "no traceback in plot.log"; exit 1; }
+leftover=$(ls "$out" "$out2" | grep "\.tmp\.")
+[ -z "$leftover" ] || { echo "temporary files left behind: $leftover"; exit 1; }
 echo "report.md and $(ls "$out"/*.png | wc -l) PNGs; the /2 database reported too"

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "harness/plan.hpp"
 #include "variants/instances.hpp"
 #include "variants/variant.hpp"
 
@@ -129,6 +130,46 @@ TEST(ConfigText, ErrorsSayWhatIsWrong) {
   EXPECT_EQ(parse_error("batched[batch3]"), "'batched[batch3]': expected param=value, found 'batch3'");
   EXPECT_EQ(parse_error("batched[batch3=4"), "'batched[batch3=4': expected 'name[param=value,...]'");
   EXPECT_EQ(parse_error("naive[batch3=4]"), "naive: unknown parameter 'batch3' (it has: none)");
+}
+
+// One way to read an integer everywhere: no sign prefix, no spaces; a key given twice is refused
+// rather than the last one silently winning.
+TEST(ConfigText, SignPrefixesAndDuplicateKeysAreRefused) {
+  EXPECT_EQ(parse_error("batched[batch2=+6]"), "'batched[batch2=+6]': batch2 must be an integer, found '+6'");
+  EXPECT_EQ(parse_error("batched[batch2= 6]"), "'batched[batch2= 6]': batch2 must be an integer, found ' 6'");
+  EXPECT_EQ(parse_error("batched[batch2=]"), "'batched[batch2=]': batch2 must be an integer, found ''");
+  EXPECT_EQ(parse_error("batched[batch2=6,batch2=5]"), "'batched[batch2=6,batch2=5]': batch2 is given twice");
+}
+
+std::string sizes_error(const std::string& text) {
+  try {
+    harness::parse_sizes(text);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(SizeList, EmptyItemsSignsAndRangeAreRefusedAlike) {
+  EXPECT_EQ(harness::parse_sizes("1000,2500"), (std::vector<int>{1000, 2500}));
+  EXPECT_EQ(sizes_error("1000,"), "--n: an empty size in '1000,'");
+  EXPECT_EQ(sizes_error(",1000"), "--n: an empty size in ',1000'");
+  EXPECT_EQ(sizes_error("1000,,2500"), "--n: an empty size in '1000,,2500'");
+  EXPECT_EQ(sizes_error("+1000"), "--n: '+1000' is not an integer");
+  EXPECT_EQ(sizes_error("99999999999"), "--n: 99999999999 is out of range (at most 46340)");
+  EXPECT_EQ(sizes_error("46341"), "--n: 46341 is larger than the supported 46340");
+}
+
+TEST(SampleCounts, ContradictoryRepsAreRefusedAndADefaultFollowsTheOneGiven) {
+  harness::SampleOptions s;
+  s.min_reps = 5;
+  s.max_reps = 3;
+  EXPECT_THROW(harness::check_reps(s, true, true), std::invalid_argument);
+  harness::check_reps(s, /*min_given=*/true, /*max_given=*/false);
+  EXPECT_EQ(s.max_reps, 5);
+  s = {3, 2, 1, true};
+  harness::check_reps(s, /*min_given=*/false, /*max_given=*/true);
+  EXPECT_EQ(s.min_reps, 2);
 }
 
 }  // namespace

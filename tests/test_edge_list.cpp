@@ -65,6 +65,17 @@ TEST(EdgeListReader, EveryFaultNamesItsLine) {
             "g.txt:2: integer out of range: '99999999999999999999'");
 }
 
+TEST(EdgeListReader, InvisibleBytesAreShownAndNamed) {
+  EXPECT_EQ(parse_error("\xEF\xBB\xBF" "2 1\n0 1 4\n"),
+            "g.txt:1: the file starts with a UTF-8 byte order mark (\\xEF\\xBB\\xBF): save it without one");
+  EXPECT_EQ(parse_error(std::string("2 1\n0 1 4\0x\n", 12)), "g.txt:2: expected an integer, found '4\\0x'");
+  EXPECT_EQ(parse_error("2 1\n0 1 \xC3\xA9\n"), "g.txt:2: expected an integer, found '\\xC3\\xA9'");
+  EXPECT_EQ(parse_error("3 2\r0 1 5\r1 2 3\r"),
+            "g.txt:1: expected 2 integers 'V E', found 8 (the lines end in CR alone, as on classic Mac OS: "
+            "convert them to \\n, e.g. tr '\\r' '\\n')");
+  EXPECT_NO_THROW(parse_edge_list("1 0\r", "g")) << "a lone CR is blank space where the file is valid";
+}
+
 TEST(EdgeListReader, RejectsWeightsWhoseSumsCouldReachUnreachable) {
   // (V-1) * w = 3 * 400000000 = 1.2e9 >= 1073741823
   EXPECT_EQ(parse_error("4 2\n0 1 5\n1 2 400000000\n"),

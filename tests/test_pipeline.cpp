@@ -6,6 +6,10 @@
 #include <algorithm>
 #include <filesystem>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "core/stats.hpp"
 #include "harness/pipeline.hpp"
 #include "harness/policy.hpp"
@@ -162,11 +166,8 @@ TEST(Pipeline, TunedPicksReplaceTheDefaultOnlyWhereMeasuredFaster) {
   }));
 }
 
-TEST(Tuner, SearchesRecordsReferencesAndResumes) {
-  const DeviceInfo dev = fake_device();
-  const Session s = host_session(dev);
-  const std::string path = testing::TempDir() + "pipeline_tuner_db.json";
-  std::filesystem::remove(path);
+// The tuner over the CPU test variants' "cpu" group, on a small dense random graph.
+TuneOptions cpu_tuning() {
   TuneOptions o;
   o.group = "cpu";
   o.baseline = "cpu_naive";
@@ -174,6 +175,15 @@ TEST(Tuner, SearchesRecordsReferencesAndResumes) {
   o.sampling = {3, 5, 0.0, false};
   o.graph.density = 0.2;
   o.graph.wmax = 9;
+  return o;
+}
+
+TEST(Tuner, SearchesRecordsReferencesAndResumes) {
+  const DeviceInfo dev = fake_device();
+  const Session s = host_session(dev);
+  const std::string path = testing::TempDir() + "pipeline_tuner_db.json";
+  std::filesystem::remove(path);
+  TuneOptions o = cpu_tuning();
   const auto variants = tunable_variants("", "cpu");
   ASSERT_EQ(variants.size(), 1u);
   EXPECT_EQ(variants[0]->name, "cpu_tunable");
@@ -223,6 +233,49 @@ TEST(Tuner, SearchesRecordsReferencesAndResumes) {
   EXPECT_EQ(ranges[1].config, (Config{{"slow", 1}}));
   EXPECT_EQ(ranges[0].n_max, 138) << "split at the geometric mean of 120 and 160";
   EXPECT_EQ(ranges[1].n_min, 139);
+  std::filesystem::remove(path);
+}
+
+// The database is committed after every point: a tuner killed with SIGKILL in the middle of a
+// search keeps every point it measured, and the rerun measures only the rest.
+TEST(Tuner, SigkillMidSearchLosesNoMeasuredPoint) {
+  const DeviceInfo dev = fake_device();
+  const Session s = host_session(dev);
+  const std::string path = testing::TempDir() + "pipeline_tuner_killed_db.json";
+  std::filesystem::remove(path);
+  TuneOptions o = cpu_tuning();
+  const auto variants = tunable_variants("", "cpu");
+  const auto is_point = [](const std::string& line) { return line.find("reference output") == std::string::npos; };
+  constexpr int kKilledAtPoint = 4;  // progress announces a point before measuring it
+  const pid_t child = fork();
+  if (child == 0) {
+    int points = 0;
+    TuningDb db;
+    tune(variants, {120}, o, s, db, path, {[&](const std::string& line) {
+           if (is_point(line) && ++points == kKilledAtPoint) kill(getpid(), SIGKILL);
+         }, {}});
+    _exit(0);  // not reached: the search has more than kKilledAtPoint points
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "the child was not killed";
+  const TuningDb saved = TuningDb::load(path);
+  ASSERT_EQ(saved.entries().size(), static_cast<size_t>(kKilledAtPoint - 1)) << "every point measured before the kill";
+  int remeasured = 0;
+  TuningDb db = saved;
+  tune(variants, {120}, o, s, db, path, {[&](const std::string& line) { remeasured += is_point(line); }, {}});
+  const TuningDb done = TuningDb::load(path);
+  EXPECT_EQ(done.entries().size(), 6u) << "naive, cpu_fw and cpu_tunable slow = 1..4";
+  EXPECT_EQ(remeasured, 6 - (kKilledAtPoint - 1)) << "the rerun measures only what the killed run had not";
+  for (const TuningEntry& before : saved.entries()) {
+    const auto same = std::find_if(done.entries().begin(), done.entries().end(), [&](const TuningEntry& e) {
+      return e.name == before.name && e.samples_ms == before.samples_ms && e.date == before.date;
+    });
+    EXPECT_NE(same, done.entries().end()) << before.name << " was measured again or lost";
+  }
+  for (const auto& f : std::filesystem::directory_iterator(testing::TempDir()))
+    EXPECT_EQ(f.path().filename().string().find("pipeline_tuner_killed_db.json.tmp"), std::string::npos)
+        << "left behind: " << f.path();
   std::filesystem::remove(path);
 }
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/atomic_file.hpp"
 #include "core/console.hpp"
 #include "core/tables.hpp"
 #include "harness/build_identity.hpp"
@@ -213,6 +214,8 @@ int run(int argc, char** argv) {
   std::vector<const Variant*> variants;
   TuningDb db;
   try {
+    for (const auto& [out, option] : {std::pair{o.json_out, "--json"}, {o.emit_policy, "--emit-policy"}})
+      if (!out.empty()) check_output_path(out, option);
     sizes = harness::parse_sizes(o.sizes);
     harness::Plan weights;
     weights.sizes = sizes;
@@ -225,6 +228,7 @@ int run(int argc, char** argv) {
     } else if (o.emit_policy.empty() || app.count("--search") || app.count("--variant")) {
       variants = harness::tunable_variants(o.variants, o.tune.group);
     }
+    if (!variants.empty()) check_output_path(o.db, "--db");  // a search writes it after every point
     std::string note;
     db = TuningDb::load(o.db, &note);
     if (!note.empty()) fmt::print("{}\n", note);

@@ -1,6 +1,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
+#include <set>
 #include <stdexcept>
 
 #include "variants/variant.hpp"
@@ -114,6 +116,7 @@ NamedConfig parse_config(const std::string& text) {
     throw std::invalid_argument(fmt::format("'{}': expected 'name[param=value,...]'", text));
   }
   const std::string body = text.substr(open + 1, text.size() - open - 2);
+  std::set<std::string> seen;
   size_t pos = 0;
   while (pos < body.size()) {
     size_t comma = body.find(',', pos);
@@ -125,16 +128,14 @@ NamedConfig parse_config(const std::string& text) {
     }
     const std::string key = item.substr(0, eq);
     const std::string val = item.substr(eq + 1);
-    size_t used = 0;
+    // from_chars, as every other integer the programs read: no '+', no spaces, no "6x".
     int value = 0;
-    try {
-      value = std::stoi(val, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != val.size()) {
+    const auto [end, ec] = std::from_chars(val.data(), val.data() + val.size(), value);
+    if (ec != std::errc() || end != val.data() + val.size() || val.empty()) {
       throw std::invalid_argument(fmt::format("'{}': {} must be an integer, found '{}'", text, key, val));
     }
+    if (!seen.insert(key).second)
+      throw std::invalid_argument(fmt::format("'{}': {} is given twice", text, key));
     if (!std::any_of(v->space.begin(), v->space.end(), [&](const Param& p) { return p.name == key; })) {
       Config probe{{key, value}};
       validate_config(*v, probe);  // throws the "unknown parameter" message

@@ -1,0 +1,36 @@
+// Reading the project's JSON files (results, tuning database, policies) with validation: every
+// fault is one std::runtime_error "JSON-PATH: fault", where the path is a JSON pointer
+// ("/runs/3/n"); the caller puts the file name in front. Sizes are positive integers that fit
+// an int, times finite and non-negative, so that a corrupted file cannot show n = -2147483648,
+// a "-0.9x" speedup, or rank a negative median first.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace apsp::json_read {
+
+using nlohmann::json;
+
+std::string at(const std::string& where, const std::string& key);  // where + "/" + key
+std::string at(const std::string& where, size_t index);
+
+[[noreturn]] void fail(const std::string& where, const std::string& fault);
+
+// The member `key` of object `j` (at `where`); "missing" when absent.
+const json& member(const json& j, const char* key, const std::string& where);
+const json& object(const json& j, const std::string& where);
+const json& array(const json& j, const std::string& where);
+std::string string(const json& j, const std::string& where);
+// An integer in [lo, hi] (an integral float such as 1000.0 too); 1e20 is out of range, not
+// wrapped.
+int64_t integer(const json& j, const std::string& where, int64_t lo, int64_t hi);
+int size(const json& j, const std::string& where);  // n: 1 .. INT32_MAX
+// A finite number >= 0 (a time in ms, a rate, a percentage).
+double non_negative(const json& j, const std::string& where);
+std::vector<double> non_negative_list(const json& j, const std::string& where);
+
+}  // namespace apsp::json_read

@@ -1,0 +1,98 @@
+// What is checked before any work: output paths, the memory a graph may take; and inputs that
+// are not regular files (pipes, folders).
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "core/atomic_file.hpp"
+#include "core/edge_list.hpp"
+#include "core/memory.hpp"
+
+namespace apsp {
+namespace {
+
+std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(OutputPath, FolderMustExistAndTheTargetMustNotBeAFolder) {
+  const std::string dir = testing::TempDir();
+  EXPECT_EQ(message_of([&] { check_output_path(dir + "r.json", "--json"); }), "");
+  EXPECT_EQ(message_of([&] { check_output_path("r.json", "--json"); }), "") << "the current folder";
+  EXPECT_EQ(message_of([&] { check_output_path("/no-such-folder/r.json", "--json"); }),
+            "--json /no-such-folder/r.json: the folder /no-such-folder does not exist");
+  EXPECT_EQ(message_of([&] { check_output_path(dir, "-o"); }), "-o " + dir + ": is a folder, not a file");
+  EXPECT_EQ(message_of([&] { check_output_path("/etc/hostname/x", "-o"); }),
+            "-o /etc/hostname/x: /etc/hostname is not a folder");
+  EXPECT_EQ(message_of([&] { check_output_path("-", "-o", /*dash_is_stdout=*/true); }), "");
+  EXPECT_NE(message_of([&] { check_output_path("", "--db"); }), "");
+}
+
+TEST(OutputPath, AReadOnlyFolderIsRefused) {
+  if (geteuid() == 0) GTEST_SKIP() << "root may write into any folder";
+  const std::string dir = testing::TempDir() + "apsp-read-only";
+  std::filesystem::create_directories(dir);
+  chmod(dir.c_str(), 0555);
+  EXPECT_NE(message_of([&] { check_output_path(dir + "/x", "-o"); }).find("is not writable"), std::string::npos);
+  chmod(dir.c_str(), 0755);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(OutputPath, AFolderToCreateNeedsAWritableAncestorAndNoFileOnTheWay) {
+  EXPECT_EQ(message_of([&] { check_output_folder(testing::TempDir() + "a/b/c", "--out"); }), "");
+  EXPECT_EQ(message_of([&] { check_output_folder("/etc/hostname/report", "--out"); }),
+            "--out /etc/hostname/report: /etc/hostname is not a folder");
+}
+
+TEST(MemoryLimit, TheTightestSourceWinsAndIsNamed) {
+  EXPECT_EQ(tightest({}).bytes, UINT64_MAX);
+  const MemoryLimit m = tightest({8'000'000'000, 2'000'000'000, 5'000'000'000});
+  EXPECT_EQ(m.bytes, 2'000'000'000u);
+  EXPECT_EQ(m.source, "what the cgroup's memory limit leaves");
+  EXPECT_EQ(tightest({8'000'000'000, std::nullopt, 1'000}).source, "what ulimit -v leaves");
+  EXPECT_EQ(tightest({8'000'000'000, std::nullopt, std::nullopt}).source, "available memory (MemAvailable)");
+}
+
+TEST(MemoryLimit, ThisMachineHasSomeAndNotMoreThanItsRam) {
+  const MemorySources s = memory_sources();
+  ASSERT_TRUE(s.meminfo_available) << "/proc/meminfo has MemAvailable on Linux 3.14 and later";
+  const uint64_t ram = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+  EXPECT_GT(available_memory().bytes, 0u);
+  EXPECT_LE(available_memory().bytes, ram);
+}
+
+TEST(ReadInput, APipeIsStreamedToItsEnd) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  std::string text = "3 2\n";
+  for (int i = 0; i < 200000; ++i) text += "# padding that makes the pipe fill several times\n";
+  std::thread writer([&] {
+    size_t done = 0;
+    while (done < text.size()) {
+      const ssize_t w = write(fds[1], text.data() + done, text.size() - done);
+      if (w <= 0) break;
+      done += static_cast<size_t>(w);
+    }
+    close(fds[1]);
+  });
+  const std::string got = read_whole_input("/proc/self/fd/" + std::to_string(fds[0]));
+  writer.join();
+  close(fds[0]);
+  EXPECT_EQ(got, text);
+}
+
+TEST(ReadInput, AFolderIsRefusedWithoutAllocating) {
+  EXPECT_EQ(message_of([] { read_whole_input("/tmp"); }), "/tmp: is a folder, not an edge-list file");
+}
+
+}  // namespace
+}  // namespace apsp

@@ -1,0 +1,119 @@
+// The readers of results files, tuning databases and policies refuse what no run can produce,
+// with one line naming the JSON path and the fault (the program puts the file name in front).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/results.hpp"
+#include "core/tuning_db.hpp"
+#include "harness/policy.hpp"
+
+namespace apsp {
+namespace {
+
+using nlohmann::json;
+
+json results_with(const json& run_changes, double ceiling = 16.5e12) {
+  json run = {{"variant", "sm90"}, {"config", {{"tile", 64}}}, {"name", "sm90[tile=64]"}, {"n", 1000},
+              {"verified", "naive"}, {"samples_ms", {0.5, 0.6}}, {"median_ms", 0.55}, {"pct_of_ceiling", 11.0}};
+  if (run_changes.is_object()) run.update(run_changes);
+  return {{"schema", "apsp-bench/1"},
+          {"context", {{"device", {{"name", "NVIDIA H200"}}}, {"ceiling_updates_per_s", ceiling}}},
+          {"runs", {run}}};
+}
+
+std::string results_error(const json& run_changes, double ceiling = 16.5e12) {
+  try {
+    results_from_json(results_with(run_changes, ceiling));
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ResultsReader, RefusesSizesOutOfRangeInsteadOfWrapping) {
+  EXPECT_EQ(results_error({{"n", 1e20}}), "/runs/0/n: 1e+20 is not an integer in [1, 2147483647]");
+  EXPECT_EQ(results_error({{"n", -5}}), "/runs/0/n: -5 is not an integer in [1, 2147483647]");
+  EXPECT_EQ(results_error({{"n", 0}}), "/runs/0/n: 0 is not an integer in [1, 2147483647]");
+  EXPECT_EQ(results_error({{"n", 10.5}}), "/runs/0/n: 10.5 is not an integer in [1, 2147483647]");
+  EXPECT_EQ(results_error({{"n", "1000"}}), "/runs/0/n: expected an integer, found \"1000\"");
+  EXPECT_EQ(results_error({{"n", 1000.0}}), "") << "an integral float is the integer";
+}
+
+TEST(ResultsReader, RefusesNegativeAndNonFiniteTimes) {
+  EXPECT_EQ(results_error({{"median_ms", -0.9}}), "/runs/0/median_ms: -0.9 is not a finite number >= 0");
+  EXPECT_EQ(results_error({{"samples_ms", {0.5, -4.6}}}), "/runs/0/samples_ms/1: -4.6 is not a finite number >= 0");
+  EXPECT_EQ(results_error({{"median_ms", 0.0}}), "/runs/0/median_ms: a timed run's median must be positive");
+  EXPECT_EQ(results_error({{"speedup_vs_naive", -2}}), "/runs/0/speedup_vs_naive: -2 is not a finite number >= 0");
+  EXPECT_EQ(results_error({{"samples_ms", "fast"}}), "/runs/0/samples_ms: expected an array, found \"fast\"");
+  EXPECT_EQ(results_error(json::object(), -1.0), "/context/ceiling_updates_per_s: -1.0 is not a finite number >= 0");
+}
+
+TEST(ResultsReader, RefusesAShareOfTheCeilingBeyondNoise) {
+  EXPECT_EQ(results_error({{"pct_of_ceiling", 1213.7}}, 1.0775e12),
+            "/runs/0/pct_of_ceiling: 1213.7% of the measured ceiling (1.08e+12 updates/s in "
+            "/context/ceiling_updates_per_s) is impossible beyond noise (105%): the ceiling or the time is wrong");
+  EXPECT_EQ(results_error({{"pct_of_ceiling", 103.0}}), "") << "within the noise of two measurements";
+  EXPECT_EQ(results_error({{"pct_of_ceiling", 1213.7}, {"verified", "FAILED"}, {"error", "wrong"}}), "")
+      << "a failed run is not shown as a share";
+}
+
+TEST(ResultsReader, MissingFieldsAreNamedByTheirPath) {
+  json j = results_with(json::object());
+  j["runs"][0].erase("verified");
+  try {
+    results_from_json(j);
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "/runs/0/verified: missing");
+  }
+}
+
+std::string db_error(const json& entry_changes) {
+  json e = {{"device", {{"name", "NVIDIA H200"}, {"cc", "9.0"}, {"sms", 132}}},
+            {"variant", "batched"}, {"n", 2500}, {"config", {{"batch2", 1}}}, {"name", "batched[batch2=1]"},
+            {"graph", {{"kind", "random"}, {"density", 0.1}, {"wmax", 1000}}}, {"seed", 1},
+            {"build", {{"commit", "c"}, {"kernels", "k"}}}, {"status", "ok"}, {"reason", ""},
+            {"samples_ms", {3.0, 3.1}}, {"median_ms", 3.05}, {"date", "d"}};
+  if (entry_changes.is_object()) e.update(entry_changes);
+  const std::string path = testing::TempDir() + "reader_db.json";
+  std::ofstream(path) << json{{"schema", "apsp-tuning/2"}, {"entries", {e}}}.dump();
+  try {
+    TuningDb::load(path);
+  } catch (const std::runtime_error& err) {
+    std::string what = err.what();
+    return what.substr(what.find(": ") + 2);  // without the path
+  }
+  return "";
+}
+
+TEST(TuningDbReader, RefusesWhatWouldRankFirstWithoutBeingMeasured) {
+  EXPECT_EQ(db_error(json::object()), "");
+  EXPECT_EQ(db_error({{"median_ms", -1}}), "/entries/0/median_ms: -1 is not a finite number >= 0");
+  EXPECT_EQ(db_error({{"median_ms", 0}}), "/entries/0/median_ms: an ok entry's median must be positive");
+  EXPECT_EQ(db_error({{"n", 1e20}}), "/entries/0/n: 1e+20 is not an integer in [1, 2147483647]");
+  EXPECT_EQ(db_error({{"samples_ms", {1.0, -3.0}}}), "/entries/0/samples_ms/1: -3.0 is not a finite number >= 0");
+  EXPECT_EQ(db_error({{"status", "great"}}), "/entries/0/status: \"great\" is not ok, failed or rejected");
+  EXPECT_EQ(db_error({{"build", {{"commit", "c"}}}}), "/entries/0/build/kernels: missing");
+  EXPECT_EQ(db_error({{"status", "rejected"}, {"median_ms", 0}}), "") << "a rejected point has no time";
+}
+
+TEST(PolicyReader, RefusesSizesAndTimesNoTunerWrites) {
+  json p = {{"schema", "apsp-policy/1"},
+            {"device", {{"name", "NVIDIA H200"}, {"cc", "9.0"}, {"sms", 132}}},
+            {"provenance", json::object()},
+            {"variants", {{"sm90", {{{"n_min", 1}, {"n_max", nullptr}, {"config", {{"tile", 64}}}, {"tuned_n", 1000},
+                                      {"median_ms", 0.2}}}}}}};
+  EXPECT_NO_THROW(harness::policy_from_json(p, "p.json"));
+  p["variants"]["sm90"][0]["tuned_n"] = 1e20;
+  try {
+    harness::policy_from_json(p, "p.json");
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "p.json: /variants/sm90/0/tuned_n: 1e+20 is not an integer in [1, 2147483647]");
+  }
+}
+
+}  // namespace
+}  // namespace apsp
