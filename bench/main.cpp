@@ -13,6 +13,7 @@
 #include "bench/gbench_report.hpp"
 #include "core/atomic_file.hpp"
 #include "core/console.hpp"
+#include "core/memory.hpp"
 #include "core/tables.hpp"
 #include "harness/pipeline.hpp"
 #include "harness/policy.hpp"
@@ -71,6 +72,10 @@ void add_options(CLI::App& app, Options& o) {
                  "graph spec and build");
   app.add_flag("--tuned-any-graph", o.any_graph, "--tuned: also use entries measured on other graph specs");
   app.add_flag("--tuned-any-build", o.any_build, "--tuned: also use entries measured by other builds");
+  app.add_option("--verify", p.reference,
+                 "above n = 2048 (the CPU reference's range): 'certificate' checks every entry against the graph's "
+                 "edges on the GPU (no second solve), 'naive' compares with the naive variant's output")
+      ->check(CLI::IsMember({std::string(harness::kCertificate), std::string("naive")}));
   app.add_option("--baseline", o.baseline, "reuse naive timings from an earlier results JSON of the same device model");
   app.add_option("--ceiling-time", p.ceiling_s, "seconds spent measuring the min-plus ceiling")->check(CLI::Range(0.0, 1e6));
   app.allow_extras();  // --benchmark_* flags go to Google Benchmark
@@ -155,7 +160,7 @@ void print_dry_run(const harness::Plan& p, const Options& o) {
   }
   for (int n : p.sizes) {
     fmt::print("  n = {:>6}: verified against {}; device memory {:.1f} MB\n", n,
-               harness::reference_kind(n, p.cpu_reference_max_n, p.baseline), 2.0 * matrix_bytes(n) / 1e6);
+               harness::reference_kind(n, p.cpu_reference_max_n, p.reference), harness::working_set(p, n).device / 1e6);
   }
   if (!device) fmt::print("no CUDA device here: the configs and checks shown are an NVIDIA H200's\n");
 }
@@ -165,12 +170,7 @@ std::string device_problem(const harness::Plan& p, const DeviceInfo& dev, const 
   if (!o.baseline.empty() && baseline.context.device.value("name", "") != dev.name)
     return fmt::format("--baseline {} was measured on '{}', this is '{}': refusing to mix devices", o.baseline,
                        baseline.context.device.value("name", "?"), dev.name);
-  for (int n : p.sizes) {
-    if (2 * matrix_bytes(n) > dev.memory_bytes * 9 / 10)
-      return fmt::format("n = {} needs {:.1f} GB of device memory, {} has {:.1f} GB", n, 2 * matrix_bytes(n) / 1e9,
-                         dev.name, dev.memory_bytes / 1e9);
-  }
-  return "";
+  return harness::memory_problem(p, device_free_bytes(), available_memory().bytes);
 }
 
 void write_outputs(const Results& results, const Options& o, const DeviceInfo& dev) {

@@ -51,3 +51,11 @@ DeviceInfo query_device(int ordinal) {
 }
 
 }  // namespace apsp
+
+namespace apsp {
+uint64_t device_free_bytes() {
+  size_t free = 0, total = 0;
+  APSP_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  return free;
+}
+}  // namespace apsp

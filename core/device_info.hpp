@@ -34,6 +34,8 @@ int device_count();
 inline bool has_device() { return device_count() > 0; }
 // Queries a device; throws CudaError if there is none.
 DeviceInfo query_device(int ordinal = 0);
+// The device memory free now (cudaMemGetInfo on the current device).
+uint64_t device_free_bytes();
 
 // The build this binary came from (git describe, nvcc version, architectures).
 struct BuildInfo {

@@ -42,6 +42,11 @@ class DeviceExecutor final : public Executor {
     return out;
   }
 
+  std::string certify(const InEdges& g) override {
+    if (!certificate_ || &certificate_->graph() != &g) certificate_ = std::make_unique<DeviceCertificate>(g);
+    return certificate_->check(work_.get(), stream_.get());
+  }
+
   double sample_graph(const std::string& key, const Variant& v, const Config& c, bool flush_l2) override {
     if (!graph_ || graph_key_ != key) capture(key, v, c);
     prepare(flush_l2);
@@ -94,6 +99,7 @@ class DeviceExecutor final : public Executor {
   int flushes_ = 0;
   cudaGraphExec_t graph_ = nullptr;
   std::string graph_key_;
+  std::unique_ptr<DeviceCertificate> certificate_;  // the edges on the device, uploaded once
 };
 
 }  // namespace

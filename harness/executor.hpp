@@ -12,6 +12,7 @@
 #include <string>
 
 #include "core/dist_matrix.hpp"
+#include "harness/certificate.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp::harness {
@@ -25,6 +26,10 @@ class Executor {
   virtual double sample(const Variant& v, const Config& c, bool flush_l2) = 0;
   // The last solve's output.
   virtual DistMatrix output() = 0;
+  // "" when the last solve's output is the shortest-distance matrix of `g`
+  // (harness/certificate.hpp), else its fault; checked where the output is (the device's on
+  // the device). `g` must outlive the executor's use of it.
+  virtual std::string certify(const InEdges& g) = 0;
   // Captures one solve into a CUDA graph (once per `key`) and times one replay, the input
   // restored first. Hosts have no graphs: they time a plain solve.
   virtual double sample_graph(const std::string& key, const Variant& v, const Config& c,

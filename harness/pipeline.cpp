@@ -98,6 +98,12 @@ void verify_size(const Plan& plan, Workbench& bench, const Session& s, const std
   const int n = bench.n();
   const GraphDesc graph = describe(plan.graph);
   for (const Request& req : plan.requests) {
+    if (plan.baseline_added && req.variant->name == plan.baseline && !req.config && n > plan.baseline_max_n) {
+      say(obs.note, fmt::format("n = {}: {} is not timed above n = {} (its n^3 steps would take minutes); no "
+                                "speedups at this n, the share of the ceiling stands in",
+                                n, plan.baseline, plan.baseline_max_n));
+      continue;
+    }
     Slot slot{select(req, n, s, tuned, obs), &bench, {}, 0, 0};
     slot.result = new_result(slot.sel, n, graph);
     RunResult& r = slot.result;
@@ -109,6 +115,9 @@ void verify_size(const Plan& plan, Workbench& bench, const Session& s, const std
     } else {
       const Verdict v = bench.verify(*slot.sel.variant, slot.sel.config, plan.sampling.flush_l2);
       r.verified = v.verified;
+      if (v.verified == kCertificate)
+        say(obs.note, fmt::format("n = {}: {} checked by the certificate in {:.1f} ms (its solve: {:.1f} ms)", n, r.name,
+                                  v.check_ms, v.first_ms));
       if (v.ok()) {
         slot.reps = planned_reps(v.first_ms, plan.sampling);
         slot.first_ms = v.first_ms;
@@ -214,11 +223,12 @@ Outcome run_plan(const Plan& plan, const Session& s, const Observer& obs, const 
   }
   // One size at a time: its matrices (host and device) are freed before the next is made.
   for (int n : plan.sizes) {
+    const std::string reference = reference_kind(n, plan.cpu_reference_max_n, plan.reference);
     say(obs.progress, fmt::format("n = {}: the graph and its {}", n,
-                                  reference_kind(n, plan.cpu_reference_max_n, plan.baseline) == "cpu-reference"
-                                      ? "CPU reference"
-                                      : "reference output (" + plan.baseline + ")"));
-    Workbench bench(make_input(plan.graph, n), s.executors, plan.cpu_reference_max_n, plan.baseline);
+                                  reference == "cpu-reference" ? "CPU reference"
+                                  : reference == kCertificate  ? "certificate's edges"
+                                                               : "reference output (" + reference + ")"));
+    Workbench bench(*make_graph(plan.graph, n), s.executors, plan.cpu_reference_max_n, plan.reference);
     std::vector<Slot> slots;
     verify_size(plan, bench, s, tuned, obs, slots, out.any_failed);
     bench.drop_expected();  // host memory: only verification needs it

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "core/memory.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <sstream>
@@ -18,15 +20,13 @@ std::vector<int> parse_sizes(const std::string& text, const std::string& flag) {
     int v = 0;
     auto [p, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
     if (ec == std::errc::result_out_of_range && p == item.data() + item.size())
-      throw std::invalid_argument(fmt::format("{}: {} is out of range (at most 46340)", flag, item));
+      throw std::invalid_argument(fmt::format("{}: {} is out of range (at most {})", flag, item, kMaxN));
     if (item.empty()) throw std::invalid_argument(fmt::format("{}: an empty size in '{}'", flag, text));
     if (ec != std::errc() || p != item.data() + item.size()) {
       throw std::invalid_argument(fmt::format("{}: '{}' is not an integer", flag, item));
     }
     if (v <= 0) throw std::invalid_argument(fmt::format("{}: n must be positive, got {}", flag, v));
-    if (v > 46340) {  // n * n must index an int32 matrix with size_t and fit kernels' int tiles
-      throw std::invalid_argument(fmt::format("{}: {} is larger than the supported 46340", flag, v));
-    }
+    if (v > kMaxN) throw std::invalid_argument(fmt::format("{}: {} is out of range (at most {})", flag, v, kMaxN));
     out.push_back(v);
     if (comma == text.size()) break;
     start = comma + 1;
@@ -90,11 +90,43 @@ void check_weights(const Plan& plan) {
   }
 }
 
-DistMatrix make_input(const GraphInput& graph, int n) {
-  if (graph.edges) return DistMatrix::from_edges(*graph.edges);
+uint64_t expected_edges(const GraphInput& graph, int n) {
+  if (graph.edges) return graph.edges->edges.size();
+  const GraphSpec& s = graph.spec;
+  const double pairs = static_cast<double>(n) * (n - 1), copies = 1 + s.duplicates;
+  switch (s.kind) {
+    case GraphKind::kRandom: return static_cast<uint64_t>(s.density * pairs * copies);
+    case GraphKind::kComponents: return static_cast<uint64_t>(s.density * pairs / std::max(1, s.components) * copies);
+    default: return static_cast<uint64_t>(4.0 * n * copies);  // chain, grid, star: a few edges a vertex
+  }
+}
+
+WorkingSet working_set(const Plan& plan, int n) {
+  const uint64_t matrix = matrix_bytes(n), edges = expected_edges(plan.graph, n);
+  const std::string reference = reference_kind(n, plan.cpu_reference_max_n, plan.reference);
+  const bool certificate = reference == kCertificate;
+  WorkingSet w;
+  w.device = 3 * matrix + (certificate ? edges * 8 + (static_cast<uint64_t>(n) + 1) * 8 + (uint64_t{256} << 20) : 0);
+  w.host = matrix * (reference == "cpu-reference" ? 2 : 1) + edges * sizeof(Edge) + (certificate ? edges * 8 : 0);
+  return w;
+}
+
+std::string memory_problem(const Plan& plan, uint64_t device_free, uint64_t host_free) {
+  for (int n : plan.sizes) {
+    const WorkingSet w = working_set(plan, n);
+    if (w.device > device_free)
+      return fmt::format("n = {} needs {} of device memory, {} are free", n, human_bytes(w.device), human_bytes(device_free));
+    if (w.host > host_free)
+      return fmt::format("n = {} needs {} of host memory, {} are available", n, human_bytes(w.host), human_bytes(host_free));
+  }
+  return "";
+}
+
+std::shared_ptr<const EdgeList> make_graph(const GraphInput& graph, int n) {
+  if (graph.edges) return graph.edges;
   GraphSpec spec = graph.spec;
   spec.num_vertices = n;
-  return DistMatrix::from_edges(generate(spec));
+  return std::make_shared<const EdgeList>(generate(spec));
 }
 
 GraphDesc describe(const GraphInput& graph) {

@@ -37,11 +37,21 @@ struct Plan {
   bool baseline_added = false;  // the baseline variant was not asked for but is timed
   GraphInput graph;
   int cpu_reference_max_n = kCpuReferenceMaxN;
-  std::string baseline = "naive";  // every speedup is against it; the reference above the CPU range
+  std::string baseline = "naive";  // every speedup is against it
+  // Above the CPU range: "certificate", or a variant whose output is the reference (--verify).
+  std::string reference = kCertificate;
+  // The baseline, when added (not asked for), is timed up to this n: naive's time grows as n^3
+  // (2.77 s a solve at n = 10000 on the H200, README), so that above it one size would take
+  // minutes. Above it speedups are left out and the share of the ceiling stands in.
+  int baseline_max_n = 16384;
   SampleOptions sampling;
   bool cuda_graph = false, phases = false;
   double ceiling_s = 1.0;  // seconds spent measuring the device's min-plus ceiling; 0: none
 };
+
+// The largest n any program accepts: a matrix of 4.4 TB, beyond every GPU; what fits is
+// checked against the device's and the host's memory before any work.
+inline constexpr int kMaxN = 1 << 20;
 
 // Parses "1000,2500,10000"; throws std::invalid_argument with one line on a bad value.
 std::vector<int> parse_sizes(const std::string& text, const std::string& flag = "--n");
@@ -60,8 +70,21 @@ void add_baseline(Plan& plan, bool reuse);
 // at some size of the plan.
 void check_weights(const Plan& plan);
 
-// The input matrix of size n.
-DistMatrix make_input(const GraphInput& graph, int n);
+// What one size of a plan holds at once. Device: the executor's pristine and work matrices, a
+// padded copy (sm90, when n is not a multiple of its tile), the certificate's edges and flags.
+// Host: the input matrix (and the CPU reference's copy), the graph and its edges by destination.
+struct WorkingSet {
+  uint64_t device = 0, host = 0;
+};
+WorkingSet working_set(const Plan& plan, int n);
+// The edges of the graph at size n: the file's count, or the generator's expected count.
+uint64_t expected_edges(const GraphInput& graph, int n);
+// "" when every size fits `device_free` and `host_free` bytes; else one line with the bytes
+// needed and available for the first size that does not.
+std::string memory_problem(const Plan& plan, uint64_t device_free, uint64_t host_free);
+
+// The graph of size n: the file's, or the spec's generated with n vertices.
+std::shared_ptr<const EdgeList> make_graph(const GraphInput& graph, int n);
 // How results files describe the graph.
 GraphDesc describe(const GraphInput& graph);
 

@@ -59,7 +59,7 @@ class SizeTuner {
     match_.graph = GraphKey{std::string(to_string(spec.kind)), spec.density, spec.wmax};
     match_.kernels = s.build.kernels;
     if (obs.progress) obs.progress(fmt::format("n = {}: the graph and its reference output", n));
-    bench_.emplace(DistMatrix::from_edges(generate(spec)), s.executors);
+    bench_.emplace(generate(spec), s.executors);
   }
 
   // The entries of v's code: this build's, or a user kernel's source.

@@ -1,7 +1,9 @@
 // One problem size: the input, the output every run must reproduce bit for bit, and the
 // executors that hold it (one per target, made when a variant of that target first runs).
-// The expected output is the CPU reference up to cpu_reference_max_n, above that the output of
-// the reference variant (naive) on its own target.
+// Up to cpu_reference_max_n every output is compared with the CPU reference; above it with the
+// shortest-path certificate (harness/certificate.hpp: every entry checked against the graph's
+// edges, on the device for device runs, no second solve), or, when asked (--verify naive),
+// with the output of a reference variant on its own target.
 #pragma once
 
 #include <functional>
@@ -16,11 +18,13 @@
 namespace apsp::harness {
 
 inline constexpr int kCpuReferenceMaxN = 2048;
+inline constexpr const char* kCertificate = "certificate";
 
 struct Verdict {
-  std::string verified;  // "cpu-reference", "naive" (the reference variant), "baseline", "FAILED"
+  std::string verified;  // "cpu-reference", "certificate", "naive" (the reference variant), "baseline", "FAILED"
   std::string error;     // set when FAILED
   double first_ms = 0;   // the verifying solve's time: the warm-up
+  double check_ms = 0;   // the check's own time (the certificate's, the comparison's)
   bool ok() const { return verified != "FAILED"; }
 };
 
@@ -29,10 +33,10 @@ class Workbench {
   // Makes an executor for a target; the pipeline passes one that knows the device's L2.
   using ExecutorFactory = std::function<std::unique_ptr<Executor>(Target)>;
 
-  // Computes the expected output now (the slow part: the CPU reference, or one solve of the
-  // reference variant).
-  Workbench(DistMatrix input, ExecutorFactory make, int cpu_reference_max_n = kCpuReferenceMaxN,
-            const std::string& reference_variant = "naive");
+  // The input is the graph's matrix. Prepares the check now (the slow part: the CPU reference,
+  // the edges by destination for the certificate, or one solve of the reference variant).
+  Workbench(const EdgeList& graph, ExecutorFactory make, int cpu_reference_max_n = kCpuReferenceMaxN,
+            const std::string& reference = kCertificate);
 
   int n() const { return input_.n(); }
   const std::string& reference() const { return reference_; }
@@ -51,11 +55,12 @@ class Workbench {
   ExecutorFactory make_;
   std::map<Target, std::unique_ptr<Executor>> executors_;
   std::optional<DistMatrix> expected_;
+  std::optional<InEdges> in_edges_;  // the certificate's graph
   std::string reference_;
 };
 
-// "cpu-reference" up to max_n, else the reference variant's name.
+// "cpu-reference" up to max_n, else `reference` ("certificate" or a variant's name).
 std::string reference_kind(int n, int cpu_reference_max_n = kCpuReferenceMaxN,
-                           const std::string& reference_variant = "naive");
+                           const std::string& reference = kCertificate);
 
 }  // namespace apsp::harness

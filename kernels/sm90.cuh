@@ -51,40 +51,45 @@ __device__ __forceinline__ void allow_next() {
 // Copies the n x n matrix into a pitch x pitch one, padding with kInf (which never lowers a
 // distance, so padded vertices change nothing), and back. One thread per 4 columns: 16-byte
 // accesses on the padded side always (pitch is a multiple of the tile), on the n side when n is
-// a multiple of 4 (rows then start 16-byte aligned).
+// a multiple of 4 (rows then start 16-byte aligned). Rows stride by gridDim.y, which is at most
+// 65535: n may be larger.
 static __global__ void pad(const int* __restrict__ src, int n, int* __restrict__ dst, int pitch) {
   wait_for_previous();
   allow_next();
-  const int j = (blockIdx.x * blockDim.x + threadIdx.x) * 4, i = blockIdx.y;
+  const int j = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
   if (j >= pitch) return;
-  int4 v = make_int4(kInf, kInf, kInf, kInf);
-  if (i < n) {
-    const int* row = src + at(i, 0, n);
-    if (n % 4 == 0 && j + 4 <= n) {
-      v = *reinterpret_cast<const int4*>(row + j);
-    } else {
-      v.x = j + 0 < n ? row[j + 0] : kInf;
-      v.y = j + 1 < n ? row[j + 1] : kInf;
-      v.z = j + 2 < n ? row[j + 2] : kInf;
-      v.w = j + 3 < n ? row[j + 3] : kInf;
+  for (int i = blockIdx.y; i < pitch; i += gridDim.y) {
+    int4 v = make_int4(kInf, kInf, kInf, kInf);
+    if (i < n) {
+      const int* row = src + at(i, 0, n);
+      if (n % 4 == 0 && j + 4 <= n) {
+        v = *reinterpret_cast<const int4*>(row + j);
+      } else {
+        v.x = j + 0 < n ? row[j + 0] : kInf;
+        v.y = j + 1 < n ? row[j + 1] : kInf;
+        v.z = j + 2 < n ? row[j + 2] : kInf;
+        v.w = j + 3 < n ? row[j + 3] : kInf;
+      }
     }
+    *reinterpret_cast<int4*>(dst + at(i, j, pitch)) = v;
   }
-  *reinterpret_cast<int4*>(dst + at(i, j, pitch)) = v;
 }
 static __global__ void unpad(const int* __restrict__ src, int pitch, int* __restrict__ dst, int n) {
   wait_for_previous();
   allow_next();
-  const int j = (blockIdx.x * blockDim.x + threadIdx.x) * 4, i = blockIdx.y;
+  const int j = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
   if (j >= n) return;
-  const int4 v = *reinterpret_cast<const int4*>(src + at(i, j, pitch));
-  int* row = dst + at(i, 0, n);
-  if (n % 4 == 0) {
-    *reinterpret_cast<int4*>(row + j) = v;
-  } else {
-    row[j] = v.x;
-    if (j + 1 < n) row[j + 1] = v.y;
-    if (j + 2 < n) row[j + 2] = v.z;
-    if (j + 3 < n) row[j + 3] = v.w;
+  for (int i = blockIdx.y; i < n; i += gridDim.y) {
+    const int4 v = *reinterpret_cast<const int4*>(src + at(i, j, pitch));
+    int* row = dst + at(i, 0, n);
+    if (n % 4 == 0) {
+      *reinterpret_cast<int4*>(row + j) = v;
+    } else {
+      row[j] = v.x;
+      if (j + 1 < n) row[j + 1] = v.y;
+      if (j + 2 < n) row[j + 2] = v.z;
+      if (j + 3 < n) row[j + 3] = v.w;
+    }
   }
 }
 

@@ -156,8 +156,10 @@ TEST(SizeList, EmptyItemsSignsAndRangeAreRefusedAlike) {
   EXPECT_EQ(sizes_error(",1000"), "--n: an empty size in ',1000'");
   EXPECT_EQ(sizes_error("1000,,2500"), "--n: an empty size in '1000,,2500'");
   EXPECT_EQ(sizes_error("+1000"), "--n: '+1000' is not an integer");
-  EXPECT_EQ(sizes_error("99999999999"), "--n: 99999999999 is out of range (at most 46340)");
-  EXPECT_EQ(sizes_error("46341"), "--n: 46341 is larger than the supported 46340");
+  EXPECT_EQ(sizes_error("99999999999"), "--n: 99999999999 is out of range (at most 1048576)");
+  EXPECT_EQ(sizes_error("1048577"), "--n: 1048577 is out of range (at most 1048576)");
+  // No 46340 cap: what fits is decided by the memory of the device and the host.
+  EXPECT_EQ(harness::parse_sizes("46341,65536,180000"), (std::vector<int>{46341, 65536, 180000}));
 }
 
 TEST(SampleCounts, ContradictoryRepsAreRefusedAndADefaultFollowsTheOneGiven) {

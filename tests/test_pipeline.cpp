@@ -73,14 +73,45 @@ TEST(Pipeline, VerifiesTimesAndComputesSpeedupsOverTheBaseline) {
   ASSERT_TRUE(fast40.speedup_ci95);
   EXPECT_LE(fast40.speedup_ci95->first, fast40.speedup_ci95->second);
   const RunResult& fast70 = run_of(out.results, "cpu_fw", 70);
-  EXPECT_EQ(fast70.verified, "cpu_naive") << "above the CPU range the baseline's output is the reference";
-  EXPECT_EQ(run_of(out.results, "cpu_naive", 70).verified, "baseline");
+  EXPECT_EQ(fast70.verified, "certificate") << "above the CPU range every output is checked by the certificate";
+  EXPECT_EQ(run_of(out.results, "cpu_naive", 70).verified, "certificate");
   EXPECT_DOUBLE_EQ(*run_of(out.results, "cpu_naive", 40).speedup_vs_naive, 1.0);
   EXPECT_EQ(fast70.pct_of_ceiling, 0) << "no ceiling measured";
   EXPECT_NEAR(fast70.updates_per_s, 70.0 * 70 * 70 / (fast70.median_ms / 1000), 1e-6 * fast70.updates_per_s);
   EXPECT_TRUE(std::any_of(progress.begin(), progress.end(), [](const std::string& s) {
     return s.find("n = 70: [") != std::string::npos && s.find("] timing cpu_fw") != std::string::npos;
   }));
+}
+
+TEST(Pipeline, AskedForTheBaselineIsTheReferenceAboveTheCpuRange) {  // --verify naive
+  Plan p = small_plan("cpu_fw,cpu_wrong");
+  p.reference = p.baseline;
+  add_baseline(p, false);
+  const Outcome out = run_plan(p, host_session(), {});
+  EXPECT_EQ(run_of(out.results, "cpu_fw", 70).verified, "cpu_naive");
+  EXPECT_EQ(run_of(out.results, "cpu_naive", 70).verified, "baseline");
+  EXPECT_EQ(run_of(out.results, "cpu_wrong", 70).verified, "FAILED");
+  EXPECT_NE(run_of(out.results, "cpu_wrong", 70).error->find("elements differ"), std::string::npos);
+}
+
+TEST(Pipeline, TheAddedBaselineIsNotTimedAboveItsLimit) {
+  Plan p = small_plan("cpu_fw");
+  p.baseline_max_n = 50;
+  add_baseline(p, false);
+  std::vector<std::string> notes;
+  const Outcome out = run_plan(p, host_session(), {{}, [&](const std::string& l) { notes.push_back(l); }});
+  EXPECT_FALSE(out.any_failed);
+  EXPECT_NO_THROW(run_of(out.results, "cpu_naive", 40));
+  EXPECT_THROW(run_of(out.results, "cpu_naive", 70), std::runtime_error);
+  EXPECT_TRUE(run_of(out.results, "cpu_fw", 40).speedup_vs_naive);
+  EXPECT_FALSE(run_of(out.results, "cpu_fw", 70).speedup_vs_naive);
+  EXPECT_EQ(run_of(out.results, "cpu_fw", 70).verified, "certificate");
+  EXPECT_EQ(std::count_if(notes.begin(), notes.end(),
+                          [](const std::string& l) { return l.find("n = 70: cpu_naive is not timed above n = 50") == 0; }),
+            1);
+  EXPECT_EQ(std::count_if(notes.begin(), notes.end(),
+                          [](const std::string& l) { return l.find("n = 70: cpu_fw checked by the certificate in") == 0; }),
+            1);
 }
 
 TEST(Pipeline, WrongResultsFailAndImpossibleRunsAreSkippedWithTheirReason) {
@@ -93,7 +124,8 @@ TEST(Pipeline, WrongResultsFailAndImpossibleRunsAreSkippedWithTheirReason) {
     EXPECT_TRUE(wrong.samples_ms.empty());
     EXPECT_FALSE(wrong.speedup_vs_naive);
     ASSERT_TRUE(wrong.error);
-    EXPECT_NE(wrong.error->find("elements differ; first d[" + std::to_string(n - 1) + "][0]"), std::string::npos)
+    // Against the CPU reference at 40; by the certificate at 70.
+    EXPECT_NE(wrong.error->find(n == 40 ? "elements differ; first d[39][0]" : "d[69]["), std::string::npos)
         << *wrong.error;
     const RunResult& gpu = run_of(out.results, "naive", n);
     EXPECT_EQ(gpu.verified, "skipped");

@@ -140,6 +140,8 @@ const SideStream& side_stream() {
   return side;
 }
 
+constexpr int kMaxGridY = 65535;  // pad and unpad stride their rows over it
+
 // One instance: Variant::run for one point (InstanceFn).
 template <int kTile, int kChunk, int kPer, int kLookahead>
 void solve(int* d, int n, const Config&, cudaStream_t stream, PhaseTimer* phases) {
@@ -151,7 +153,7 @@ void solve(int* d, int n, const Config&, cudaStream_t stream, PhaseTimer* phases
     // Stream-ordered allocation: the pool keeps the memory between solves (threshold below).
     APSP_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&m),
                                     static_cast<size_t>(pitch) * pitch * sizeof(int), stream));
-    launch_early(k::pad, dim3((pitch / 4 + 255) / 256, pitch), 256, 0, stream, d, n, m, pitch);
+    launch_early(k::pad, dim3((pitch / 4 + 255) / 256, std::min(pitch, kMaxGridY)), 256, 0, stream, d, n, m, pitch);
   }
   constexpr int kP1 = k::pivot_smem<kTile>(), kProd = k::product_smem<kTile, kChunk>();
   constexpr int kP2 = k::product_smem<kTile, k::phase2_chunk<kTile>()>();
@@ -229,7 +231,7 @@ void solve(int* d, int n, const Config&, cudaStream_t stream, PhaseTimer* phases
   }
   mark_phase(phases, 0);
   if (m != d) {
-    launch_early(k::unpad, dim3(((n + 3) / 4 + 255) / 256, n), 256, 0, stream, m, pitch, d, n);
+    launch_early(k::unpad, dim3(((n + 3) / 4 + 255) / 256, std::min(n, kMaxGridY)), 256, 0, stream, m, pitch, d, n);
     APSP_CUDA_CHECK(cudaFreeAsync(m, stream));
   }
 }

@@ -1,0 +1,81 @@
+// The device side of harness/certificate.hpp: the kernels are in kernels/certificate.cuh.
+#include <algorithm>
+#include <vector>
+
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
+#include "harness/certificate.hpp"
+#include "kernels/certificate.cuh"
+
+namespace apsp::harness {
+
+namespace k = kernels::certificate;
+
+struct DeviceCertificate::Buffers {
+  DeviceBuffer<long long> start;
+  DeviceBuffer<int> from, weight;
+  DeviceBuffer<int2> zero;
+  DeviceBuffer<unsigned long long> first;
+  DeviceBuffer<int> changed;
+};
+
+namespace {
+template <class T, class U>
+void upload(DeviceBuffer<T>& dst, const std::vector<U>& src) {
+  static_assert(sizeof(T) == sizeof(U));
+  dst = DeviceBuffer<T>(std::max<size_t>(src.size(), 1));
+  if (!src.empty()) APSP_CUDA_CHECK(cudaMemcpy(dst.get(), src.data(), src.size() * sizeof(U), cudaMemcpyHostToDevice));
+}
+constexpr int kThreads = 256;
+constexpr size_t kGroundedBytes = size_t{256} << 20;  // a batch's flags: sources x n bytes
+}  // namespace
+
+DeviceCertificate::DeviceCertificate(const InEdges& g) : g_(g), b_(new Buffers) {
+  upload(b_->start, g.start);
+  upload(b_->from, g.from);
+  upload(b_->weight, g.weight);
+  std::vector<int2> pairs;  // the zero-weight edges as (src, dst)
+  for (const Edge& e : g.zero) pairs.push_back(make_int2(e.src, e.dst));
+  upload(b_->zero, pairs);
+  b_->first = DeviceBuffer<unsigned long long>(1);
+  b_->changed = DeviceBuffer<int>(1);
+}
+
+DeviceCertificate::~DeviceCertificate() { delete b_; }
+
+std::string DeviceCertificate::check(const int* d, cudaStream_t stream) {
+  const int n = g_.n;
+  const int batch = static_cast<int>(std::clamp<size_t>(kGroundedBytes / std::max(n, 1), 1, std::min(n, 65535)));
+  DeviceBuffer<unsigned char> grounded(static_cast<size_t>(batch) * n);
+  const unsigned long long none = ~0ull;
+  APSP_CUDA_CHECK(cudaMemcpyAsync(b_->first.get(), &none, sizeof none, cudaMemcpyHostToDevice, stream));
+  for (int s0 = 0; s0 < n; s0 += batch) {
+    const int rows = std::min(batch, n - s0);
+    const dim3 grid((n + kThreads - 1) / kThreads, rows);
+    k::check_edges<<<grid, kThreads, 0, stream>>>(d, n, b_->start.get(), b_->from.get(), b_->weight.get(), s0,
+                                                   grounded.get(), b_->first.get());
+    APSP_CUDA_CHECK_LAUNCH();
+    const long long zero_edges = static_cast<long long>(g_.zero.size()), work = zero_edges * rows;
+    for (int changed = zero_edges > 0; changed;) {
+      APSP_CUDA_CHECK(cudaMemsetAsync(b_->changed.get(), 0, sizeof(int), stream));
+      k::ground_zero_edges<<<static_cast<unsigned>((work + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
+          d, n, b_->zero.get(), zero_edges, s0, rows, grounded.get(), b_->changed.get());
+      APSP_CUDA_CHECK_LAUNCH();
+      APSP_CUDA_CHECK(cudaMemcpyAsync(&changed, b_->changed.get(), sizeof(int), cudaMemcpyDeviceToHost, stream));
+      APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+    }
+    k::check_grounded<<<grid, kThreads, 0, stream>>>(d, n, s0, grounded.get(), b_->first.get());
+    APSP_CUDA_CHECK_LAUNCH();
+  }
+  unsigned long long first = none;
+  APSP_CUDA_CHECK(cudaMemcpyAsync(&first, b_->first.get(), sizeof first, cudaMemcpyDeviceToHost, stream));
+  APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (first == none) return "";
+  const unsigned long long cell = first >> 3;
+  const int s = static_cast<int>(cell / n), v = static_cast<int>(cell % n);
+  std::vector<int32_t> row(n);
+  APSP_CUDA_CHECK(cudaMemcpy(row.data(), d + static_cast<size_t>(s) * n, n * sizeof(int32_t), cudaMemcpyDeviceToHost));
+  return describe_fault(row.data(), g_, s, v, static_cast<Fault>(first & 7));
+}
+
+}  // namespace apsp::harness
