@@ -74,8 +74,10 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--tuned-any-build", o.any_build, "--tuned: also use entries measured by other builds");
   app.add_option("--verify", p.reference,
                  "above n = 2048 (the CPU reference's range): 'certificate' checks every entry against the graph's "
-                 "edges on the GPU (no second solve), 'naive' compares with the naive variant's output")
-      ->check(CLI::IsMember({std::string(harness::kCertificate), std::string("naive")}));
+                 "edges on the GPU (no second solve; O(n * E) a run), 'naive' compares with the naive variant's "
+                 "output, 'auto' naive up to n = 16384 and the certificate above")
+      ->check(CLI::IsMember({std::string(harness::kAutoReference), std::string(harness::kCertificate),
+                             std::string("naive")}));
   app.add_option("--baseline", o.baseline, "reuse naive timings from an earlier results JSON of the same device model");
   app.add_option("--ceiling-time", p.ceiling_s, "seconds spent measuring the min-plus ceiling")->check(CLI::Range(0.0, 1e6));
   app.allow_extras();  // --benchmark_* flags go to Google Benchmark
@@ -160,7 +162,7 @@ void print_dry_run(const harness::Plan& p, const Options& o) {
   }
   for (int n : p.sizes) {
     fmt::print("  n = {:>6}: verified against {}; device memory {:.1f} MB\n", n,
-               harness::reference_kind(n, p.cpu_reference_max_n, p.reference), harness::working_set(p, n).device / 1e6);
+               harness::reference_kind(n, p.cpu_reference_max_n, p.reference, p.baseline), harness::working_set(p, n).device / 1e6);
   }
   if (!device) fmt::print("no CUDA device here: the configs and checks shown are an NVIDIA H200's\n");
 }

@@ -27,6 +27,7 @@ void upload(DeviceBuffer<T>& dst, const std::vector<U>& src) {
   if (!src.empty()) APSP_CUDA_CHECK(cudaMemcpy(dst.get(), src.data(), src.size() * sizeof(U), cudaMemcpyHostToDevice));
 }
 constexpr int kThreads = 256;
+constexpr int kSourcesPerBlock = 8;  // check_edges: sources sharing one read of the in-edges
 constexpr size_t kGroundedBytes = size_t{256} << 20;  // a batch's flags: sources x n bytes
 }  // namespace
 
@@ -52,8 +53,9 @@ std::string DeviceCertificate::check(const int* d, cudaStream_t stream) {
   for (int s0 = 0; s0 < n; s0 += batch) {
     const int rows = std::min(batch, n - s0);
     const dim3 grid((n + kThreads - 1) / kThreads, rows);
-    k::check_edges<<<grid, kThreads, 0, stream>>>(d, n, b_->start.get(), b_->from.get(), b_->weight.get(), s0,
-                                                   grounded.get(), b_->first.get());
+    const dim3 edge_block(32, kSourcesPerBlock);
+    k::check_edges<<<dim3((n + 31) / 32, (rows + kSourcesPerBlock - 1) / kSourcesPerBlock), edge_block, 0, stream>>>(
+        d, n, b_->start.get(), b_->from.get(), b_->weight.get(), s0, rows, grounded.get(), b_->first.get());
     APSP_CUDA_CHECK_LAUNCH();
     const long long zero_edges = static_cast<long long>(g_.zero.size()), work = zero_edges * rows;
     for (int changed = zero_edges > 0; changed;) {

@@ -223,12 +223,12 @@ Outcome run_plan(const Plan& plan, const Session& s, const Observer& obs, const 
   }
   // One size at a time: its matrices (host and device) are freed before the next is made.
   for (int n : plan.sizes) {
-    const std::string reference = reference_kind(n, plan.cpu_reference_max_n, plan.reference);
+    const std::string reference = reference_kind(n, plan.cpu_reference_max_n, plan.reference, plan.baseline);
     say(obs.progress, fmt::format("n = {}: the graph and its {}", n,
                                   reference == "cpu-reference" ? "CPU reference"
                                   : reference == kCertificate  ? "certificate's edges"
                                                                : "reference output (" + reference + ")"));
-    Workbench bench(*make_graph(plan.graph, n), s.executors, plan.cpu_reference_max_n, plan.reference);
+    Workbench bench(*make_graph(plan.graph, n), s.executors, plan.cpu_reference_max_n, reference);
     std::vector<Slot> slots;
     verify_size(plan, bench, s, tuned, obs, slots, out.any_failed);
     bench.drop_expected();  // host memory: only verification needs it

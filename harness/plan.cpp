@@ -103,7 +103,7 @@ uint64_t expected_edges(const GraphInput& graph, int n) {
 
 WorkingSet working_set(const Plan& plan, int n) {
   const uint64_t matrix = matrix_bytes(n), edges = expected_edges(plan.graph, n);
-  const std::string reference = reference_kind(n, plan.cpu_reference_max_n, plan.reference);
+  const std::string reference = reference_kind(n, plan.cpu_reference_max_n, plan.reference, plan.baseline);
   const bool certificate = reference == kCertificate;
   WorkingSet w;
   w.device = 3 * matrix + (certificate ? edges * 8 + (static_cast<uint64_t>(n) + 1) * 8 + (uint64_t{256} << 20) : 0);

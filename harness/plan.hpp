@@ -38,8 +38,9 @@ struct Plan {
   GraphInput graph;
   int cpu_reference_max_n = kCpuReferenceMaxN;
   std::string baseline = "naive";  // every speedup is against it
-  // Above the CPU range: "certificate", or a variant whose output is the reference (--verify).
-  std::string reference = kCertificate;
+  // Above the CPU range (--verify): "auto" (naive's output, the certificate above
+  // kNaiveReferenceMaxN), "certificate", or a variant whose output is the reference ("naive").
+  std::string reference = kAutoReference;
   // The baseline, when added (not asked for), is timed up to this n: naive's time grows as n^3
   // (2.77 s a solve at n = 10000 on the H200, README), so that above it one size would take
   // minutes. Above it speedups are left out and the share of the ceiling stands in.

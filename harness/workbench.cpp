@@ -9,8 +9,10 @@
 
 namespace apsp::harness {
 
-std::string reference_kind(int n, int cpu_reference_max_n, const std::string& reference) {
-  return n <= cpu_reference_max_n ? "cpu-reference" : reference;
+std::string reference_kind(int n, int cpu_reference_max_n, const std::string& reference, const std::string& baseline) {
+  if (n <= cpu_reference_max_n) return "cpu-reference";
+  if (reference == kAutoReference) return n <= kNaiveReferenceMaxN ? baseline : kCertificate;
+  return reference;
 }
 
 Workbench::Workbench(const EdgeList& graph, ExecutorFactory make, int cpu_reference_max_n,

@@ -19,6 +19,11 @@ namespace apsp::harness {
 
 inline constexpr int kCpuReferenceMaxN = 2048;
 inline constexpr const char* kCertificate = "certificate";
+// --verify auto: above the CPU range, the reference variant's output up to this n (one naive
+// solve is cheaper than the certificate on dense graphs: it costs O(n * E) per run), the
+// certificate above it, where a naive solve would take minutes.
+inline constexpr const char* kAutoReference = "auto";
+inline constexpr int kNaiveReferenceMaxN = 16384;
 
 struct Verdict {
   std::string verified;  // "cpu-reference", "certificate", "naive" (the reference variant), "baseline", "FAILED"
@@ -36,7 +41,7 @@ class Workbench {
   // The input is the graph's matrix. Prepares the check now (the slow part: the CPU reference,
   // the edges by destination for the certificate, or one solve of the reference variant).
   Workbench(const EdgeList& graph, ExecutorFactory make, int cpu_reference_max_n = kCpuReferenceMaxN,
-            const std::string& reference = kCertificate);
+            const std::string& reference = kAutoReference);
 
   int n() const { return input_.n(); }
   const std::string& reference() const { return reference_; }
@@ -59,8 +64,9 @@ class Workbench {
   std::string reference_;
 };
 
-// "cpu-reference" up to max_n, else `reference` ("certificate" or a variant's name).
+// "cpu-reference" up to max_n, else `reference` ("certificate" or a variant's name; "auto":
+// `baseline` up to kNaiveReferenceMaxN, "certificate" above).
 std::string reference_kind(int n, int cpu_reference_max_n = kCpuReferenceMaxN,
-                           const std::string& reference = kCertificate);
+                           const std::string& reference = kAutoReference, const std::string& baseline = "naive");
 
 }  // namespace apsp::harness

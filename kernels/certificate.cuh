@@ -17,14 +17,15 @@ __device__ __forceinline__ void report(unsigned long long* first, int s, int v, 
   atomicMin(first, ((static_cast<unsigned long long>(s) * n + v) << 3) | fault);
 }
 
-// One thread per (s, v), v = blockIdx.x * blockDim.x + threadIdx.x, s = s0 + blockIdx.y: the
-// range and the diagonal, no in-edge relaxes d[s][v], and whether a tight in-edge of positive
-// weight grounds it. Consecutive blocks share s, so row s stays in L2 for the gathers.
+// One thread per (s, v), v = blockIdx.x * blockDim.x + threadIdx.x, s = s0 + blockIdx.y *
+// blockDim.y + threadIdx.y: the range and the diagonal, no in-edge relaxes d[s][v], and whether a
+// tight in-edge of positive weight grounds it. The blockDim.y warps of a block read the same
+// in-edges (once from memory, then L1), and consecutive blocks share their rows s (L2).
 static __global__ void check_edges(const int* __restrict__ d, int n, const long long* __restrict__ start,
-                                   const int* __restrict__ from, const int* __restrict__ weight, int s0,
+                                   const int* __restrict__ from, const int* __restrict__ weight, int s0, int rows,
                                    unsigned char* __restrict__ grounded, unsigned long long* first) {
-  const int v = blockIdx.x * blockDim.x + threadIdx.x, s = s0 + blockIdx.y;
-  if (v >= n) return;
+  const int v = blockIdx.x * blockDim.x + threadIdx.x, b = blockIdx.y * blockDim.y + threadIdx.y, s = s0 + b;
+  if (v >= n || b >= rows) return;
   const int* row = d + at(s, 0, n);
   const int dv = row[v];
   if (dv < 0 || dv > kInf) return report(first, s, v, n, kRange);
@@ -37,7 +38,7 @@ static __global__ void check_edges(const int* __restrict__ d, int n, const long 
     if (via < dv) return report(first, s, v, n, kRelaxed);
     positive_tight |= via == dv && weight[e] > 0;
   }
-  grounded[at(blockIdx.y, v, n)] = v == s || positive_tight;
+  grounded[at(b, v, n)] = v == s || positive_tight;
 }
 
 // One pass along the zero-weight edges for every source of the batch: a grounded tail grounds

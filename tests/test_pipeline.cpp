@@ -73,8 +73,8 @@ TEST(Pipeline, VerifiesTimesAndComputesSpeedupsOverTheBaseline) {
   ASSERT_TRUE(fast40.speedup_ci95);
   EXPECT_LE(fast40.speedup_ci95->first, fast40.speedup_ci95->second);
   const RunResult& fast70 = run_of(out.results, "cpu_fw", 70);
-  EXPECT_EQ(fast70.verified, "certificate") << "above the CPU range every output is checked by the certificate";
-  EXPECT_EQ(run_of(out.results, "cpu_naive", 70).verified, "certificate");
+  EXPECT_EQ(fast70.verified, "cpu_naive") << "above the CPU range the baseline's output is the reference";
+  EXPECT_EQ(run_of(out.results, "cpu_naive", 70).verified, "baseline");
   EXPECT_DOUBLE_EQ(*run_of(out.results, "cpu_naive", 40).speedup_vs_naive, 1.0);
   EXPECT_EQ(fast70.pct_of_ceiling, 0) << "no ceiling measured";
   EXPECT_NEAR(fast70.updates_per_s, 70.0 * 70 * 70 / (fast70.median_ms / 1000), 1e-6 * fast70.updates_per_s);
@@ -83,20 +83,25 @@ TEST(Pipeline, VerifiesTimesAndComputesSpeedupsOverTheBaseline) {
   }));
 }
 
-TEST(Pipeline, AskedForTheBaselineIsTheReferenceAboveTheCpuRange) {  // --verify naive
+TEST(Pipeline, AskedForTheCertificateChecksAboveTheCpuRange) {  // --verify certificate
   Plan p = small_plan("cpu_fw,cpu_wrong");
-  p.reference = p.baseline;
+  p.reference = kCertificate;
   add_baseline(p, false);
   const Outcome out = run_plan(p, host_session(), {});
-  EXPECT_EQ(run_of(out.results, "cpu_fw", 70).verified, "cpu_naive");
-  EXPECT_EQ(run_of(out.results, "cpu_naive", 70).verified, "baseline");
+  EXPECT_EQ(run_of(out.results, "cpu_fw", 40).verified, "cpu-reference");
+  EXPECT_EQ(run_of(out.results, "cpu_fw", 70).verified, "certificate");
+  EXPECT_EQ(run_of(out.results, "cpu_naive", 70).verified, "certificate");
   EXPECT_EQ(run_of(out.results, "cpu_wrong", 70).verified, "FAILED");
-  EXPECT_NE(run_of(out.results, "cpu_wrong", 70).error->find("elements differ"), std::string::npos);
+  EXPECT_NE(run_of(out.results, "cpu_wrong", 70).error->find("d[69]["), std::string::npos);
+  // auto: the baseline's output up to kNaiveReferenceMaxN, the certificate above.
+  EXPECT_EQ(reference_kind(70, 50, kAutoReference, "cpu_naive"), "cpu_naive");
+  EXPECT_EQ(reference_kind(kNaiveReferenceMaxN + 1, 50, kAutoReference, "cpu_naive"), "certificate");
 }
 
 TEST(Pipeline, TheAddedBaselineIsNotTimedAboveItsLimit) {
   Plan p = small_plan("cpu_fw");
   p.baseline_max_n = 50;
+  p.reference = kCertificate;  // the baseline, not timed at 70, is no reference there either
   add_baseline(p, false);
   std::vector<std::string> notes;
   const Outcome out = run_plan(p, host_session(), {{}, [&](const std::string& l) { notes.push_back(l); }});
@@ -124,8 +129,7 @@ TEST(Pipeline, WrongResultsFailAndImpossibleRunsAreSkippedWithTheirReason) {
     EXPECT_TRUE(wrong.samples_ms.empty());
     EXPECT_FALSE(wrong.speedup_vs_naive);
     ASSERT_TRUE(wrong.error);
-    // Against the CPU reference at 40; by the certificate at 70.
-    EXPECT_NE(wrong.error->find(n == 40 ? "elements differ; first d[39][0]" : "d[69]["), std::string::npos)
+    EXPECT_NE(wrong.error->find("elements differ; first d[" + std::to_string(n - 1) + "][0]"), std::string::npos)
         << *wrong.error;
     const RunResult& gpu = run_of(out.results, "naive", n);
     EXPECT_EQ(gpu.verified, "skipped");
