@@ -53,7 +53,7 @@ struct Timing {
 };
 
 struct Options {
-  std::string input, output, variant = "auto", config, db_path, kernel;
+  std::string input, output, variant = "auto", config, db_path, kernel, format = "text";
   bool timing = false;
   int threads = 0;
 };
@@ -158,12 +158,13 @@ NamedConfig choose(const Options& o, const std::optional<NamedConfig>& asked, co
 }
 
 void write_output(const Options& o, const MatrixView& result) {
+  const MatrixFormat format = *parse_matrix_format(o.format);
   if (o.output.empty() || o.output == "-") {
-    write_matrix(result, STDOUT_FILENO, o.threads);
+    write_matrix_as(result, STDOUT_FILENO, format, o.threads);
     return;
   }
   AtomicFile out(o.output);
-  write_matrix(result, out.fd(), o.threads);
+  write_matrix_as(result, out.fd(), format, o.threads);
   out.commit(/*sync=*/false);  // atomic against a crash of this program, not of the machine
 }
 
@@ -201,6 +202,10 @@ int run(int argc, char** argv) {
   app.add_option("-o,--output", o.output, "output file (appears only when whole; the old one stays otherwise); - or none: standard output");
   app.add_option("--variant", o.variant, "auto (the shipped default, or --db's pick), cpu, a variant name (its default for this device and V), or a config");
   app.add_option("--config", o.config, "a config as apsp_bench prints it, e.g. 'sm90[tile=64,chunk=8]'");
+  app.add_option("--format", o.format,
+                 "text (the contest's: V lines of V distances), bin ('APSPDST1', V as int64, V*V int32, "
+                 "little-endian) or npy (NumPy: np.load reads an int32 (V, V) array)")
+      ->check(CLI::IsMember({"text", "bin", "npy"}));
   app.add_option("--kernel", o.kernel,
                  "solve with a Floyd-Warshall kernel file compiled at run time (docs/kernel-contract.md), at the "
                  "file's macro values (or --config NAME[MACRO=value,...])")

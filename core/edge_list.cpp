@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -321,6 +322,53 @@ std::string format_matrix(MatrixView d) {
   std::vector<char> buf(static_cast<size_t>(d.n) * 11 + 1);
   for (int i = 0; i < d.n; ++i) s.append(buf.data(), format_row(d, i, buf.data()));
   return s;
+}
+
+}  // namespace apsp
+
+namespace apsp {
+
+std::optional<MatrixFormat> parse_matrix_format(std::string_view name) {
+  if (name == "text") return MatrixFormat::kText;
+  if (name == "bin") return MatrixFormat::kBin;
+  if (name == "npy") return MatrixFormat::kNpy;
+  return std::nullopt;
+}
+
+std::string matrix_header(MatrixFormat format, int64_t n) {
+  static_assert(std::endian::native == std::endian::little, "the binary formats are written as the host holds them");
+  if (format == MatrixFormat::kBin) {
+    std::string h = "APSPDST1";
+    h.append(reinterpret_cast<const char*>(&n), sizeof n);
+    return h;
+  }
+  if (format == MatrixFormat::kNpy) {
+    std::string dict = fmt::format("{{'descr': '<i4', 'fortran_order': False, 'shape': ({}, {}), }}", n, n);
+    // Magic (6), version (2), length (2), then the dict padded with spaces and ended by '\n' so
+    // that the data starts at a multiple of 64 bytes.
+    const size_t total = (10 + dict.size() + 1 + 63) / 64 * 64;
+    dict.append(total - 10 - dict.size() - 1, ' ');
+    dict += '\n';
+    const uint16_t len = static_cast<uint16_t>(dict.size());
+    std::string h("\x93NUMPY\x01\x00", 8);
+    h.append(reinterpret_cast<const char*>(&len), 2);
+    return h + dict;
+  }
+  return "";
+}
+
+void write_matrix_as(MatrixView d, int fd, MatrixFormat format, int threads) {
+  if (format == MatrixFormat::kText) return write_matrix(d, fd, threads);
+  const std::string header = matrix_header(format, d.n);
+  write_all(fd, header.data(), header.size());
+  // The matrix as it is in memory, in slices of 64 MB.
+  const char* p = reinterpret_cast<const char*>(d.data);
+  for (size_t left = static_cast<size_t>(d.n) * d.n * sizeof(int32_t); left > 0;) {
+    const size_t slice = std::min<size_t>(left, size_t{64} << 20);
+    write_all(fd, p, slice);
+    p += slice;
+    left -= slice;
+  }
 }
 
 }  // namespace apsp

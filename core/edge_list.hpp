@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -38,5 +39,14 @@ std::string format_edge_list(const EdgeList& graph);
 // Formatting of one batch overlaps the write(2) of the previous one.
 void write_matrix(MatrixView d, int fd, int threads = 0, size_t task_bytes = 4u << 20);
 std::string format_matrix(MatrixView d);
+
+// apsp --format: the text above (the contest's), or, for large V, raw binary:
+//   bin: the 8 bytes "APSPDST1", V as an int64, then V * V int32, row-major; all little-endian;
+//   npy: NumPy's format 1.0, dtype '<i4', shape (V, V), C order: np.load reads it as it is.
+// Unreachable is 1073741823 in every format.
+enum class MatrixFormat { kText, kBin, kNpy };
+std::optional<MatrixFormat> parse_matrix_format(std::string_view name);
+std::string matrix_header(MatrixFormat format, int64_t n);  // "" for text
+void write_matrix_as(MatrixView d, int fd, MatrixFormat format, int threads = 0);
 
 }  // namespace apsp
