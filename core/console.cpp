@@ -17,6 +17,16 @@ void progress_done() {
   if (tty) fmt::print(stderr, "\r\033[K");
 }
 
+std::string escaped(std::string_view bytes) {
+  std::string out;
+  for (unsigned char c : bytes) {
+    if (c == 0) out += "\\0";
+    else if (c < 0x20 || c >= 0x7f) out += fmt::format("\\x{:02X}", c);
+    else out += static_cast<char>(c);
+  }
+  return out;
+}
+
 std::string now_iso() {
   const std::time_t t = std::time(nullptr);
   std::tm utc{};

@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/console.hpp"
 #include "core/memory.hpp"
 #include "core/parallel.hpp"
 
@@ -78,13 +79,7 @@ class LineParser {
   // invisible byte must show.
   static std::string shorten(std::string_view tok) {
     const bool cut = tok.size() > 24;
-    std::string out;
-    for (unsigned char c : cut ? tok.substr(0, 21) : tok) {
-      if (c == 0) out += "\\0";
-      else if (c < 0x20 || c >= 0x7f) out += fmt::format("\\x{:02X}", c);
-      else out += static_cast<char>(c);
-    }
-    return cut ? out + "..." : out;
+    return cut ? escaped(tok.substr(0, 21)) + "..." : escaped(tok);
   }
 
   std::string_view text_;

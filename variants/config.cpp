@@ -70,7 +70,10 @@ std::string config_name(const std::string& variant, const Config& c) {
 }
 
 void validate_config(const Variant& v, const Config& c) {
-  for (const auto& [k, value] : c) {
+  for (const auto& entry : c) {
+    // Named, not a structured binding: clang before 16 (the fuzz build) cannot capture one.
+    const std::string& k = entry.first;
+    const int value = entry.second;
     auto p = std::find_if(v.space.begin(), v.space.end(), [&](const Param& p) { return p.name == k; });
     if (p == v.space.end()) {
       std::string known;
