@@ -17,6 +17,7 @@
 #include <optional>
 
 #include "core/atomic_file.hpp"
+#include "core/console.hpp"
 #include "core/device_buffer.hpp"
 #include "core/edge_list.hpp"
 #include "core/parallel.hpp"
@@ -158,13 +159,34 @@ NamedConfig choose(const Options& o, const std::optional<NamedConfig>& asked, co
 }
 
 void write_output(const Options& o, const MatrixView& result) {
+  ProgressMeter meter("writing the output");
+  const auto rows = [&](int written) { meter.update(written, result.n); };
   if (o.output.empty() || o.output == "-") {
-    write_matrix(result, STDOUT_FILENO, o.threads);
+    write_matrix(result, STDOUT_FILENO, o.threads, 4u << 20, rows);
     return;
   }
   AtomicFile out(o.output);
-  write_matrix(result, out.fd(), o.threads);
+  write_matrix(result, out.fd(), o.threads, 4u << 20, rows);
   out.commit(/*sync=*/false);  // atomic against a crash of this program, not of the machine
+}
+
+// The CPU reference solve with a progress line and, when the first rounds say it will take
+// over a minute, one line with the estimate and how to use a GPU.
+void solve_on_cpu(DistMatrix& d, int threads) {
+  ProgressMeter meter(fmt::format("solving V = {} on the CPU", d.n()));
+  bool estimated = false;
+  floyd_warshall_blocked(d, threads, [&](int done, int rounds) {
+    if (!estimated) {
+      if (const auto s = harness::cpu_solve_estimate_s(meter.elapsed_s(), done, rounds)) {
+        estimated = true;
+        if (const std::string line = harness::cpu_solve_estimate_line(d.n(), *s); !line.empty()) {
+          progress_done();
+          fmt::print(stderr, "apsp: {}\n", line);
+        }
+      }
+    }
+    meter.update(done, rounds);
+  });
 }
 
 void print_timing(const Timing& t, const MatrixView& result, size_t input_bytes, size_t edges, double total_ms) {
@@ -261,7 +283,7 @@ int run(int argc, char** argv) {
       host = DistMatrix::from_edges(in.graph);
       t.add("build matrix", ms_since(t0));
       t0 = Clock::now();
-      floyd_warshall_blocked(*host, o.threads);
+      solve_on_cpu(*host, o.threads);
       t.add("solve (CPU)", ms_since(t0));
       result = host->view();
     }

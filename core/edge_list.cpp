@@ -264,7 +264,8 @@ void write_all(int fd, const char* p, size_t len) {
 
 }  // namespace
 
-void write_matrix(MatrixView d, int fd, int threads, size_t task_bytes) {
+void write_matrix(MatrixView d, int fd, int threads, size_t task_bytes,
+                  const std::function<void(int rows_written)>& rows_written) {
   const int n = d.n;
   if (n == 0) return;
   if (threads <= 0) threads = hardware_threads();
@@ -294,6 +295,7 @@ void write_matrix(MatrixView d, int fd, int threads, size_t task_bytes) {
       used[cur][t] = static_cast<size_t>(p - bufs[cur][t].data());
     });
     if (writing.valid()) writing.get();  // rethrows a write error
+    if (rows_written) rows_written(first);  // the batches before this one are out
     writing = std::async(std::launch::async, [&, c = cur] {
       if (!seekable) {
         for (int t = 0; t < threads; ++t) write_all(fd, bufs[c][t].data(), used[c][t]);
@@ -308,6 +310,7 @@ void write_matrix(MatrixView d, int fd, int threads, size_t task_bytes) {
     });
   }
   if (writing.valid()) writing.get();
+  if (rows_written) rows_written(n);
   if (seekable) lseek(fd, offset, SEEK_SET);  // as if written sequentially
 }
 

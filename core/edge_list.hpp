@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -36,7 +37,9 @@ std::string format_edge_list(const EdgeList& graph);
 // and written in order with write(2), task_bytes of output per task (memory stays bounded to
 // threads * task_bytes). Throws std::runtime_error on a write error.
 // Formatting of one batch overlaps the write(2) of the previous one.
-void write_matrix(MatrixView d, int fd, int threads = 0, size_t task_bytes = 4u << 20);
+// `rows_written` (optional) is called after each batch with the rows written so far.
+void write_matrix(MatrixView d, int fd, int threads = 0, size_t task_bytes = 4u << 20,
+                  const std::function<void(int rows_written)>& rows_written = {});
 std::string format_matrix(MatrixView d);
 
 }  // namespace apsp

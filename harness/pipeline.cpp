@@ -122,9 +122,8 @@ void verify_size(const Plan& plan, Workbench& bench, const Session& s, const std
 }
 
 std::string eta(double seconds) {
-  if (seconds < 1) return "";
-  return seconds < 120 ? fmt::format(", about {:.0f} s left", seconds)
-                       : fmt::format(", about {:.1f} min left", seconds / 60);
+  const std::string left = time_left(seconds);
+  return left.empty() ? "" : ", " + left;
 }
 
 void sample_slot(const Plan& plan, Slot& s) {

@@ -15,9 +15,11 @@
 #include <fstream>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "core/atomic_file.hpp"
+#include "core/console.hpp"
 #include "reports/report.hpp"
 
 namespace apsp::report {
@@ -83,12 +85,16 @@ std::vector<std::string> plot(const std::vector<std::string>& files, const std::
   std::vector<std::string> pngs;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) throw std::runtime_error(fmt::format("cannot run {}: {}", script, std::strerror(errno)));
+  std::optional<ProgressMeter> meter{"plotting"};  // the script says "progress DONE TOTAL" after each plot
   char line[4096];
   while (std::fgets(line, sizeof line, p)) {
     std::string s(line);
     while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
     if (s.size() > 4 && s.ends_with(".png")) pngs.push_back(s);
+    double done = 0, total = 0;
+    if (std::sscanf(s.c_str(), "progress %lf %lf", &done, &total) == 2) meter->update(done, total);
   }
+  meter.reset();
   const int status = pclose(p);
   if (status != 0) {
     std::string last;  // the exception's own line, the last of a traceback

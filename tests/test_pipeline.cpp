@@ -236,6 +236,25 @@ TEST(Tuner, SearchesRecordsReferencesAndResumes) {
   std::filesystem::remove(path);
 }
 
+// The progress line counts the points of a size against the most it will visit: the baseline,
+// the variant's default, its search (grid: 4 points, the default revisited from the database
+// without a line), and the solver's default.
+TEST(Tuner, ProgressCountsThePointsOfASize) {
+  const DeviceInfo dev = fake_device();
+  const Session s = host_session(dev);
+  const std::string path = testing::TempDir() + "pipeline_tuner_progress_db.json";
+  std::filesystem::remove(path);
+  std::vector<std::string> lines;
+  TuningDb db;
+  tune(tunable_variants("", "cpu"), {120}, cpu_tuning(), s, db, path,
+       {[&](const std::string& l) { lines.push_back(l.substr(0, l.find(", about"))); }, {}});
+  EXPECT_EQ(lines, (std::vector<std::string>{"n = 120: the graph and its reference output", "n = 120: [1/7] cpu_naive",
+                                             "n = 120: [2/7] cpu_tunable[slow=2]", "n = 120: [3/7] cpu_tunable[slow=1]",
+                                             "n = 120: [5/7] cpu_tunable[slow=3]", "n = 120: [6/7] cpu_tunable[slow=4]",
+                                             "n = 120: [7/7] cpu_fw"}));
+  std::filesystem::remove(path);
+}
+
 // The database is committed after every point: a tuner killed with SIGKILL in the middle of a
 // search keeps every point it measured, and the rerun measures only the rest.
 TEST(Tuner, SigkillMidSearchLosesNoMeasuredPoint) {
