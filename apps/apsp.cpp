@@ -31,7 +31,6 @@
 namespace apsp {
 namespace {
 
-constexpr int kExitFailed = 1, kExitUsage = 2, kExitNoDevice = 3;
 
 using Clock = std::chrono::steady_clock;
 
@@ -86,7 +85,10 @@ Input read_input(const Options& o, bool device, Timing& t) {
   Input in;
   if (device) in.context = std::async(std::launch::async, [] { APSP_CUDA_CHECK(cudaFree(nullptr)); }).share();
   auto t0 = Clock::now();
-  const std::string text = read_whole_input(o.input);
+  const std::string text = [&] {
+    const Doing doing(fmt::format("reading {}", o.input == "-" ? "standard input" : o.input));
+    return read_whole_input(o.input);
+  }();
   in.bytes = text.size();
   t.add("read", ms_since(t0));
   if (const int v = peek_vertex_count(text); device && v > 0) {
@@ -106,6 +108,7 @@ std::unique_ptr<PinnedBuffer<int32_t>> solve_on_device(Input& in, const NamedCon
   const int n = in.graph.num_vertices;
   const size_t cells = static_cast<size_t>(n) * n;
   auto t0 = Clock::now();
+  const Doing doing(fmt::format("allocating the {0} x {0} distance matrix in pinned memory", n), matrix_bytes(n));
   auto pinned = in.pinned.valid() ? in.pinned.get() : std::make_unique<PinnedBuffer<int32_t>>(cells);
   t.add("wait: context, pinned", ms_since(t0));
   t0 = Clock::now();
@@ -216,8 +219,8 @@ int run(int argc, char** argv) {
                "--variant auto (the default) solves with sm90 at this device's policy config for V (see\n"
                "policies/); with --db it takes a tuning database's pick where the database measured it\n"
                "faster than that default. No database is read unless --db names one.\n"
-               "Exit codes: 0 done, 1 bad input or a failure (nothing written), 2 bad usage, 3 a GPU\n"
-               "variant asked for and no device."};
+               + exit_codes_help("bad input or a failure (nothing written)") +
+               " 3: a GPU variant was asked for (without one, auto solves on the CPU)."};
   app.option_defaults()->always_capture_default();
   app.add_option("input", o.input, "edge-list file, or - for standard input")->required();
   app.add_option("-o,--output", o.output, "output file (appears only when whole; the old one stays otherwise); - or none: standard output");
@@ -280,6 +283,7 @@ int run(int argc, char** argv) {
       fmt::print(stderr, "apsp: {}: solving on the CPU ({} threads)\n",
                  o.variant == "cpu" ? "--variant cpu" : "no CUDA device", o.threads > 0 ? o.threads : hardware_threads());
       auto t0 = Clock::now();
+      const Doing doing(fmt::format("building the {0} x {0} distance matrix", n), matrix_bytes(n));
       host = DistMatrix::from_edges(in.graph);
       t.add("build matrix", ms_since(t0));
       t0 = Clock::now();
@@ -291,7 +295,7 @@ int run(int argc, char** argv) {
     write_output(o, result);
     t.add("write", ms_since(t0));
   } catch (const std::exception& e) {  // bad input, a database, a write: one line, nothing written
-    fmt::print(stderr, "apsp: {}{}\n", (o.output.empty() || o.output == "-") && result.data ? "standard output: " : "", e.what());
+    fmt::print(stderr, "apsp: {}{}\n", (o.output.empty() || o.output == "-") && result.data ? "standard output: " : "", failure_text(e));
     return kExitFailed;
   }
   if (o.timing) print_timing(t, result, in.bytes, in.graph.edges.size(), ms_since(start));
@@ -301,11 +305,4 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace apsp
 
-int main(int argc, char** argv) {
-  try {
-    return apsp::run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "apsp: %s\n", e.what());
-    return 1;
-  }
-}
+int main(int argc, char** argv) { return apsp::run_program("apsp", apsp::run, argc, argv); }

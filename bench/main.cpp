@@ -21,7 +21,6 @@
 namespace apsp::bench {
 namespace {
 
-constexpr int kExitFailed = 1, kExitUsage = 2, kExitNoDevice = 3;
 
 struct Options {
   std::string sizes = "1000,2500,5000,7500,10000";
@@ -194,8 +193,7 @@ int run(int argc, char** argv) {
                "output above) before it is timed. Speedups are against naive. A variant asked for by\n"
                "name runs its default for each n: this device's policy table (policies/), else the\n"
                "variant's heuristic, else its declared default (--dry-run shows which).\n"
-               "Exit codes: 0 all runs verified, 1 a run FAILED or could not run, 2 bad usage,\n"
-               "3 no CUDA device.\n"
+               + exit_codes_help("a run FAILED or could not run") + "\n"
                "Your own kernel: --kernel my_fw.cu compiles it at run time and runs it like a variant\n"
                "(docs/kernel-contract.md); a kernel that faults or hangs is FAILED, the rest go on."};
   add_options(app, o);
@@ -217,7 +215,7 @@ int run(int argc, char** argv) {
   try {
     init_gbench_flags(argv[0], gbench_flags);
   } catch (const std::invalid_argument& e) {
-    fmt::print(stderr, "apsp_bench: {}\n", e.what());
+    fmt::print(stderr, "apsp_bench: {}\n", failure_text(e));
     return kExitUsage;
   }
   const std::optional<DeviceInfo> device = has_device() ? std::optional(query_device()) : std::nullopt;
@@ -238,7 +236,7 @@ int run(int argc, char** argv) {
     fmt::print(stderr, "{}\n", harness::compile_failure_text("apsp_bench", e));
     return kExitUsage;
   } catch (const std::exception& e) {  // InputError, invalid_argument, runtime_error: one line, exit 2
-    fmt::print(stderr, "apsp_bench: {}\n", e.what());
+    fmt::print(stderr, "apsp_bench: {}\n", failure_text(e));
     return kExitUsage;
   }
   if (o.dry_run) {
@@ -278,7 +276,7 @@ int run(int argc, char** argv) {
     write_outputs(out.results, o, dev);
     if (!o.gbench_json.empty()) write_gbench_json(out.results, o.gbench_json);
   } catch (const std::exception& e) {
-    fmt::print(stderr, "apsp_bench: {}\n", e.what());
+    fmt::print(stderr, "apsp_bench: {}\n", failure_text(e));
     return kExitFailed;
   }
   if (out.any_failed) fmt::print(stderr, "apsp_bench: some runs FAILED or could not run (see the table)\n");
@@ -288,11 +286,4 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace apsp::bench
 
-int main(int argc, char** argv) {
-  try {
-    return apsp::bench::run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "apsp_bench: %s\n", e.what());
-    return 1;
-  }
-}
+int main(int argc, char** argv) { return apsp::run_program("apsp_bench", apsp::bench::run, argc, argv); }

@@ -5,7 +5,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <ctime>
+#include <new>
+#include <optional>
+
+#include "core/memory.hpp"
 
 namespace apsp {
 
@@ -55,6 +60,58 @@ void ProgressMeter::update(double done, double total) {
   last_draw_s_ = t;
   drawn_ = true;
   progress(progress_text(what_, done, total, t - start_s_));
+}
+
+namespace {
+struct Failed {
+  std::string what;
+  uint64_t bytes = 0;
+};
+thread_local std::optional<Failed> failed_while;  // the innermost Doing an exception left
+}  // namespace
+
+Doing::Doing(std::string what, uint64_t bytes)
+    : what_(std::move(what)), bytes_(bytes), exceptions_at_start_(std::uncaught_exceptions()) {
+  failed_while.reset();
+}
+
+Doing::~Doing() {
+  // Unwinding an exception thrown in this scope: the first (innermost) scope to go records it.
+  // Left normally: any exception of an inner scope was handled inside, so its record is stale.
+  if (std::uncaught_exceptions() <= exceptions_at_start_) failed_while.reset();
+  else if (!failed_while) failed_while = Failed{what_, bytes_};
+}
+
+std::string failure_text(const std::exception& e) {
+  const bool memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
+  std::string line;
+  if (memory) {
+    const MemoryLimit left = available_memory();
+    const std::string needed =
+        failed_while && failed_while->bytes ? fmt::format("{} needed; ", human_bytes(failed_while->bytes)) : "";
+    const std::string available =
+        left.bytes == UINT64_MAX ? "no limit known" : fmt::format("{}: {}", left.source, human_bytes(left.bytes));
+    line = fmt::format("out of memory{} ({}{})", failed_while ? " while " + failed_while->what : "", needed, available);
+  } else {
+    line = failed_while ? fmt::format("while {}: {}", failed_while->what, e.what()) : std::string(e.what());
+  }
+  failed_while.reset();
+  return line;
+}
+
+std::string exit_codes_help(const std::string& failure, bool uses_device) {
+  return fmt::format("Exit codes (the same in every program): 0 done, 1 {}, 2 bad usage (one line on stderr, "
+                     "before any work), 3 no CUDA device{}.",
+                     failure, uses_device ? "" : " (never: this program needs none)");
+}
+
+int run_program(const char* name, int (*run)(int, char**), int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", name, failure_text(e).c_str());
+    return kExitFailed;
+  }
 }
 
 std::string escaped(std::string_view bytes) {

@@ -25,7 +25,7 @@
 namespace apsp::report {
 namespace {
 
-constexpr int kExitSlower = 1, kExitFailed = 1, kExitUsage = 2;
+constexpr int kExitSlower = kExitFailed;  // compare: something got slower beyond the threshold
 
 std::string shell_quote(const std::string& s) {
   std::string out = "'";
@@ -113,7 +113,8 @@ std::vector<std::string> plot(const std::vector<std::string>& files, const std::
 }
 
 int run(int argc, char** argv) {
-  CLI::App app{"apsp_report: tables, comparisons and plots from apsp_bench results JSON."};
+  CLI::App app{"apsp_report: tables, comparisons and plots from apsp_bench results JSON.\n" +
+               exit_codes_help("compare: slower beyond --threshold; or a write or the plots failed", false)};
   app.option_defaults()->always_capture_default();
   std::vector<std::string> files;
   std::string out_dir, db_path, format;
@@ -193,7 +194,7 @@ int run(int argc, char** argv) {
     if (plots_failed) return kExitFailed;
     fmt::print("wrote {}/report.md and {} plot(s)\n", out_dir, pngs.size());
   } catch (const std::exception& e) {
-    fmt::print(stderr, "apsp_report: {}\n", e.what());
+    fmt::print(stderr, "apsp_report: {}\n", failure_text(e));
     return kExitUsage;
   }
   return 0;
@@ -202,4 +203,4 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace apsp::report
 
-int main(int argc, char** argv) { return apsp::report::run(argc, argv); }
+int main(int argc, char** argv) { return apsp::run_program("apsp_report", apsp::report::run, argc, argv); }

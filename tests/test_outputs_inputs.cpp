@@ -49,6 +49,36 @@ TEST(Progress, LongCpuSolvesAreAnnounced) {
   EXPECT_NE(line.find("solves on the GPU"), std::string::npos) << line;
 }
 
+// An exception becomes one line naming what was being done, and for memory how much it needed
+// and what is available (gen_graph, apsp: a bare "std::bad_alloc" before).
+TEST(FailureText, NamesWhatWasBeingDoneAndTheMemory) {
+  try {
+    const Doing outer("solving");
+    const Doing inner("building the 46341 x 46341 distance matrix", matrix_bytes(46341));
+    throw std::bad_alloc();
+  } catch (const std::exception& e) {
+    const std::string line = failure_text(e);
+    EXPECT_EQ(line.rfind("out of memory while building the 46341 x 46341 distance matrix (8.6 GB needed; ", 0), 0u)
+        << line;
+    EXPECT_EQ(line.find('\n'), std::string::npos);
+  }
+  try {
+    const Doing doing("reading g.txt");
+    throw std::runtime_error("g.txt: cannot read: Input/output error");
+  } catch (const std::exception& e) {
+    EXPECT_EQ(failure_text(e), "while reading g.txt: g.txt: cannot read: Input/output error");
+  }
+  {
+    const Doing outer("a step that handles a failure inside");
+    try {
+      const Doing doing("a step that fails and is handled");
+      throw std::runtime_error("handled");
+    } catch (const std::exception&) {
+    }
+  }
+  EXPECT_EQ(failure_text(std::runtime_error("plain")), "plain") << "a handled failure leaves no stale record";
+}
+
 TEST(OutputPath, FolderMustExistAndTheTargetMustNotBeAFolder) {
   const std::string dir = testing::TempDir();
   EXPECT_EQ(message_of([&] { check_output_path(dir + "r.json", "--json"); }), "");

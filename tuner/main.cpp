@@ -21,7 +21,6 @@
 namespace apsp::tuner {
 namespace {
 
-constexpr int kExitFailed = 1, kExitUsage = 2, kExitNoDevice = 3;
 
 struct Options {
   std::string variants, sizes = "2500,10000", db = "tuning.json", json_out, emit_policy;
@@ -107,7 +106,12 @@ void print_dry_run(const std::vector<const Variant*>& variants, const std::vecto
         ++rejected;
         fmt::print("  n = {}: rejected {}: {}\n", n, config_name(v->name, c), why);
       }
-      fmt::print("  n = {}: {} to measure, {} rejected; reference: {} ({})\n", n, points.size() - rejected, rejected,
+      const size_t runnable = points.size() - rejected, visits = harness::points_to_visit(o.tune, points.size());
+      const std::string measured =
+          visits < runnable ? fmt::format("at most {} to measure (a {} search, --budget {}, of {} runnable)", visits,
+                                          harness::resolve_strategy(o.tune, points.size()), o.tune.budget, runnable)
+                            : fmt::format("{} to measure", runnable);
+      fmt::print("  n = {}: {}, {} rejected; reference: {} ({})\n", n, measured, rejected,
                  config_name(v->name, harness::default_config(*v, n, device ? &dev : nullptr).config),
                  harness::default_config(*v, n, device ? &dev : nullptr).source);
     }
@@ -199,8 +203,8 @@ int run(int argc, char** argv) {
                "is measured (keyed by device, graph spec and build), and a rerun skips points already there\n"
                "(--fresh redoes). At each n the shipped defaults are measured too, so that picks can be\n"
                "checked against them. Your own kernel: tuner --kernel my_fw.cu --param BATCH2=1:8 searches\n"
-               "any integer values of its macros, each point compiled at run time and verified. Exit codes: 0 done, 1 a candidate was disqualified or a write failed,\n"
-               "2 bad usage, 3 no CUDA device."};
+               "any integer values of its macros, each point compiled at run time and verified.\n"
+               + exit_codes_help("a candidate was disqualified (wrong result) or a write failed")};
   add_options(app, o);
   try {
     app.parse(argc, argv);
@@ -236,7 +240,7 @@ int run(int argc, char** argv) {
     fmt::print(stderr, "{}\n", harness::compile_failure_text("tuner", e));
     return kExitUsage;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "tuner: {}\n", e.what());
+    fmt::print(stderr, "tuner: {}\n", failure_text(e));
     return kExitUsage;
   }
   if (o.dry_run) {
@@ -286,11 +290,4 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace apsp::tuner
 
-int main(int argc, char** argv) {
-  try {
-    return apsp::tuner::run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "tuner: %s\n", e.what());
-    return 1;
-  }
-}
+int main(int argc, char** argv) { return apsp::run_program("tuner", apsp::tuner::run, argc, argv); }
