@@ -17,6 +17,7 @@
 #include <optional>
 
 #include "core/atomic_file.hpp"
+#include "core/cli_options.hpp"
 #include "core/console.hpp"
 #include "core/device_buffer.hpp"
 #include "core/edge_list.hpp"
@@ -231,7 +232,7 @@ int run(int argc, char** argv) {
                  "file's macro values (or --config NAME[MACRO=value,...])")
       ->check(CLI::ExistingFile);
   app.add_option("--db", o.db_path, "a tuning database for --variant auto (none is read unless given)");
-  app.add_option("--threads", o.threads, "CPU threads for parsing, output and the CPU solver (0: all)")->check(CLI::Range(0, 4096));
+  add_integer_option(app, "--threads", o.threads, 0, 4096, "CPU threads for parsing, output and the CPU solver (0: all)");
   app.add_flag("--timing", o.timing, "print read, parse, H2D, solve, D2H and write times to stderr");
   try {
     app.parse(argc, argv);

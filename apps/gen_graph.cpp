@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "core/atomic_file.hpp"
+#include "core/cli_options.hpp"
 #include "core/console.hpp"
 #include "core/edge_list.hpp"
 #include "core/generators.hpp"
@@ -24,15 +25,15 @@ int main(int argc, char** argv) {
   app.option_defaults()->always_capture_default();
   app.add_option("--kind", kind, "random|chain|grid|components|star")
       ->check(CLI::IsMember({"random", "chain", "grid", "components", "star"}));
-  app.add_option("--V", s.num_vertices, "vertices")->required()->check(CLI::Range(1, 1 << 30));
-  app.add_option("--E", edges, "random: exactly this many edges (drawn with replacement)")->check(CLI::Range(int64_t{0}, int64_t{1} << 40));
+  add_integer_option(app, "--V", s.num_vertices, 1, 1 << 30, "vertices")->required();
+  add_integer_option(app, "--E", edges, int64_t{0}, int64_t{1} << 40, "random: exactly this many edges (drawn with replacement)");
   app.add_option_function<double>("--density", [&](double p) { s.density = p; has_density = true; },
                                   "random, components: probability of each ordered pair (default 0.01)")
       ->check(CLI::Range(0.0, 1.0));
-  app.add_option("--wmin", s.wmin, "smallest weight")->check(CLI::Range(0, 1073741822));
-  app.add_option("--wmax", s.wmax, "largest weight")->check(CLI::Range(0, 1073741822));
-  app.add_option("--seed", s.seed, "seed");
-  app.add_option("--components", s.components, "components: how many")->check(CLI::Range(1, 1 << 30));
+  add_integer_option(app, "--wmin", s.wmin, 0, 1073741822, "smallest weight");
+  add_integer_option(app, "--wmax", s.wmax, 0, 1073741822, "largest weight");
+  add_integer_option(app, "--seed", s.seed, uint64_t{0}, UINT64_MAX, "seed");
+  add_integer_option(app, "--components", s.components, 1, 1 << 30, "components: how many");
   app.add_option("-o,--output", output, "output file (appears only when whole); - or none: standard output");
   try {
     app.parse(argc, argv);

@@ -12,6 +12,7 @@
 
 #include "bench/gbench_report.hpp"
 #include "core/atomic_file.hpp"
+#include "core/cli_options.hpp"
 #include "core/console.hpp"
 #include "core/tables.hpp"
 #include "harness/pipeline.hpp"
@@ -49,17 +50,17 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::Range(0.1, 1e6));
   app.add_flag("--list", o.list, "list variants, their parameter spaces, defaults and constraints, and exit");
   app.add_flag("--dry-run", o.dry_run, "print the plan and validate it; needs no GPU");
-  app.add_option("--reps", p.sampling.max_reps, "most samples per run")->check(CLI::Range(1, 1 << 30));
-  app.add_option("--min-reps", p.sampling.min_reps, "fewest samples per run")->check(CLI::Range(1, 1 << 30));
+  add_integer_option(app, "--reps", p.sampling.max_reps, 1, 1 << 30, "most samples per run");
+  add_integer_option(app, "--min-reps", p.sampling.min_reps, 1, 1 << 30, "fewest samples per run");
   app.add_option("--min-time", p.sampling.min_time_s,
                  "take samples until they add up to this many seconds (within --min-reps..--reps)")
       ->check(CLI::Range(0.0, 1e6));
   app.add_flag("--warm", o.warm, "do not flush L2 before each sample");
   app.add_flag("--cuda-graph", p.cuda_graph, "also time the replay of a CUDA graph of one solve");
   app.add_flag("--phases", p.phases, "also time phases 1, 2 and 3 of one solve (summed over rounds) for the tiled variants");
-  app.add_option("--seed", p.graph.spec.seed, "graph generator seed");
+  add_integer_option(app, "--seed", p.graph.spec.seed, uint64_t{0}, UINT64_MAX, "graph generator seed");
   app.add_option("--density", p.graph.spec.density, "edge probability of the random graph")->check(CLI::Range(0.0, 1.0));
-  app.add_option("--wmax", p.graph.spec.wmax, "largest edge weight (weights in [1, wmax])")->check(CLI::Range(1, 1 << 30));
+  add_integer_option(app, "--wmax", p.graph.spec.wmax, 1, 1 << 30, "largest edge weight (weights in [1, wmax])");
   app.add_option("--graph", o.graph_file, "solve this edge-list file instead (n = its V)");
   app.add_option("--json", o.json_out, "write results JSON (schema apsp-bench/1)");
   app.add_option("--md", o.md_out, "write the markdown tables");

@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include "core/atomic_file.hpp"
+#include "core/cli_options.hpp"
 #include "core/console.hpp"
 #include "core/tables.hpp"
 #include "harness/build_identity.hpp"
@@ -56,8 +57,8 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--n", o.sizes, "sizes, comma separated");
   app.add_option("--strategy", t.strategy, "grid, random, local (hill climbing), or auto: grid when the space fits the budget")
       ->check(CLI::IsMember({"auto", "grid", "random", "local"}));
-  app.add_option("--budget", t.budget, "most points measured per (variant, n); 0: the whole space")->check(CLI::Range(0, 1000000));
-  app.add_option("--seed", t.seed, "seed of the random and local strategies and of the graph");
+  add_integer_option(app, "--budget", t.budget, 0, 1000000, "most points measured per (variant, n); 0: the whole space");
+  add_integer_option(app, "--seed", t.seed, uint64_t{0}, UINT64_MAX, "seed of the random and local strategies and of the graph");
   app.add_option("--db", o.db, "tuning database (JSON, schema apsp-tuning/2)");
   app.add_flag("--fresh", t.fresh, "measure again points the database already has");
   app.add_option("--json", o.json_out, "write the leaderboards as JSON");
@@ -65,11 +66,11 @@ void add_options(CLI::App& app, Options& o) {
                  "write a policy table (schema apsp-policy/1) from --db: each variant's fastest config per tuned n "
                  "on this device (alone and without a GPU: the database's one device model), where the database "
                  "also holds the default it replaces; commit the file under policies/");
-  app.add_option("--top", t.top, "configs per leaderboard")->check(CLI::Range(1, 1 << 30));
-  app.add_option("--reps", t.sampling.max_reps, "most samples per point")->check(CLI::Range(1, 1 << 30));
+  add_integer_option(app, "--top", t.top, 1, 1 << 30, "configs per leaderboard");
+  add_integer_option(app, "--reps", t.sampling.max_reps, 1, 1 << 30, "most samples per point");
   app.add_option("--min-time", t.sampling.min_time_s, "seconds of samples per point (within 3..--reps)")->check(CLI::Range(0.0, 1e6));
   app.add_option("--density", t.graph.density, "edge probability of the random graph")->check(CLI::Range(0.0, 1.0));
-  app.add_option("--wmax", t.graph.wmax, "largest edge weight")->check(CLI::Range(1, 1 << 30));
+  add_integer_option(app, "--wmax", t.graph.wmax, 1, 1 << 30, "largest edge weight");
   app.add_option("--kernel", o.kernels,
                  "tune a Floyd-Warshall kernel file compiled at run time (docs/kernel-contract.md) over its --param "
                  "macros instead of the variants (repeatable)")

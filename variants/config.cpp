@@ -1,10 +1,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
+#include <climits>
 #include <set>
 #include <stdexcept>
 
+#include "core/integer.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp {
@@ -131,10 +132,11 @@ NamedConfig parse_config(const std::string& text) {
     }
     const std::string key = item.substr(0, eq);
     const std::string val = item.substr(eq + 1);
-    // from_chars, as every other integer the programs read: no '+', no spaces, no "6x".
+    // parse_integer, as every other integer the programs read: no '+', no spaces, no "6x".
     int value = 0;
-    const auto [end, ec] = std::from_chars(val.data(), val.data() + val.size(), value);
-    if (ec != std::errc() || end != val.data() + val.size() || val.empty()) {
+    try {
+      value = parse_integer<int>(val, INT_MIN, INT_MAX);
+    } catch (const std::invalid_argument&) {
       throw std::invalid_argument(fmt::format("'{}': {} must be an integer, found '{}'", text, key, val));
     }
     if (!seen.insert(key).second)
