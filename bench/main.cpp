@@ -16,7 +16,9 @@
 #include "core/console.hpp"
 #include "core/tables.hpp"
 #include "harness/pipeline.hpp"
+#include "harness/build_identity.hpp"
 #include "harness/policy.hpp"
+#include "harness/tuned.hpp"
 #include "harness/user_kernel.hpp"
 
 namespace apsp::bench {
@@ -128,7 +130,7 @@ void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
   p.sampling.flush_l2 = !o.warm;
 }
 
-void print_dry_run(const harness::Plan& p, const Options& o) {
+void print_dry_run(const harness::Plan& p, const Options& o, const TuningDb& tuned_db) {
   const bool device = has_device();
   DeviceInfo assumed = harness::nominal_h200();  // no GPU here: show what an H200 would run
   assumed.name = "NVIDIA H200";
@@ -143,6 +145,17 @@ void print_dry_run(const harness::Plan& p, const Options& o) {
     fmt::print("  {}{}{}\n", r.config ? config_name(r.variant->name, *r.config) : r.variant->name,
                p.baseline_added && r.variant->name == p.baseline ? "  (added: the speedup baseline)" : "",
                r.tuned ? "  (tuned from " + o.tuned + " where it beats the default)" : "");
+    if (r.tuned) {  // the picks a run would make on this device (or an H200's), from the database
+      const GraphDesc g = harness::describe(p.graph);
+      TuningMatch relaxed;
+      relaxed.any_graph = o.any_graph;
+      relaxed.any_build = o.any_build;
+      const TuningMatch m = harness::tuned_match(relaxed, dev, {g.kind, g.density, g.wmax},
+                                                 harness::build_of(*r.variant, harness::current_build()));
+      for (const std::string& line : harness::describe_tuned(tuned_db, o.tuned, m, *r.variant, p.sizes, dev))
+        fmt::print("    {}\n", line);
+      continue;
+    }
     for (int n : p.sizes) {
       const harness::DefaultChoice d =
           r.config ? harness::DefaultChoice{*r.config, "asked"} : harness::default_config(*r.variant, n, &dev);
@@ -241,7 +254,7 @@ int run(int argc, char** argv) {
     return kExitUsage;
   }
   if (o.dry_run) {
-    print_dry_run(o.plan, o);
+    print_dry_run(o.plan, o, tuned_db);
     return 0;
   }
   if (!device) {

@@ -45,27 +45,14 @@ Selection select(const Request& r, int n, const Session& s, const std::optional<
   Selection sel{&v, d.config, v.name, d.source};
   if (!r.tuned || !tuned || v.space.empty()) return sel;
   sel.label = v.name + " (tuned)";
-  auto reference_at = [&](int m) { return NamedConfig{&v, default_config(v, m, dev).config}; };
   TuningMatch match = tuned->match;
   match.kernels = build_of(v, s.build).kernels;
-  const auto pick = pick_tuned(*tuned->db, match, v.name, n, reference_at);
-  if (!pick) {
-    say(obs.note, fmt::format("tuned: {} has no {} entries for this device, graph and build within a factor "
-                              "2 of n = {} that include the default; it runs {}",
-                              tuned->path, v.name, n, config_name(v.name, d.config)));
-    return sel;
+  const TunedChoice c = choose_tuned(*tuned->db, tuned->path, match, v, n, dev);
+  say(obs.note, c.note);
+  if (c.picked) {
+    sel.config = c.config;
+    sel.source = c.source;
   }
-  if (!pick->improves()) {
-    say(obs.note, fmt::format("tuned: at n = {} nothing in {} beat {}'s default {} ({:.3f} ms at n = {}); it runs",
-                              n, tuned->path, v.name, pick->reference->name, pick->reference->median_ms,
-                              pick->reference->n));
-    return sel;
-  }
-  sel.config = pick->pick->config;
-  sel.source = fmt::format("tuned at n = {}: {:.3f} ms against the default's {:.3f} ms", pick->pick->n,
-                           pick->pick->median_ms, pick->reference->median_ms);
-  say(obs.note, fmt::format("tuned: {} at n = {} runs {} ({}; {})", v.name, n, pick->pick->name, sel.source,
-                            tuned->path));
   return sel;
 }
 
@@ -199,9 +186,7 @@ Outcome run_plan(const Plan& plan, const Session& s, const Observer& obs, const 
   std::optional<TunedSource> tuned = tuned_in;
   if (tuned && s.device) {
     const GraphDesc g = describe(plan.graph);
-    tuned->match.device = DeviceModel::of(*s.device);
-    tuned->match.graph = {g.kind, g.density, g.wmax};
-    tuned->match.kernels = s.build.kernels;
+    tuned->match = tuned_match(tuned->match, *s.device, {g.kind, g.density, g.wmax}, s.build);
   }
   const bool any_device = std::any_of(plan.requests.begin(), plan.requests.end(),
                                       [](const Request& r) { return r.variant->target != Target::kHost; });
