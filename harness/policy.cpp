@@ -149,17 +149,26 @@ Policy policy_from_db(const TuningDb& db, const TuningMatch& match, const Device
     std::vector<PolicyRange> ranges;
     for (int n : sizes) {
       const TuningEntry* best = nullptr;
+      std::string not_built;  // the first measured config this build does not compile, and why
       for (const TuningEntry& e : db.entries()) {
         if (!match.accepts(e) || e.variant != v.name || e.n != n || e.status != "ok") continue;
-        if (!config_problem(v.name, e.config).empty()) continue;
+        if (const std::string why = config_problem(v.name, e.config); !why.empty()) {
+          if (not_built.empty()) not_built = why;
+          continue;
+        }
         if (!best || e.median_ms < best->median_ms) best = &e;
       }
-      const Config replaced = default_config(v, n, &device, current).config;
-      const TuningEntry* ref = db.find(match, config_name(v.name, replaced), n);
-      if (!best || !ref || ref->status != "ok") {
-        if (skipped)
-          skipped->push_back(fmt::format("{} at n = {}: the database lacks the default it would replace ({})",
-                                         v.name, n, config_name(v.name, replaced)));
+      const std::string replaced = config_name(v.name, default_config(v, n, &device, current).config);
+      const TuningEntry* ref = db.find(match, replaced, n);
+      // Each reason names the config at fault: the one not compiled, or the default.
+      const std::string why = !best ? fmt::format("none of its measured configs is compiled by this build ({})", not_built)
+                              : !ref ? fmt::format("the database lacks the default it would replace ({})", replaced)
+                              : ref->status != "ok"
+                                  ? fmt::format("the default it would replace ({}) is {} there: {}", replaced, ref->status,
+                                                ref->reason)
+                                  : "";
+      if (!why.empty()) {
+        if (skipped) skipped->push_back(fmt::format("{} at n = {}: {}", v.name, n, why));
         continue;
       }
       PolicyRange r;

@@ -236,6 +236,32 @@ TEST(Tuner, SearchesRecordsReferencesAndResumes) {
   std::filesystem::remove(path);
 }
 
+// tuner --emit-policy's skip lines name the config at fault: a measured config this build does
+// not compile (the line named the default instead), or the default when it was not measured ok.
+TEST(Tuner, PolicySkipLinesNameTheConfigAtFault) {
+  const DeviceInfo dev = fake_device();
+  TuningMatch m;
+  m.device = DeviceModel::of(dev);
+  m.graph = GraphKey{"random", 0.2, 9};
+  m.kernels = "test-kernels";
+  const auto entry = [&](int n, int slow, const std::string& status, const std::string& reason) {
+    const Config c{{"slow", slow}};
+    return TuningEntry{m.device, "cpu_tunable", n, c, config_name("cpu_tunable", c), m.graph, 1, {"c", "test-kernels"},
+                       status, reason, {1.0}, status == "ok" ? 1.0 : 0.0, "d"};
+  };
+  TuningDb db;
+  db.upsert(entry(120, 5, "ok", ""));  // slow = 5 has no kernel in this build
+  db.upsert(entry(160, 1, "ok", ""));
+  db.upsert(entry(160, 2, "rejected", "too big here"));  // the default
+  std::vector<std::string> skipped;
+  policy_from_db(db, m, dev, {{"command", "test"}}, {}, &skipped);
+  ASSERT_EQ(skipped.size(), 2u);
+  EXPECT_EQ(skipped[0].rfind("cpu_tunable at n = 120: none of its measured configs is compiled by this build "
+                             "(cpu_tunable[slow=5] ", 0), 0u) << skipped[0];
+  EXPECT_EQ(skipped[1], "cpu_tunable at n = 160: the default it would replace (cpu_tunable[slow=2]) is rejected there: "
+                        "too big here");
+}
+
 // The progress line counts the points of a size against the most it will visit: the baseline,
 // the variant's default, its search (grid: 4 points, the default revisited from the database
 // without a line), and the solver's default.
