@@ -4,8 +4,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "core/console.hpp"
+#include "core/memory.hpp"
 #include "core/stats.hpp"
 #include "harness/build_identity.hpp"
 #include "harness/policy.hpp"
@@ -202,10 +204,15 @@ Outcome run_plan(const Plan& plan, const Session& s, const Observer& obs, const 
                                   reference_kind(n, plan.cpu_reference_max_n, plan.baseline) == "cpu-reference"
                                       ? "CPU reference"
                                       : "reference output (" + plan.baseline + ")"));
-    Workbench bench(make_input(plan.graph, n), s.executors, plan.cpu_reference_max_n, plan.baseline);
+    std::optional<Workbench> bench;
+    {  // a std::bad_alloc here reaches the user as "out of memory while ..." (core/console: Doing)
+      const Doing doing(fmt::format("making the n = {} graph and its expected output ({} a matrix)", n,
+                                    human_bytes(matrix_bytes(n))));
+      bench.emplace(make_input(plan.graph, n), s.executors, plan.cpu_reference_max_n, plan.baseline);
+    }
     std::vector<Slot> slots;
-    verify_size(plan, bench, s, tuned, obs, slots, out.any_failed);
-    bench.drop_expected();  // host memory: only verification needs it
+    verify_size(plan, *bench, s, tuned, obs, slots, out.any_failed);
+    bench->drop_expected();  // host memory: only verification needs it
     sample_size(plan, slots, obs, out.any_failed);
     for (Slot& slot : slots) out.results.runs.push_back(std::move(slot.result));
   }

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/console.hpp"
+#include "core/memory.hpp"
 #include "core/stats.hpp"
 #include "harness/build_identity.hpp"
 #include "harness/policy.hpp"
@@ -65,6 +66,8 @@ class SizeTuner {
     match_.graph = GraphKey{std::string(to_string(spec.kind)), spec.density, spec.wmax};
     match_.kernels = s.build.kernels;
     if (obs.progress) obs.progress(fmt::format("n = {}: the graph and its reference output", n));
+    const Doing doing(fmt::format("making the n = {} graph and its reference output ({} a matrix)", n,
+                                  human_bytes(matrix_bytes(n))));
     bench_.emplace(DistMatrix::from_edges(generate(spec)), s.executors);
   }
 

@@ -7,9 +7,11 @@
 #include <filesystem>
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/console.hpp"
 #include "core/stats.hpp"
 #include "harness/pipeline.hpp"
 #include "harness/policy.hpp"
@@ -44,6 +46,32 @@ Plan small_plan(const std::string& variants, const std::vector<std::string>& con
   p.sampling = {2, 4, 0.0, false};
   p.ceiling_s = 0;
   return p;
+}
+
+// A size whose graph does not fit: the std::bad_alloc reaches the user as one line naming the
+// step and the size (it was a bare "std::bad_alloc"). In a child under ulimit -v (RLIMIT_AS),
+// so that the test allocates nothing large.
+TEST(Pipeline, OutOfMemoryNamesTheSizeBeingMade) {
+  const pid_t child = fork();
+  if (child == 0) {
+    const rlimit two_gb{size_t{2} << 30, size_t{2} << 30};
+    setrlimit(RLIMIT_AS, &two_gb);
+    Plan p = small_plan("cpu_fw");
+    p.sizes = {30000};
+    p.graph.spec.density = 1.0;  // 9e8 edges, 10.8 GB of edge list
+    try {
+      run_plan(p, host_session(), {});
+    } catch (const std::exception& e) {
+      const std::string line = failure_text(e);
+      _exit(line.rfind("out of memory while making the n = 30000 graph and its expected output (3.6 GB a matrix) (", 0) == 0
+                ? 0 : (std::fprintf(stderr, "%s\n", line.c_str()), 1));
+    }
+    _exit(2);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "1: another line (on stderr), 2: no exception";
 }
 
 const RunResult& run_of(const Results& r, const std::string& name, int n) {
