@@ -17,6 +17,8 @@
 #include <optional>
 
 #include "core/atomic_file.hpp"
+#include "core/cli_options.hpp"
+#include "core/console.hpp"
 #include "core/device_buffer.hpp"
 #include "core/edge_list.hpp"
 #include "core/parallel.hpp"
@@ -30,7 +32,6 @@
 namespace apsp {
 namespace {
 
-constexpr int kExitFailed = 1, kExitUsage = 2, kExitNoDevice = 3;
 
 using Clock = std::chrono::steady_clock;
 
@@ -85,7 +86,10 @@ Input read_input(const Options& o, bool device, Timing& t) {
   Input in;
   if (device) in.context = std::async(std::launch::async, [] { APSP_CUDA_CHECK(cudaFree(nullptr)); }).share();
   auto t0 = Clock::now();
-  const std::string text = read_whole_input(o.input);
+  const std::string text = [&] {
+    const Doing doing(fmt::format("reading {}", o.input == "-" ? "standard input" : o.input));
+    return read_whole_input(o.input);
+  }();
   in.bytes = text.size();
   t.add("read", ms_since(t0));
   if (const int v = peek_vertex_count(text); device && v > 0) {
@@ -105,6 +109,7 @@ std::unique_ptr<PinnedBuffer<int32_t>> solve_on_device(Input& in, const NamedCon
   const int n = in.graph.num_vertices;
   const size_t cells = static_cast<size_t>(n) * n;
   auto t0 = Clock::now();
+  const Doing doing(fmt::format("allocating the {0} x {0} distance matrix in pinned memory", n), matrix_bytes(n));
   auto pinned = in.pinned.valid() ? in.pinned.get() : std::make_unique<PinnedBuffer<int32_t>>(cells);
   t.add("wait: context, pinned", ms_since(t0));
   t0 = Clock::now();
@@ -158,14 +163,35 @@ NamedConfig choose(const Options& o, const std::optional<NamedConfig>& asked, co
 }
 
 void write_output(const Options& o, const MatrixView& result) {
+  ProgressMeter meter("writing the output");
+  const auto rows = [&](int written) { meter.update(written, result.n); };
   const MatrixFormat format = *parse_matrix_format(o.format);
   if (o.output.empty() || o.output == "-") {
-    write_matrix_as(result, STDOUT_FILENO, format, o.threads);
+    write_matrix_as(result, STDOUT_FILENO, format, o.threads, rows);
     return;
   }
   AtomicFile out(o.output);
-  write_matrix_as(result, out.fd(), format, o.threads);
+  write_matrix_as(result, out.fd(), format, o.threads, rows);
   out.commit(/*sync=*/false);  // atomic against a crash of this program, not of the machine
+}
+
+// The CPU reference solve with a progress line and, when the first rounds say it will take
+// over a minute, one line with the estimate and how to use a GPU.
+void solve_on_cpu(DistMatrix& d, int threads) {
+  ProgressMeter meter(fmt::format("solving V = {} on the CPU", d.n()));
+  bool estimated = false;
+  floyd_warshall_blocked(d, threads, [&](int done, int rounds) {
+    if (!estimated) {
+      if (const auto s = harness::cpu_solve_estimate_s(meter.elapsed_s(), done, rounds)) {
+        estimated = true;
+        if (const std::string line = harness::cpu_solve_estimate_line(d.n(), *s); !line.empty()) {
+          progress_done();
+          fmt::print(stderr, "apsp: {}\n", line);
+        }
+      }
+    }
+    meter.update(done, rounds);
+  });
 }
 
 void print_timing(const Timing& t, const MatrixView& result, size_t input_bytes, size_t edges, double total_ms) {
@@ -195,8 +221,8 @@ int run(int argc, char** argv) {
                "--variant auto (the default) solves with sm90 at this device's policy config for V (see\n"
                "policies/); with --db it takes a tuning database's pick where the database measured it\n"
                "faster than that default. No database is read unless --db names one.\n"
-               "Exit codes: 0 done, 1 bad input or a failure (nothing written), 2 bad usage, 3 a GPU\n"
-               "variant asked for and no device."};
+               + exit_codes_help("bad input or a failure (nothing written)") +
+               " 3: a GPU variant was asked for (without one, auto solves on the CPU)."};
   app.option_defaults()->always_capture_default();
   app.add_option("input", o.input, "edge-list file, or - for standard input")->required();
   app.add_option("-o,--output", o.output, "output file (appears only when whole; the old one stays otherwise); - or none: standard output");
@@ -211,7 +237,7 @@ int run(int argc, char** argv) {
                  "file's macro values (or --config NAME[MACRO=value,...])")
       ->check(CLI::ExistingFile);
   app.add_option("--db", o.db_path, "a tuning database for --variant auto (none is read unless given)");
-  app.add_option("--threads", o.threads, "CPU threads for parsing, output and the CPU solver (0: all)")->check(CLI::Range(0, 4096));
+  add_integer_option(app, "--threads", o.threads, 0, 4096, "CPU threads for parsing, output and the CPU solver (0: all)");
   app.add_flag("--timing", o.timing, "print read, parse, H2D, solve, D2H and write times to stderr");
   try {
     app.parse(argc, argv);
@@ -263,10 +289,11 @@ int run(int argc, char** argv) {
       fmt::print(stderr, "apsp: {}: solving on the CPU ({} threads)\n",
                  o.variant == "cpu" ? "--variant cpu" : "no CUDA device", o.threads > 0 ? o.threads : hardware_threads());
       auto t0 = Clock::now();
+      const Doing doing(fmt::format("building the {0} x {0} distance matrix", n), matrix_bytes(n));
       host = DistMatrix::from_edges(in.graph);
       t.add("build matrix", ms_since(t0));
       t0 = Clock::now();
-      floyd_warshall_blocked(*host, o.threads);
+      solve_on_cpu(*host, o.threads);
       t.add("solve (CPU)", ms_since(t0));
       result = host->view();
     }
@@ -274,7 +301,7 @@ int run(int argc, char** argv) {
     write_output(o, result);
     t.add("write", ms_since(t0));
   } catch (const std::exception& e) {  // bad input, a database, a write: one line, nothing written
-    fmt::print(stderr, "apsp: {}{}\n", (o.output.empty() || o.output == "-") && result.data ? "standard output: " : "", e.what());
+    fmt::print(stderr, "apsp: {}{}\n", (o.output.empty() || o.output == "-") && result.data ? "standard output: " : "", failure_text(e));
     return kExitFailed;
   }
   if (o.timing) print_timing(t, result, in.bytes, in.graph.edges.size(), ms_since(start));
@@ -284,11 +311,4 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace apsp
 
-int main(int argc, char** argv) {
-  try {
-    return apsp::run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "apsp: %s\n", e.what());
-    return 1;
-  }
-}
+int main(int argc, char** argv) { return apsp::run_program("apsp", apsp::run, argc, argv); }

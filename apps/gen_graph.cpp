@@ -6,8 +6,11 @@
 #include <cstdio>
 
 #include "core/atomic_file.hpp"
+#include "core/cli_options.hpp"
+#include "core/console.hpp"
 #include "core/edge_list.hpp"
 #include "core/generators.hpp"
+#include "core/memory.hpp"
 
 int main(int argc, char** argv) {
   using namespace apsp;
@@ -16,19 +19,21 @@ int main(int argc, char** argv) {
   int64_t edges = -1;
   bool has_density = false;
   CLI::App app{"gen_graph: a seeded graph in the edge-list format ('V E', then 'src dst w').\n"
-               "The same arguments give the same file on every platform."};
+               "The same arguments give the same file on every platform.\n" +
+               exit_codes_help("the graph does not fit in the memory available, or the output could not be written",
+                               false)};
   app.option_defaults()->always_capture_default();
   app.add_option("--kind", kind, "random|chain|grid|components|star")
       ->check(CLI::IsMember({"random", "chain", "grid", "components", "star"}));
-  app.add_option("--V", s.num_vertices, "vertices")->required()->check(CLI::Range(1, 1 << 30));
-  app.add_option("--E", edges, "random: exactly this many edges (drawn with replacement)")->check(CLI::Range(int64_t{0}, int64_t{1} << 40));
+  add_integer_option(app, "--V", s.num_vertices, 1, 1 << 30, "vertices")->required();
+  add_integer_option(app, "--E", edges, int64_t{0}, int64_t{1} << 40, "random: exactly this many edges (drawn with replacement)");
   app.add_option_function<double>("--density", [&](double p) { s.density = p; has_density = true; },
                                   "random, components: probability of each ordered pair (default 0.01)")
       ->check(CLI::Range(0.0, 1.0));
-  app.add_option("--wmin", s.wmin, "smallest weight")->check(CLI::Range(0, 1073741822));
-  app.add_option("--wmax", s.wmax, "largest weight")->check(CLI::Range(0, 1073741822));
-  app.add_option("--seed", s.seed, "seed");
-  app.add_option("--components", s.components, "components: how many")->check(CLI::Range(1, 1 << 30));
+  add_integer_option(app, "--wmin", s.wmin, 0, 1073741822, "smallest weight");
+  add_integer_option(app, "--wmax", s.wmax, 0, 1073741822, "largest weight");
+  add_integer_option(app, "--seed", s.seed, uint64_t{0}, UINT64_MAX, "seed");
+  add_integer_option(app, "--components", s.components, 1, 1 << 30, "components: how many");
   app.add_option("-o,--output", output, "output file (appears only when whole); - or none: standard output");
   try {
     app.parse(argc, argv);
@@ -54,7 +59,15 @@ int main(int argc, char** argv) {
   s.kind = *parse_graph_kind(kind);
   s.num_edges = edges;
   if (!has_density) s.density = 0.01;
+  // Checked before any work: --E 2^40 (the largest it takes) needs tens of terabytes.
+  const uint64_t need = generation_bytes(s);
+  if (const MemoryLimit left = available_memory(); need > left.bytes) {
+    fmt::print(stderr, "gen_graph: {} needs about {} for its {} edges and their text, more than {}: {}\n",
+               describe(s), human_bytes(need), expected_edges(s), left.source, human_bytes(left.bytes));
+    return kExitFailed;
+  }
   try {
+    const Doing doing(fmt::format("generating {}", describe(s)), need);
     const std::string text = format_edge_list(generate(s));
     if (output.empty() || output == "-") {
       if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
@@ -68,10 +81,10 @@ int main(int argc, char** argv) {
     }
   } catch (const std::invalid_argument& e) {  // a spec generate() refuses
     fmt::print(stderr, "gen_graph: {}\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {  // the output could not be written
-    fmt::print(stderr, "gen_graph: {}\n", e.what());
-    return 1;
+    return kExitUsage;
+  } catch (const std::exception& e) {  // the output could not be written, or memory ran out
+    fmt::print(stderr, "gen_graph: {}\n", failure_text(e));
+    return kExitFailed;
   }
   return 0;
 }

@@ -12,17 +12,19 @@
 
 #include "bench/gbench_report.hpp"
 #include "core/atomic_file.hpp"
+#include "core/cli_options.hpp"
 #include "core/console.hpp"
 #include "core/memory.hpp"
 #include "core/tables.hpp"
 #include "harness/pipeline.hpp"
+#include "harness/build_identity.hpp"
 #include "harness/policy.hpp"
+#include "harness/tuned.hpp"
 #include "harness/user_kernel.hpp"
 
 namespace apsp::bench {
 namespace {
 
-constexpr int kExitFailed = 1, kExitUsage = 2, kExitNoDevice = 3;
 
 struct Options {
   std::string sizes = "1000,2500,5000,7500,10000";
@@ -51,17 +53,17 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::Range(0.1, 1e6));
   app.add_flag("--list", o.list, "list variants, their parameter spaces, defaults and constraints, and exit");
   app.add_flag("--dry-run", o.dry_run, "print the plan and validate it; needs no GPU");
-  app.add_option("--reps", p.sampling.max_reps, "most samples per run")->check(CLI::Range(1, 1 << 30));
-  app.add_option("--min-reps", p.sampling.min_reps, "fewest samples per run")->check(CLI::Range(1, 1 << 30));
+  add_integer_option(app, "--reps", p.sampling.max_reps, 1, 1 << 30, "most samples per run");
+  add_integer_option(app, "--min-reps", p.sampling.min_reps, 1, 1 << 30, "fewest samples per run");
   app.add_option("--min-time", p.sampling.min_time_s,
                  "take samples until they add up to this many seconds (within --min-reps..--reps)")
       ->check(CLI::Range(0.0, 1e6));
   app.add_flag("--warm", o.warm, "do not flush L2 before each sample");
   app.add_flag("--cuda-graph", p.cuda_graph, "also time the replay of a CUDA graph of one solve");
   app.add_flag("--phases", p.phases, "also time phases 1, 2 and 3 of one solve (summed over rounds) for the tiled variants");
-  app.add_option("--seed", p.graph.spec.seed, "graph generator seed");
+  add_integer_option(app, "--seed", p.graph.spec.seed, uint64_t{0}, UINT64_MAX, "graph generator seed");
   app.add_option("--density", p.graph.spec.density, "edge probability of the random graph")->check(CLI::Range(0.0, 1.0));
-  app.add_option("--wmax", p.graph.spec.wmax, "largest edge weight (weights in [1, wmax])")->check(CLI::Range(1, 1 << 30));
+  add_integer_option(app, "--wmax", p.graph.spec.wmax, 1, 1 << 30, "largest edge weight (weights in [1, wmax])");
   app.add_option("--graph", o.graph_file, "solve this edge-list file instead (n = its V)");
   app.add_option("--json", o.json_out, "write results JSON (schema apsp-bench/1)");
   app.add_option("--md", o.md_out, "write the markdown tables");
@@ -135,7 +137,7 @@ void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
   p.sampling.flush_l2 = !o.warm;
 }
 
-void print_dry_run(const harness::Plan& p, const Options& o) {
+void print_dry_run(const harness::Plan& p, const Options& o, const TuningDb& tuned_db) {
   const bool device = has_device();
   DeviceInfo assumed = harness::nominal_h200();  // no GPU here: show what an H200 would run
   assumed.name = "NVIDIA H200";
@@ -150,6 +152,17 @@ void print_dry_run(const harness::Plan& p, const Options& o) {
     fmt::print("  {}{}{}\n", r.config ? config_name(r.variant->name, *r.config) : r.variant->name,
                p.baseline_added && r.variant->name == p.baseline ? "  (added: the speedup baseline)" : "",
                r.tuned ? "  (tuned from " + o.tuned + " where it beats the default)" : "");
+    if (r.tuned) {  // the picks a run would make on this device (or an H200's), from the database
+      const GraphDesc g = harness::describe(p.graph);
+      TuningMatch relaxed;
+      relaxed.any_graph = o.any_graph;
+      relaxed.any_build = o.any_build;
+      const TuningMatch m = harness::tuned_match(relaxed, dev, {g.kind, g.density, g.wmax},
+                                                 harness::build_of(*r.variant, harness::current_build()));
+      for (const std::string& line : harness::describe_tuned(tuned_db, o.tuned, m, *r.variant, p.sizes, dev))
+        fmt::print("    {}\n", line);
+      continue;
+    }
     for (int n : p.sizes) {
       const harness::DefaultChoice d =
           r.config ? harness::DefaultChoice{*r.config, "asked"} : harness::default_config(*r.variant, n, &dev);
@@ -196,8 +209,7 @@ int run(int argc, char** argv) {
                "output above) before it is timed. Speedups are against naive. A variant asked for by\n"
                "name runs its default for each n: this device's policy table (policies/), else the\n"
                "variant's heuristic, else its declared default (--dry-run shows which).\n"
-               "Exit codes: 0 all runs verified, 1 a run FAILED or could not run, 2 bad usage,\n"
-               "3 no CUDA device.\n"
+               + exit_codes_help("a run FAILED or could not run") + "\n"
                "Your own kernel: --kernel my_fw.cu compiles it at run time and runs it like a variant\n"
                "(docs/kernel-contract.md); a kernel that faults or hangs is FAILED, the rest go on."};
   add_options(app, o);
@@ -219,7 +231,7 @@ int run(int argc, char** argv) {
   try {
     init_gbench_flags(argv[0], gbench_flags);
   } catch (const std::invalid_argument& e) {
-    fmt::print(stderr, "apsp_bench: {}\n", e.what());
+    fmt::print(stderr, "apsp_bench: {}\n", failure_text(e));
     return kExitUsage;
   }
   const std::optional<DeviceInfo> device = has_device() ? std::optional(query_device()) : std::nullopt;
@@ -240,11 +252,11 @@ int run(int argc, char** argv) {
     fmt::print(stderr, "{}\n", harness::compile_failure_text("apsp_bench", e));
     return kExitUsage;
   } catch (const std::exception& e) {  // InputError, invalid_argument, runtime_error: one line, exit 2
-    fmt::print(stderr, "apsp_bench: {}\n", e.what());
+    fmt::print(stderr, "apsp_bench: {}\n", failure_text(e));
     return kExitUsage;
   }
   if (o.dry_run) {
-    print_dry_run(o.plan, o);
+    print_dry_run(o.plan, o, tuned_db);
     return 0;
   }
   if (!device) {
@@ -280,7 +292,7 @@ int run(int argc, char** argv) {
     write_outputs(out.results, o, dev);
     if (!o.gbench_json.empty()) write_gbench_json(out.results, o.gbench_json);
   } catch (const std::exception& e) {
-    fmt::print(stderr, "apsp_bench: {}\n", e.what());
+    fmt::print(stderr, "apsp_bench: {}\n", failure_text(e));
     return kExitFailed;
   }
   if (out.any_failed) fmt::print(stderr, "apsp_bench: some runs FAILED or could not run (see the table)\n");
@@ -290,11 +302,4 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace apsp::bench
 
-int main(int argc, char** argv) {
-  try {
-    return apsp::bench::run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "apsp_bench: %s\n", e.what());
-    return 1;
-  }
-}
+int main(int argc, char** argv) { return apsp::run_program("apsp_bench", apsp::bench::run, argc, argv); }

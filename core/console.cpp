@@ -3,7 +3,14 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <ctime>
+#include <new>
+#include <optional>
+
+#include "core/memory.hpp"
 
 namespace apsp {
 
@@ -15,6 +22,106 @@ void progress(const std::string& line) {
 void progress_done() {
   static const bool tty = isatty(STDERR_FILENO);
   if (tty) fmt::print(stderr, "\r\033[K");
+}
+
+namespace {
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+std::string rough_duration(double seconds) {
+  if (!(seconds >= 1)) return "";
+  return seconds < 120 ? fmt::format("about {:.0f} s", seconds) : fmt::format("about {:.1f} min", seconds / 60);
+}
+
+std::string time_left(double seconds) {
+  const std::string d = rough_duration(seconds);
+  return d.empty() ? "" : d + " left";
+}
+
+std::string progress_text(const std::string& what, double done, double total, double elapsed_s) {
+  const double share = total > 0 ? std::clamp(done / total, 0.0, 1.0) : 0.0;
+  const std::string left = done > 0 && total > done ? time_left(elapsed_s / done * (total - done)) : "";
+  return fmt::format("{}: {:.0f}%{}", what, 100 * share, left.empty() ? "" : " (" + left + ")");
+}
+
+ProgressMeter::ProgressMeter(std::string what) : what_(std::move(what)), start_s_(now_s()) {}
+
+ProgressMeter::~ProgressMeter() {
+  if (drawn_) progress_done();
+}
+
+double ProgressMeter::elapsed_s() const { return now_s() - start_s_; }
+
+void ProgressMeter::update(double done, double total) {
+  const double t = now_s();
+  if (t - start_s_ < 2 || t - last_draw_s_ < 0.25) return;
+  last_draw_s_ = t;
+  drawn_ = true;
+  progress(progress_text(what_, done, total, t - start_s_));
+}
+
+namespace {
+struct Failed {
+  std::string what;
+  uint64_t bytes = 0;
+};
+thread_local std::optional<Failed> failed_while;  // the innermost Doing an exception left
+}  // namespace
+
+Doing::Doing(std::string what, uint64_t bytes)
+    : what_(std::move(what)), bytes_(bytes), exceptions_at_start_(std::uncaught_exceptions()) {
+  failed_while.reset();
+}
+
+Doing::~Doing() {
+  // Unwinding an exception thrown in this scope: the first (innermost) scope to go records it.
+  // Left normally: any exception of an inner scope was handled inside, so its record is stale.
+  if (std::uncaught_exceptions() <= exceptions_at_start_) failed_while.reset();
+  else if (!failed_while) failed_while = Failed{what_, bytes_};
+}
+
+std::string failure_text(const std::exception& e) {
+  const bool memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
+  std::string line;
+  if (memory) {
+    const MemoryLimit left = available_memory();
+    const std::string needed =
+        failed_while && failed_while->bytes ? fmt::format("{} needed; ", human_bytes(failed_while->bytes)) : "";
+    const std::string available =
+        left.bytes == UINT64_MAX ? "no limit known" : fmt::format("{}: {}", left.source, human_bytes(left.bytes));
+    line = fmt::format("out of memory{} ({}{})", failed_while ? " while " + failed_while->what : "", needed, available);
+  } else {
+    line = failed_while ? fmt::format("while {}: {}", failed_while->what, e.what()) : std::string(e.what());
+  }
+  failed_while.reset();
+  return line;
+}
+
+std::string exit_codes_help(const std::string& failure, bool uses_device) {
+  return fmt::format("Exit codes (the same in every program): 0 done, 1 {}, 2 bad usage (one line on stderr, "
+                     "before any work), 3 no CUDA device{}.",
+                     failure, uses_device ? "" : " (never: this program needs none)");
+}
+
+int run_program(const char* name, int (*run)(int, char**), int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", name, failure_text(e).c_str());
+    return kExitFailed;
+  }
+}
+
+std::string escaped(std::string_view bytes) {
+  std::string out;
+  for (unsigned char c : bytes) {
+    if (c == 0) out += "\\0";
+    else if (c < 0x20 || c >= 0x7f) out += fmt::format("\\x{:02X}", c);
+    else out += static_cast<char>(c);
+  }
+  return out;
 }
 
 std::string now_iso() {

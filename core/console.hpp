@@ -1,7 +1,10 @@
 // Small shared pieces of the command-line programs.
 #pragma once
 
+#include <cstdint>
+#include <exception>
 #include <string>
+#include <string_view>
 
 namespace apsp {
 
@@ -9,6 +12,68 @@ namespace apsp {
 // pipes stay clean. progress_done() clears it before normal output.
 void progress(const std::string& line);
 void progress_done();
+
+// "about 40 s", "about 4.5 min"; "" under a second. time_left adds " left".
+std::string rough_duration(double seconds);
+std::string time_left(double seconds);
+// The line a ProgressMeter draws: "writing the output: 25% (about 9 s left)", the time left at
+// the rate so far. Pure, for the tests.
+std::string progress_text(const std::string& what, double done, double total, double elapsed_s);
+
+// One long piece of work (rounds of a solve, rows of an output, points of a search) seen on a
+// terminal: silent for its first 2 s, so that short work prints nothing, then a progress()
+// line with the time left, redrawn at most 4 times a second; cleared when the meter goes.
+class ProgressMeter {
+ public:
+  explicit ProgressMeter(std::string what);
+  ~ProgressMeter();
+  ProgressMeter(const ProgressMeter&) = delete;
+  ProgressMeter& operator=(const ProgressMeter&) = delete;
+  void update(double done, double total);
+  double elapsed_s() const;
+
+ private:
+  std::string what_;
+  double start_s_, last_draw_s_ = 0;
+  bool drawn_ = false;
+};
+
+// `bytes` fit for a one-line message: a NUL as \0, other control and non-ASCII bytes as \xHH,
+// so that a NUL cannot cut the message, a newline cannot break it and an invisible byte shows.
+std::string escaped(std::string_view bytes);
+
+// The exit codes of every program (apsp_worker, an internal helper, has its own): 0 done,
+// 1 a failure, 2 bad usage (one line on stderr, before any work), 3 no CUDA device.
+inline constexpr int kExitOk = 0, kExitFailed = 1, kExitUsage = 2, kExitNoDevice = 3;
+// The --help paragraph listing them; `failure` says what 1 means in this program. A program
+// that needs no device says that it never returns 3.
+std::string exit_codes_help(const std::string& failure, bool uses_device = true);
+
+// What the program is doing, for the one line an exception becomes: while a Doing is alive,
+// an exception that leaves its scope is reported as having happened while doing it, with the
+// bytes it needed where that is known ("out of memory while building the 46341 x 46341 distance
+// matrix (8.6 GB; 2.1 GB available, RLIMIT_AS)"). The innermost scope an exception leaves wins.
+class Doing {
+ public:
+  explicit Doing(std::string what, uint64_t bytes = 0);
+  ~Doing();
+  Doing(const Doing&) = delete;
+  Doing& operator=(const Doing&) = delete;
+
+ private:
+  std::string what_;
+  uint64_t bytes_;
+  int exceptions_at_start_;
+};
+
+// The one line for an exception caught at the top of a program (without the program's name):
+// std::bad_alloc as "out of memory while ..., N needed; M available (source)", others as their
+// message, after what was being done when the exception left a Doing scope.
+std::string failure_text(const std::exception& e);
+
+// A program's main(): run(argc, argv), with any exception that reaches it printed as one line
+// "NAME: failure_text" and exit 1.
+int run_program(const char* name, int (*run)(int, char**), int argc, char** argv);
 
 // The current UTC time, ISO 8601 ("2026-11-22T12:44:03Z"), for results and database entries.
 std::string now_iso();

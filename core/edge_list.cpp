@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/console.hpp"
 #include "core/memory.hpp"
 #include "core/parallel.hpp"
 
@@ -79,13 +80,7 @@ class LineParser {
   // invisible byte must show.
   static std::string shorten(std::string_view tok) {
     const bool cut = tok.size() > 24;
-    std::string out;
-    for (unsigned char c : cut ? tok.substr(0, 21) : tok) {
-      if (c == 0) out += "\\0";
-      else if (c < 0x20 || c >= 0x7f) out += fmt::format("\\x{:02X}", c);
-      else out += static_cast<char>(c);
-    }
-    return cut ? out + "..." : out;
+    return cut ? escaped(tok.substr(0, 21)) + "..." : escaped(tok);
   }
 
   std::string_view text_;
@@ -270,7 +265,8 @@ void write_all(int fd, const char* p, size_t len) {
 
 }  // namespace
 
-void write_matrix(MatrixView d, int fd, int threads, size_t task_bytes) {
+void write_matrix(MatrixView d, int fd, int threads, size_t task_bytes,
+                  const std::function<void(int rows_written)>& rows_written) {
   const int n = d.n;
   if (n == 0) return;
   if (threads <= 0) threads = hardware_threads();
@@ -300,6 +296,7 @@ void write_matrix(MatrixView d, int fd, int threads, size_t task_bytes) {
       used[cur][t] = static_cast<size_t>(p - bufs[cur][t].data());
     });
     if (writing.valid()) writing.get();  // rethrows a write error
+    if (rows_written) rows_written(first);  // the batches before this one are out
     writing = std::async(std::launch::async, [&, c = cur] {
       if (!seekable) {
         for (int t = 0; t < threads; ++t) write_all(fd, bufs[c][t].data(), used[c][t]);
@@ -314,6 +311,7 @@ void write_matrix(MatrixView d, int fd, int threads, size_t task_bytes) {
     });
   }
   if (writing.valid()) writing.get();
+  if (rows_written) rows_written(n);
   if (seekable) lseek(fd, offset, SEEK_SET);  // as if written sequentially
 }
 
@@ -357,17 +355,18 @@ std::string matrix_header(MatrixFormat format, int64_t n) {
   return "";
 }
 
-void write_matrix_as(MatrixView d, int fd, MatrixFormat format, int threads) {
-  if (format == MatrixFormat::kText) return write_matrix(d, fd, threads);
+void write_matrix_as(MatrixView d, int fd, MatrixFormat format, int threads,
+                     const std::function<void(int)>& rows_written) {
+  if (format == MatrixFormat::kText) return write_matrix(d, fd, threads, 4u << 20, rows_written);
   const std::string header = matrix_header(format, d.n);
   write_all(fd, header.data(), header.size());
-  // The matrix as it is in memory, in slices of 64 MB.
-  const char* p = reinterpret_cast<const char*>(d.data);
-  for (size_t left = static_cast<size_t>(d.n) * d.n * sizeof(int32_t); left > 0;) {
-    const size_t slice = std::min<size_t>(left, size_t{64} << 20);
-    write_all(fd, p, slice);
-    p += slice;
-    left -= slice;
+  // The matrix as it is in memory, a band of rows (about 64 MB) at a time.
+  const size_t row_bytes = static_cast<size_t>(d.n) * sizeof(int32_t);
+  const int band = static_cast<int>(std::max<size_t>(1, (size_t{64} << 20) / std::max<size_t>(row_bytes, 1)));
+  for (int r = 0; r < d.n; r += band) {
+    const int rows = std::min(band, d.n - r);
+    write_all(fd, reinterpret_cast<const char*>(d.row(r)), rows * row_bytes);
+    if (rows_written) rows_written(r + rows);
   }
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -37,7 +38,9 @@ std::string format_edge_list(const EdgeList& graph);
 // and written in order with write(2), task_bytes of output per task (memory stays bounded to
 // threads * task_bytes). Throws std::runtime_error on a write error.
 // Formatting of one batch overlaps the write(2) of the previous one.
-void write_matrix(MatrixView d, int fd, int threads = 0, size_t task_bytes = 4u << 20);
+// `rows_written` (optional) is called after each batch with the rows written so far.
+void write_matrix(MatrixView d, int fd, int threads = 0, size_t task_bytes = 4u << 20,
+                  const std::function<void(int rows_written)>& rows_written = {});
 std::string format_matrix(MatrixView d);
 
 // apsp --format: the text above (the contest's), or, for large V, raw binary:
@@ -47,6 +50,8 @@ std::string format_matrix(MatrixView d);
 enum class MatrixFormat { kText, kBin, kNpy };
 std::optional<MatrixFormat> parse_matrix_format(std::string_view name);
 std::string matrix_header(MatrixFormat format, int64_t n);  // "" for text
-void write_matrix_as(MatrixView d, int fd, MatrixFormat format, int threads = 0);
+// `rows_written` (if set) is called as rows are written, with the count so far.
+void write_matrix_as(MatrixView d, int fd, MatrixFormat format, int threads = 0,
+                     const std::function<void(int)>& rows_written = {});
 
 }  // namespace apsp

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -115,6 +116,35 @@ EdgeList generate(const GraphSpec& s) {
     }
   }
   return g;
+}
+
+uint64_t expected_edges(const GraphSpec& s) {
+  const double V = s.num_vertices;
+  double edges = 0;
+  switch (s.kind) {
+    case GraphKind::kRandom: edges = s.num_edges >= 0 ? static_cast<double>(s.num_edges) : s.density * V * (V - 1); break;
+    case GraphKind::kChain: edges = V - 1; break;
+    case GraphKind::kGrid: edges = 4 * V; break;
+    case GraphKind::kComponents: edges = s.density * V * (V / std::max(1, s.components) - 1); break;
+    case GraphKind::kStar: edges = 2 * (V - 1); break;
+  }
+  edges *= 1 + s.duplicates;
+  return edges >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(std::max(0.0, edges));
+}
+
+std::string describe(const GraphSpec& s) {
+  std::string size;
+  if (s.kind == GraphKind::kRandom && s.num_edges >= 0) size = fmt::format(" with E = {}", s.num_edges);
+  else if (s.kind == GraphKind::kRandom || s.kind == GraphKind::kComponents) size = fmt::format(" at density {}", s.density);
+  return fmt::format("a {} graph of V = {}{}", to_string(s.kind), s.num_vertices, size);
+}
+
+uint64_t generation_bytes(const GraphSpec& s) {
+  const auto digits = [](int64_t x) { return static_cast<uint64_t>(fmt::formatted_size("{}", x)); };
+  // An edge: its 12 bytes in the list, and "src dst w\n" in the text (at most this wide).
+  const uint64_t per_edge = sizeof(Edge) + 2 * digits(std::max(0, s.num_vertices - 1)) + digits(s.wmax) + 3;
+  const uint64_t edges = expected_edges(s);
+  return edges > UINT64_MAX / per_edge ? UINT64_MAX : edges * per_edge;
 }
 
 }  // namespace apsp

@@ -35,6 +35,13 @@ struct GraphSpec {
 // weights, or (V-1)*wmax reaching kInf).
 EdgeList generate(const GraphSpec& spec);
 
+// The edges `spec` gives (random with --E: exactly; by density: the expected count), and the
+// bytes gen_graph holds at its peak: the edge list and its text, side by side.
+uint64_t expected_edges(const GraphSpec& spec);
+// "a random graph of V = 100000 at density 1", "a random graph of V = 5 with E = 1099511627776".
+std::string describe(const GraphSpec& spec);
+uint64_t generation_bytes(const GraphSpec& spec);
+
 // splitmix64 (Steele, Lea, Flood 2014): tiny, fast, and the same sequence everywhere.
 class SplitMix64 {
  public:

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/console.hpp"
+
 namespace apsp::json_read {
 
 namespace {
@@ -16,7 +18,16 @@ std::string shown(const json& j) {
 
 }  // namespace
 
-std::string at(const std::string& where, const std::string& key) { return where + "/" + key; }
+json parse(std::string_view text) {
+  try {
+    return json::parse(text);
+  } catch (const json::exception& e) {
+    throw std::runtime_error(fmt::format("not JSON ({})", escaped(e.what())));
+  }
+}
+
+// The key escaped: a member name is read from the file, and the path goes into a one-line message.
+std::string at(const std::string& where, const std::string& key) { return where + "/" + escaped(key); }
 std::string at(const std::string& where, size_t index) { return where + "/" + std::to_string(index); }
 
 void fail(const std::string& where, const std::string& fault) {
@@ -43,6 +54,24 @@ const json& array(const json& j, const std::string& where) {
 std::string string(const json& j, const std::string& where) {
   if (!j.is_string()) fail(where, fmt::format("expected a string, found {}", shown(j)));
   return j.get<std::string>();
+}
+
+std::string optional_string(const json& j, const char* key, const std::string& where, const std::string& fallback) {
+  const auto it = object(j, where).find(key);
+  return it == j.end() || it->is_null() ? fallback : string(*it, at(where, key));
+}
+
+std::vector<std::string> string_list(const json& j, const std::string& where) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < array(j, where).size(); ++i) out.push_back(string(j[i], at(where, i)));
+  return out;
+}
+
+std::map<std::string, int> config(const json& j, const std::string& where) {
+  std::map<std::string, int> out;
+  for (const auto& [k, v] : object(j, where).items())
+    out[k] = static_cast<int>(integer(v, at(where, k), INT32_MIN, INT32_MAX));
+  return out;
 }
 
 int64_t integer(const json& j, const std::string& where, int64_t lo, int64_t hi) {

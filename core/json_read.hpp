@@ -8,12 +8,18 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace apsp::json_read {
 
 using nlohmann::json;
+
+// A document from a file's text; std::runtime_error "not JSON (...)" with the parser's fault,
+// its bytes escaped (core/console: escaped) so that the line stays one printable line.
+json parse(std::string_view text);
 
 std::string at(const std::string& where, const std::string& key);  // where + "/" + key
 std::string at(const std::string& where, size_t index);
@@ -25,6 +31,11 @@ const json& member(const json& j, const char* key, const std::string& where);
 const json& object(const json& j, const std::string& where);
 const json& array(const json& j, const std::string& where);
 std::string string(const json& j, const std::string& where);
+// The member `key` of object `j` as a string; `fallback` when absent or null.
+std::string optional_string(const json& j, const char* key, const std::string& where, const std::string& fallback = "");
+std::vector<std::string> string_list(const json& j, const std::string& where);
+// A config object {"batch2": 6, ...}: every value an integer that fits an int.
+std::map<std::string, int> config(const json& j, const std::string& where);
 // An integer in [lo, hi] (an integral float such as 1000.0 too); 1e20 is out of range, not
 // wrapped.
 int64_t integer(const json& j, const std::string& where, int64_t lo, int64_t hi);

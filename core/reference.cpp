@@ -33,7 +33,7 @@ void min_plus_tile(DistMatrix& d, int i0, int i1, int j0, int j1, int k0, int k1
 
 }  // namespace
 
-void floyd_warshall_blocked(DistMatrix& d, int threads) {
+void floyd_warshall_blocked(DistMatrix& d, int threads, const RoundCallback& after_round) {
   const int n = d.n();
   const int tiles = (n + kTile - 1) / kTile;
   auto lo = [](int t) { return t * kTile; };
@@ -55,6 +55,7 @@ void floyd_warshall_blocked(DistMatrix& d, int threads) {
         if (jt != kt) min_plus_tile(d, lo(it), hi(it), lo(jt), hi(jt), k0, k1);
       }
     });
+    if (after_round) after_round(kt + 1, tiles);
   }
 }
 

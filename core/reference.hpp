@@ -2,12 +2,18 @@
 // the plain triple loop and Dijkstra exist to test it.
 #pragma once
 
+#include <functional>
+
 #include "core/dist_matrix.hpp"
 
 namespace apsp {
 
+// Called after each round (k-block) of a blocked solve: rounds done, rounds in all. Rounds take
+// equal work, so the share done is a fair clock (apsp's progress line and estimate).
+using RoundCallback = std::function<void(int done, int rounds)>;
+
 // Blocked Floyd-Warshall in place, phases 2 and 3 spread over `threads` threads (0: all cores).
-void floyd_warshall_blocked(DistMatrix& d, int threads = 0);
+void floyd_warshall_blocked(DistMatrix& d, int threads = 0, const RoundCallback& after_round = {});
 
 // The textbook triple loop, in place.
 void floyd_warshall_plain(DistMatrix& d);

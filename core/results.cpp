@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <stdexcept>
 
+#include "core/console.hpp"
 #include "core/json_read.hpp"
 
 namespace apsp {
@@ -74,16 +75,17 @@ Results results_from_json(const json& j) {
   }
   const std::string schema = j["schema"].is_string() ? j["schema"].get<std::string>() : "?";
   if (schema != kResultsSchema) {
-    throw std::runtime_error(fmt::format("unknown schema \"{}\" (this build reads \"{}\")", schema,
+    throw std::runtime_error(fmt::format("unknown schema \"{}\" (this build reads \"{}\")", escaped(schema),
                                          kResultsSchema));
   }
   Results r;
   const json& c = jr::object(jr::member(j, "context", ""), "/context");
   r.context.device = jr::object(jr::member(c, "device", "/context"), "/context/device");
-  r.context.build = c.value("build", json::object());
-  r.context.host = c.value("host", "");
-  r.context.date = c.value("date", "");
-  r.context.argv = c.value("argv", std::vector<std::string>{});
+  // Absent in old files ({}); null where the writer had none.
+  r.context.build = !c.contains("build") ? json::object() : c["build"].is_null() ? json() : jr::object(c["build"], "/context/build");
+  r.context.host = jr::optional_string(c, "host", "/context");
+  r.context.date = jr::optional_string(c, "date", "/context");
+  if (c.contains("argv")) r.context.argv = jr::string_list(c["argv"], "/context/argv");
   if (c.contains("ceiling_updates_per_s"))
     r.context.ceiling_updates_per_s = jr::non_negative(c["ceiling_updates_per_s"], "/context/ceiling_updates_per_s");
   const json& runs = jr::array(jr::member(j, "runs", ""), "/runs");
@@ -96,16 +98,20 @@ Results results_from_json(const json& j) {
     };
     RunResult run;
     run.variant = jr::string(field("variant"), jr::at(where, "variant"));
-    for (const auto& [k, v] : jr::object(field("config"), jr::at(where, "config")).items())
-      run.config[k] = static_cast<int>(jr::integer(v, jr::at(where, "config/" + k), INT32_MIN, INT32_MAX));
+    run.config = jr::config(field("config"), jr::at(where, "config"));
     run.name = x.contains("name") ? jr::string(x["name"], jr::at(where, "name")) : run.variant;
     run.n = jr::size(field("n"), jr::at(where, "n"));
-    const json g = x.value("graph", json::object());
-    run.graph.kind = g.value("kind", "");
-    run.graph.seed = g.value("seed", uint64_t{0});
-    run.graph.density = g.value("density", 0.0);
-    run.graph.wmax = g.value("wmax", 0);
-    run.graph.file = g.value("file", "");
+    if (x.contains("graph")) {
+      const std::string gw = jr::at(where, "graph");
+      const json& g = jr::object(x["graph"], gw);
+      run.graph.kind = jr::optional_string(g, "kind", gw);
+      if (g.contains("seed")) run.graph.seed = static_cast<uint64_t>(jr::integer(g["seed"], jr::at(gw, "seed"), 0, INT64_MAX));
+      if (g.contains("density")) run.graph.density = jr::non_negative(g["density"], jr::at(gw, "density"));
+      if (g.contains("wmax")) run.graph.wmax = static_cast<int>(jr::integer(g["wmax"], jr::at(gw, "wmax"), 0, INT32_MAX));
+      run.graph.file = jr::optional_string(g, "file", gw);
+    } else {
+      run.graph.kind = "";
+    }
     run.verified = jr::string(field("verified"), jr::at(where, "verified"));
     run.samples_ms = jr::non_negative_list(field("samples_ms"), jr::at(where, "samples_ms"));
     run.median_ms = jr::non_negative(field("median_ms"), jr::at(where, "median_ms"));

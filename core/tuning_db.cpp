@@ -4,15 +4,19 @@
 
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "core/atomic_file.hpp"
+#include "core/console.hpp"
 #include "core/json_read.hpp"
 
 namespace apsp {
 
 using nlohmann::json;
+
+DeviceModel device_model_from_json(const json& j, const std::string& where);
 
 namespace {
 
@@ -32,27 +36,23 @@ TuningEntry entry_from_json(const json& x, bool v1, const std::string& where) {
     return jr::string(jr::member(j, key, w), jr::at(w, key));
   };
   TuningEntry e;
-  const json& d = jr::object(field("device"), jr::at(where, "device"));
-  const std::string dw = jr::at(where, "device");
-  e.device = {text(d, "name", dw), text(d, "cc", dw),
-              static_cast<int>(jr::integer(jr::member(d, "sms", dw), jr::at(dw, "sms"), 1, 1 << 20))};
+  e.device = device_model_from_json(field("device"), jr::at(where, "device"));
   e.variant = text(x, "variant", where);
   e.n = jr::size(field("n"), jr::at(where, "n"));
-  for (const auto& [k, v] : jr::object(field("config"), jr::at(where, "config")).items())
-    e.config[k] = static_cast<int>(jr::integer(v, jr::at(where, "config/" + k), INT32_MIN, INT32_MAX));
+  e.config = jr::config(field("config"), jr::at(where, "config"));
   e.name = text(x, "name", where);
   e.status = text(x, "status", where);
   if (e.status != "ok" && e.status != "failed" && e.status != "rejected")
-    jr::fail(jr::at(where, "status"), fmt::format("\"{}\" is not ok, failed or rejected", e.status));
-  e.reason = x.value("reason", "");
+    jr::fail(jr::at(where, "status"), fmt::format("\"{}\" is not ok, failed or rejected", escaped(e.status)));
+  e.reason = jr::optional_string(x, "reason", where);
   if (x.contains("samples_ms")) e.samples_ms = jr::non_negative_list(x["samples_ms"], jr::at(where, "samples_ms"));
   if (x.contains("median_ms")) e.median_ms = jr::non_negative(x["median_ms"], jr::at(where, "median_ms"));
   if (e.status == "ok" && !(e.median_ms > 0))
     jr::fail(jr::at(where, "median_ms"), "an ok entry's median must be positive");
-  e.date = x.value("date", "");
+  e.date = jr::optional_string(x, "date", where);
   if (v1) {  // /1 recorded neither: such entries match no graph and no build
     e.graph = {"unknown", 0, 0};
-    e.build = {x.value("git", ""), "unknown (apsp-tuning/1)"};
+    e.build = {jr::optional_string(x, "git", where), "unknown (apsp-tuning/1)"};
     return e;
   }
   const std::string gw = jr::at(where, "graph");
@@ -69,23 +69,35 @@ TuningEntry entry_from_json(const json& x, bool v1, const std::string& where) {
 
 }  // namespace
 
+DeviceModel device_model_from_json(const json& j, const std::string& where) {
+  namespace jr = json_read;
+  const auto text = [&](const char* key) { return jr::string(jr::member(j, key, where), jr::at(where, key)); };
+  return {text("name"), text("cc"), static_cast<int>(jr::integer(jr::member(j, "sms", where), jr::at(where, "sms"), 1, 1 << 20))};
+}
+
 bool TuningMatch::accepts(const TuningEntry& e) const {
   return e.device == device && (any_graph || e.graph == graph) && (any_build || e.build.kernels == kernels);
 }
 
 TuningDb TuningDb::load(const std::string& path, std::string* note) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return TuningDb{};
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return parse(text, path, note);
+}
+
+TuningDb TuningDb::parse(std::string_view text, const std::string& source, std::string* note) {
   TuningDb db;
-  std::ifstream in(path);
-  if (!in) return db;
   json j;
   try {
-    j = json::parse(in);
-  } catch (const json::exception& e) {
-    throw std::runtime_error(fmt::format("{}: not JSON ({})", path, e.what()));
+    j = json_read::parse(text);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(fmt::format("{}: {}", source, e.what()));
   }
-  const std::string schema = j.is_object() ? j.value("schema", "") : "";
+  const auto schema_at = j.is_object() ? j.find("schema") : j.end();
+  const std::string schema = schema_at != j.end() && schema_at->is_string() ? schema_at->get<std::string>() : "";
   if (schema != kTuningSchema && schema != kTuningSchemaV1) {
-    throw std::runtime_error(fmt::format("{}: not a tuning database (schema \"{}\" expected)", path,
+    throw std::runtime_error(fmt::format("{}: not a tuning database (schema \"{}\" expected)", source,
                                          kTuningSchema));
   }
   const bool v1 = schema == kTuningSchemaV1;
@@ -94,17 +106,17 @@ TuningDb TuningDb::load(const std::string& path, std::string* note) {
     for (size_t i = 0; i < entries.size(); ++i)
       db.entries_.push_back(entry_from_json(entries[i], v1, json_read::at("/entries", i)));
   } catch (const std::exception& e) {
-    throw std::runtime_error(fmt::format("{}: {}", path, e.what()));
+    throw std::runtime_error(fmt::format("{}: {}", source, e.what()));
   }
   if (v1 && note) {
     *note = fmt::format("{}: {} database migrated to {}: its {} entries name no graph spec and no "
                         "build, so they are kept but never picked; rerun the tuner",
-                        path, kTuningSchemaV1, kTuningSchema, db.entries_.size());
+                        source, kTuningSchemaV1, kTuningSchema, db.entries_.size());
   }
   return db;
 }
 
-void TuningDb::save(const std::string& path) const {
+std::string TuningDb::text() const {
   json entries = json::array();
   for (const TuningEntry& e : entries_) {
     entries.push_back({{"device", {{"name", e.device.name}, {"cc", e.device.cc}, {"sms", e.device.sms}}},
@@ -121,8 +133,10 @@ void TuningDb::save(const std::string& path) const {
                        {"median_ms", e.median_ms},
                        {"date", e.date}});
   }
-  write_file_atomic(path, json{{"schema", kTuningSchema}, {"entries", entries}}.dump(1) + "\n");
+  return json{{"schema", kTuningSchema}, {"entries", entries}}.dump(1) + "\n";
 }
+
+void TuningDb::save(const std::string& path) const { write_file_atomic(path, text()); }
 
 const TuningEntry* TuningDb::find(const TuningMatch& match, const std::string& name, int n) const {
   for (const TuningEntry& e : entries_)

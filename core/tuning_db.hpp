@@ -7,9 +7,12 @@
 // name no graph or build, so they are kept and never picked.
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/device_info.hpp"
@@ -53,6 +56,10 @@ struct TuningEntry {
   std::string date;
 };
 
+// {"name", "cc", "sms"} at `where` (a JSON pointer), validated as core/json_read does; the
+// policy tables name their device the same way.
+DeviceModel device_model_from_json(const nlohmann::json& j, const std::string& where);
+
 // Which entries a reader may use: its device model, and unless relaxed, its graph and build.
 struct TuningMatch {
   DeviceModel device;
@@ -68,6 +75,9 @@ class TuningDb {
   // An absent file is an empty database; a malformed one throws std::runtime_error (one line).
   // A file of schema "apsp-tuning/1" is migrated; `note` (if given) then says so in one line.
   static TuningDb load(const std::string& path, std::string* note = nullptr);
+  // The same from a file's text; `source` names it in messages (load and the fuzz target use it).
+  static TuningDb parse(std::string_view text, const std::string& source, std::string* note = nullptr);
+  std::string text() const;                  // the file's JSON, as save writes it
   void save(const std::string& path) const;  // atomic: temporary file, then rename
 
   // The entry of the same key (device, name, n, graph, build) as `match` describes, or null.

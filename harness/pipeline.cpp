@@ -4,8 +4,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "core/console.hpp"
+#include "core/memory.hpp"
 #include "core/stats.hpp"
 #include "harness/build_identity.hpp"
 #include "harness/policy.hpp"
@@ -45,27 +47,14 @@ Selection select(const Request& r, int n, const Session& s, const std::optional<
   Selection sel{&v, d.config, v.name, d.source};
   if (!r.tuned || !tuned || v.space.empty()) return sel;
   sel.label = v.name + " (tuned)";
-  auto reference_at = [&](int m) { return NamedConfig{&v, default_config(v, m, dev).config}; };
   TuningMatch match = tuned->match;
   match.kernels = build_of(v, s.build).kernels;
-  const auto pick = pick_tuned(*tuned->db, match, v.name, n, reference_at);
-  if (!pick) {
-    say(obs.note, fmt::format("tuned: {} has no {} entries for this device, graph and build within a factor "
-                              "2 of n = {} that include the default; it runs {}",
-                              tuned->path, v.name, n, config_name(v.name, d.config)));
-    return sel;
+  const TunedChoice c = choose_tuned(*tuned->db, tuned->path, match, v, n, dev);
+  say(obs.note, c.note);
+  if (c.picked) {
+    sel.config = c.config;
+    sel.source = c.source;
   }
-  if (!pick->improves()) {
-    say(obs.note, fmt::format("tuned: at n = {} nothing in {} beat {}'s default {} ({:.3f} ms at n = {}); it runs",
-                              n, tuned->path, v.name, pick->reference->name, pick->reference->median_ms,
-                              pick->reference->n));
-    return sel;
-  }
-  sel.config = pick->pick->config;
-  sel.source = fmt::format("tuned at n = {}: {:.3f} ms against the default's {:.3f} ms", pick->pick->n,
-                           pick->pick->median_ms, pick->reference->median_ms);
-  say(obs.note, fmt::format("tuned: {} at n = {} runs {} ({}; {})", v.name, n, pick->pick->name, sel.source,
-                            tuned->path));
   return sel;
 }
 
@@ -131,9 +120,8 @@ void verify_size(const Plan& plan, Workbench& bench, const Session& s, const std
 }
 
 std::string eta(double seconds) {
-  if (seconds < 1) return "";
-  return seconds < 120 ? fmt::format(", about {:.0f} s left", seconds)
-                       : fmt::format(", about {:.1f} min left", seconds / 60);
+  const std::string left = time_left(seconds);
+  return left.empty() ? "" : ", " + left;
 }
 
 void sample_slot(const Plan& plan, Slot& s) {
@@ -209,9 +197,7 @@ Outcome run_plan(const Plan& plan, const Session& s, const Observer& obs, const 
   std::optional<TunedSource> tuned = tuned_in;
   if (tuned && s.device) {
     const GraphDesc g = describe(plan.graph);
-    tuned->match.device = DeviceModel::of(*s.device);
-    tuned->match.graph = {g.kind, g.density, g.wmax};
-    tuned->match.kernels = s.build.kernels;
+    tuned->match = tuned_match(tuned->match, *s.device, {g.kind, g.density, g.wmax}, s.build);
   }
   const bool any_device = std::any_of(plan.requests.begin(), plan.requests.end(),
                                       [](const Request& r) { return r.variant->target != Target::kHost; });
@@ -228,10 +214,15 @@ Outcome run_plan(const Plan& plan, const Session& s, const Observer& obs, const 
                                   reference == "cpu-reference" ? "CPU reference"
                                   : reference == kCertificate  ? "certificate's edges"
                                                                : "reference output (" + reference + ")"));
-    Workbench bench(*make_graph(plan.graph, n), s.executors, plan.cpu_reference_max_n, reference);
+    std::optional<Workbench> bench;
+    {  // a std::bad_alloc here reaches the user as "out of memory while ..." (core/console: Doing)
+      const Doing doing(fmt::format("making the n = {} graph and its expected output ({} a matrix)", n,
+                                    human_bytes(matrix_bytes(n))));
+      bench.emplace(*make_graph(plan.graph, n), s.executors, plan.cpu_reference_max_n, reference);
+    }
     std::vector<Slot> slots;
-    verify_size(plan, bench, s, tuned, obs, slots, out.any_failed);
-    bench.drop_expected();  // host memory: only verification needs it
+    verify_size(plan, *bench, s, tuned, obs, slots, out.any_failed);
+    bench->drop_expected();  // host memory: only verification needs it
     sample_size(plan, slots, obs, out.any_failed);
     for (Slot& slot : slots) out.results.runs.push_back(std::move(slot.result));
   }

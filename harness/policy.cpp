@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "core/console.hpp"
 #include "core/json_read.hpp"
 
 namespace apsp::harness {
@@ -22,30 +23,31 @@ extern const EmbeddedPolicy kEmbeddedPolicies[];
 extern const int kEmbeddedPolicyCount;
 
 Policy policy_from_json(const json& j, const std::string& where) {
-  if (!j.is_object() || j.value("schema", "") != kPolicySchema)
+  const auto schema = j.is_object() ? j.find("schema") : j.end();
+  if (schema == j.end() || *schema != kPolicySchema)
     throw std::runtime_error(fmt::format("{}: not a policy table (schema \"{}\" expected)", where, kPolicySchema));
   Policy p;
   try {
-    const json& d = j.at("device");
-    p.device = {d.at("name"), d.at("cc"), d.at("sms")};
-    p.provenance = j.at("provenance");
-    for (const auto& [variant, ranges] : j.at("variants").items()) {
+    namespace jr = json_read;
+    p.device = device_model_from_json(jr::member(j, "device", ""), "/device");
+    p.provenance = jr::member(j, "provenance", "");
+    for (const auto& [variant, ranges] : jr::object(jr::member(j, "variants", ""), "/variants").items()) {
       std::vector<PolicyRange>& out = p.variants[variant];
-      for (size_t i = 0; i < ranges.size(); ++i) {
-        namespace jr = json_read;
+      for (size_t i = 0; i < jr::array(ranges, jr::at("/variants", variant)).size(); ++i) {
         const json& r = ranges[i];
         const std::string at = jr::at(jr::at("/variants", variant), i);
         PolicyRange range;
         range.n_min = jr::size(jr::member(r, "n_min", at), jr::at(at, "n_min"));
         const json& n_max = jr::member(r, "n_max", at);
         range.n_max = n_max.is_null() ? INT_MAX : jr::size(n_max, jr::at(at, "n_max"));
-        range.config = r.at("config").get<Config>();
+        range.config = jr::config(jr::member(r, "config", at), jr::at(at, "config"));
         range.tuned_n = jr::size(jr::member(r, "tuned_n", at), jr::at(at, "tuned_n"));
         range.median_ms = jr::non_negative(jr::member(r, "median_ms", at), jr::at(at, "median_ms"));
         range.default_ms = r.contains("default_ms") ? jr::non_negative(r["default_ms"], jr::at(at, "default_ms")) : 0.0;
         if (range.n_min < 1 || range.n_max < range.n_min || range.median_ms <= 0 ||
-            (!out.empty() && range.n_min != out.back().n_max + 1))
-          throw std::runtime_error(fmt::format("{}: {} has a malformed range at n_min = {}", where, variant,
+            // n_min - 1, not n_max + 1: a range after an open one (n_max INT_MAX) would overflow.
+            (!out.empty() && range.n_min - 1 != out.back().n_max))
+          throw std::runtime_error(fmt::format("{}: {} has a malformed range at n_min = {}", where, escaped(variant),
                                                range.n_min));
         out.push_back(std::move(range));
       }
@@ -147,17 +149,26 @@ Policy policy_from_db(const TuningDb& db, const TuningMatch& match, const Device
     std::vector<PolicyRange> ranges;
     for (int n : sizes) {
       const TuningEntry* best = nullptr;
+      std::string not_built;  // the first measured config this build does not compile, and why
       for (const TuningEntry& e : db.entries()) {
         if (!match.accepts(e) || e.variant != v.name || e.n != n || e.status != "ok") continue;
-        if (!config_problem(v.name, e.config).empty()) continue;
+        if (const std::string why = config_problem(v.name, e.config); !why.empty()) {
+          if (not_built.empty()) not_built = why;
+          continue;
+        }
         if (!best || e.median_ms < best->median_ms) best = &e;
       }
-      const Config replaced = default_config(v, n, &device, current).config;
-      const TuningEntry* ref = db.find(match, config_name(v.name, replaced), n);
-      if (!best || !ref || ref->status != "ok") {
-        if (skipped)
-          skipped->push_back(fmt::format("{} at n = {}: the database lacks the default it would replace ({})",
-                                         v.name, n, config_name(v.name, replaced)));
+      const std::string replaced = config_name(v.name, default_config(v, n, &device, current).config);
+      const TuningEntry* ref = db.find(match, replaced, n);
+      // Each reason names the config at fault: the one not compiled, or the default.
+      const std::string why = !best ? fmt::format("none of its measured configs is compiled by this build ({})", not_built)
+                              : !ref ? fmt::format("the database lacks the default it would replace ({})", replaced)
+                              : ref->status != "ok"
+                                  ? fmt::format("the default it would replace ({}) is {} there: {}", replaced, ref->status,
+                                                ref->reason)
+                                  : "";
+      if (!why.empty()) {
+        if (skipped) skipped->push_back(fmt::format("{} at n = {}: {}", v.name, n, why));
         continue;
       }
       PolicyRange r;

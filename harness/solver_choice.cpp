@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/console.hpp"
 #include "harness/build_identity.hpp"
 #include "harness/policy.hpp"
 #include "harness/tuned.hpp"
@@ -32,6 +33,19 @@ SolverChoice choose_solver(const DeviceInfo& dev, int n, const TuningDb* db, con
                           pick->pick->median_ms, pick->reference->median_ms);
   }
   return out;
+}
+
+std::optional<double> cpu_solve_estimate_s(double elapsed_s, int rounds_done, int rounds) {
+  if (rounds_done < 1 || rounds < 1 || (elapsed_s < 1 && rounds_done < rounds)) return std::nullopt;
+  return elapsed_s / rounds_done * rounds;
+}
+
+std::string cpu_solve_estimate_line(int n, double estimate_s) {
+  if (estimate_s <= 60) return "";
+  return fmt::format("the CPU solve of V = {} will take {} (at the rate of its first rounds); with a CUDA "
+                     "device present (nvidia-smi lists it, CUDA_VISIBLE_DEVICES does not hide it) apsp solves "
+                     "on the GPU by default",
+                     n, rough_duration(estimate_s));
 }
 
 }  // namespace apsp::harness

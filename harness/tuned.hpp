@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/tuning_db.hpp"
 #include "variants/variant.hpp"
@@ -27,5 +28,27 @@ using ReferenceAt = std::function<NamedConfig(int n)>;
 // nullopt when no such size exists: run the shipped default.
 std::optional<TunedPick> pick_tuned(const TuningDb& db, const TuningMatch& match,
                                     const std::string& variant, int n, const ReferenceAt& reference_at);
+
+// What a variant asked for with --tuned runs at n on `device` (null: none): the database's pick
+// where it beat the shipped default there, else that default. `note` is the line saying which
+// config runs and why; it names the config that runs at n, and the default it was compared
+// with where that is another size's.
+struct TunedChoice {
+  Config config;
+  std::string source;  // the results' config_source
+  std::string note;
+  bool picked = false;  // the database's pick, not the default
+};
+TunedChoice choose_tuned(const TuningDb& db, const std::string& db_path, const TuningMatch& match, const Variant& v,
+                         int n, const DeviceInfo* device);
+
+// A dry run's lines for a variant asked with --tuned: per n, the config it would run (the
+// pick or the default) and why; one line instead when the database holds no entry of the
+// device model at all (none apply).
+std::vector<std::string> describe_tuned(const TuningDb& db, const std::string& db_path, const TuningMatch& match,
+                                        const Variant& v, const std::vector<int>& sizes, const DeviceInfo& device);
+
+// The match of --tuned for a run on `device` with this graph and build (the relaxations kept).
+TuningMatch tuned_match(TuningMatch relaxed, const DeviceInfo& device, const GraphKey& graph, const BuildId& build);
 
 }  // namespace apsp::harness

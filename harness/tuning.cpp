@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <set>
 #include <sstream>
 
 #include "core/console.hpp"
+#include "core/memory.hpp"
 #include "core/stats.hpp"
 #include "harness/build_identity.hpp"
 #include "harness/policy.hpp"
@@ -39,6 +41,11 @@ std::string resolve_strategy(const TuneOptions& o, size_t points) {
   return (o.budget == 0 || points <= static_cast<size_t>(o.budget)) ? "grid" : "local";
 }
 
+size_t points_to_visit(const TuneOptions& o, size_t points) {
+  if (resolve_strategy(o, points) == "grid" || o.budget == 0) return points;
+  return std::min(points, static_cast<size_t>(o.budget));
+}
+
 std::vector<Config> search_points(const Variant& v, const std::string& group, const Config& base) {
   std::vector<Config> points = enumerate_space(params_in_group(v, group), base);
   std::erase_if(points, [&](const Config& c) { return !is_built(v, c); });
@@ -59,6 +66,8 @@ class SizeTuner {
     match_.graph = GraphKey{std::string(to_string(spec.kind)), spec.density, spec.wmax};
     match_.kernels = s.build.kernels;
     if (obs.progress) obs.progress(fmt::format("n = {}: the graph and its reference output", n));
+    const Doing doing(fmt::format("making the n = {} graph and its reference output ({} a matrix)", n,
+                                  human_bytes(matrix_bytes(n))));
     bench_.emplace(generate(spec), s.executors);
   }
 
@@ -69,10 +78,13 @@ class SizeTuner {
     return m;
   }
   int measured_now() const { return measured_now_; }
+  // How many points this size will visit at most, for the progress line's count and ETA.
+  void plan_points(int points) { planned_ = points; }
 
   // The point's median, measured now or read from the database; nullopt if rejected or wrong.
   std::optional<double> measure(const Variant& v, const Config& c) {
     const std::string name = config_name(v.name, c);
+    ++visited_;
     if (!o_.fresh || measured_here_.count(name)) {
       if (const TuningEntry* e = db_.find(match(v), name, n_)) return ok_median(*e);
     }
@@ -83,7 +95,8 @@ class SizeTuner {
       e.reason = why;
       note(fmt::format("  n = {}: rejected {}: {}", n_, name, why));
     } else {
-      if (obs_.progress) obs_.progress(fmt::format("n = {}: {}", n_, name));
+      if (obs_.progress) obs_.progress(progress_line(name));
+      const auto started = std::chrono::steady_clock::now();
       const Verdict verdict = bench_->verify(v, c, o_.sampling.flush_l2);
       if (!verdict.ok()) {
         e.status = "failed";
@@ -95,6 +108,8 @@ class SizeTuner {
         e.samples_ms = take_samples(bench_->executor(v), v, c, reps, o_.sampling);
         e.median_ms = median(e.samples_ms);
       }
+      measuring_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      ++measured_for_rate_;
     }
     ++measured_now_;
     measured_here_.insert(name);
@@ -110,6 +125,15 @@ class SizeTuner {
   void note(const std::string& line) {
     if (obs_.note) obs_.note(line);
   }
+  // "n = 2500: [7/66] batched[batch2=1,batch3=3], about 2.5 min left": the points left at the
+  // mean time of the points measured so far (points read from the database cost nothing; a
+  // local search may stop before its budget, so the count is an upper bound).
+  std::string progress_line(const std::string& name) const {
+    const int total = std::max(planned_, visited_);
+    const double mean_s = measured_for_rate_ > 0 ? measuring_s_ / measured_for_rate_ : 0;
+    const std::string left = time_left(mean_s * (total - visited_ + 1));
+    return fmt::format("n = {}: [{}/{}] {}{}", n_, visited_, total, name, left.empty() ? "" : ", " + left);
+  }
 
   int n_;
   const TuneOptions& o_;
@@ -122,6 +146,9 @@ class SizeTuner {
   std::optional<Workbench> bench_;
   std::set<std::string> measured_here_;  // --fresh remeasures a point once, not once per visit
   int measured_now_ = 0;
+  int planned_ = 0, visited_ = 0;
+  double measuring_s_ = 0;  // time spent verifying and sampling the points measured now
+  int measured_for_rate_ = 0;
 };
 
 Leaderboard leaderboard(const Variant& v, int n, const TuningDb& db, const TuningMatch& match,
@@ -149,6 +176,12 @@ TuneReport tune(const std::vector<const Variant*>& variants, const std::vector<i
   const DeviceInfo& dev = *s.device;
   for (int n : sizes) {
     SizeTuner size(n, o, s, db, db_path, obs, report.disqualified);
+    int planned = 2;  // the baseline and the solver's default
+    for (const Variant* v : variants) {
+      const size_t points = search_points(*v, o.group, default_config(*v, n, &dev).config).size();
+      planned += 1 + static_cast<int>(points_to_visit(o, points));
+    }
+    size.plan_points(planned);
     // The reference points: the baseline, each variant's shipped default, and (last, so that a
     // tuned sm90 counts its own) the solver's shipped default.
     const Variant& naive = *find_variant(o.baseline);

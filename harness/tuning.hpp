@@ -55,6 +55,9 @@ std::vector<const Variant*> tunable_variants(const std::string& names, const std
 
 // Strategy "auto" resolved for a space of `points` points.
 std::string resolve_strategy(const TuneOptions& o, size_t points);
+// The most points of a space of `points` a search visits: all of them for grid, else
+// --budget (0: the whole space). The tuner's dry run and its progress line count with it.
+size_t points_to_visit(const TuneOptions& o, size_t points);
 
 // The points a search of v's `group` visits: the combinations of its parameters in the group
 // (the others at `base`) that have a compiled kernel.

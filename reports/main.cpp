@@ -15,15 +15,17 @@
 #include <fstream>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "core/atomic_file.hpp"
+#include "core/console.hpp"
 #include "reports/report.hpp"
 
 namespace apsp::report {
 namespace {
 
-constexpr int kExitSlower = 1, kExitFailed = 1, kExitUsage = 2;
+constexpr int kExitSlower = kExitFailed;  // compare: something got slower beyond the threshold
 
 std::string shell_quote(const std::string& s) {
   std::string out = "'";
@@ -83,12 +85,16 @@ std::vector<std::string> plot(const std::vector<std::string>& files, const std::
   std::vector<std::string> pngs;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) throw std::runtime_error(fmt::format("cannot run {}: {}", script, std::strerror(errno)));
+  std::optional<ProgressMeter> meter{"plotting"};  // the script says "progress DONE TOTAL" after each plot
   char line[4096];
   while (std::fgets(line, sizeof line, p)) {
     std::string s(line);
     while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
     if (s.size() > 4 && s.ends_with(".png")) pngs.push_back(s);
+    double done = 0, total = 0;
+    if (std::sscanf(s.c_str(), "progress %lf %lf", &done, &total) == 2) meter->update(done, total);
   }
+  meter.reset();
   const int status = pclose(p);
   if (status != 0) {
     std::string last;  // the exception's own line, the last of a traceback
@@ -107,7 +113,8 @@ std::vector<std::string> plot(const std::vector<std::string>& files, const std::
 }
 
 int run(int argc, char** argv) {
-  CLI::App app{"apsp_report: tables, comparisons and plots from apsp_bench results JSON."};
+  CLI::App app{"apsp_report: tables, comparisons and plots from apsp_bench results JSON.\n" +
+               exit_codes_help("compare: slower beyond --threshold; or a write or the plots failed", false)};
   app.option_defaults()->always_capture_default();
   std::vector<std::string> files;
   std::string out_dir, db_path, format;
@@ -187,7 +194,7 @@ int run(int argc, char** argv) {
     if (plots_failed) return kExitFailed;
     fmt::print("wrote {}/report.md and {} plot(s)\n", out_dir, pngs.size());
   } catch (const std::exception& e) {
-    fmt::print(stderr, "apsp_report: {}\n", e.what());
+    fmt::print(stderr, "apsp_report: {}\n", failure_text(e));
     return kExitUsage;
   }
   return 0;
@@ -196,4 +203,4 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace apsp::report
 
-int main(int argc, char** argv) { return apsp::report::run(argc, argv); }
+int main(int argc, char** argv) { return apsp::run_program("apsp_report", apsp::report::run, argc, argv); }

@@ -90,7 +90,26 @@ def line_plot(series, value, ylabel, title, path, log_y=False, guide=False):
     return True
 
 
-def heatmaps(db_path, out):
+class Progress:
+    """'progress DONE TOTAL' lines on stdout, for apsp_report's progress line and its ETA."""
+
+    def __init__(self, total):
+        self.done, self.total = 0, total
+        self.show()
+
+    def add(self, plots):
+        self.total += plots
+        self.show()
+
+    def step(self):
+        self.done += 1
+        self.show()
+
+    def show(self):
+        print(f"progress {self.done} {self.total}", flush=True)
+
+
+def heatmaps(db_path, out, progress):
     with open(db_path, encoding="utf-8-sig") as f:
         db = json.load(f)
     if db.get("schema") not in ("apsp-tuning/1", "apsp-tuning/2"):
@@ -111,6 +130,7 @@ def heatmaps(db_path, out):
         for e in entries:
             groups.setdefault((variant, e["n"]), []).append(e)
     written = []
+    progress.add(len(latest))
     for variant in sorted({v for v, _ in groups}):
         n = max(n for v, n in groups if v == variant)
         entries = groups[(variant, n)]
@@ -139,6 +159,7 @@ def heatmaps(db_path, out):
         save_atomic(fig, os.path.join(out, name))
         plt.close(fig)
         written.append(name)
+        progress.step()
     return written
 
 
@@ -152,17 +173,21 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     series = load_runs(args.results)
     written = []
+    progress = Progress(3)
     if line_plot(series, lambda r: r["median_ms"], "median time (ms)", "Time vs n",
                  os.path.join(args.out, "time_vs_n.png"), log_y=True, guide=True):
         written.append("time_vs_n.png")
+    progress.step()
     if line_plot(series, lambda r: r.get("speedup_vs_naive"), "speedup over naive (x)",
                  "Speedup over naive vs n", os.path.join(args.out, "speedup_vs_n.png")):
         written.append("speedup_vs_n.png")
+    progress.step()
     if line_plot(series, lambda r: r.get("pct_of_ceiling") or None, "% of measured ceiling",
                  "Share of the int32 min-plus ceiling", os.path.join(args.out, "ceiling_vs_n.png")):
         written.append("ceiling_vs_n.png")
+    progress.step()
     if args.db:
-        written += heatmaps(args.db, args.out)
+        written += heatmaps(args.db, args.out, progress)
     for name in written:
         print(name)
 

@@ -42,6 +42,19 @@ rc=$?
 [ "$(wc -l < "$out3/err")" -eq 1 ] && grep -q "(ValueError: planted failure); its messages are in $out3/f/plot.log" "$out3/err" \
   || { echo "a failing plot script: stderr $(cat "$out3/err")"; exit 1; }
 grep -q "Traceback" "$out3/f/plot.log" || { echo "no traceback in plot.log"; exit 1; }
+# Progress: the script reports each plot ("progress DONE TOTAL", the heatmaps counted once the
+# database is read); on a terminal apsp_report shows the share and the time left.
+script_dir=$(dirname "$0")/../scripts
+python3 "$script_dir/plot_results.py" --out "$out3/p" --db "$fixtures/h200_tuning_v2.json" "$fixtures/h200_bench.json" \
+  > "$out3/progress" 2>&1 || { echo "plot_results.py: $(cat "$out3/progress")"; exit 1; }
+[ "$(head -n 1 "$out3/progress")" = "progress 0 3" ] && grep -qx "progress 4 4" "$out3/progress" \
+  || { echo "plot_results.py progress lines: $(cat "$out3/progress")"; exit 1; }
+if command -v script >/dev/null; then
+  printf 'import time\nfor d in range(2):\n    print(f"progress {d} 2", flush=True)\n    time.sleep(2.2)\nprint("progress 2 2")\n' > "$out3/slow_plot.py"
+  APSP_PLOT_SCRIPT=$out3/slow_plot.py script -qec "$report $fixtures/h200_bench.json --out $out3/s" /dev/null \
+    > "$out3/tty" 2>&1
+  grep -q "plotting: 50% (about 2 s left)" "$out3/tty" || { echo "no progress line on a terminal: $(cat -v "$out3/tty")"; exit 1; }
+fi
 leftover=$(ls "$out" "$out2" | grep "\.tmp\.")
 [ -z "$leftover" ] || { echo "temporary files left behind: $leftover"; exit 1; }
 echo "report.md and $(ls "$out"/*.png | wc -l) PNGs; the /2 database reported too"

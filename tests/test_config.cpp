@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "core/integer.hpp"
+
 #include <algorithm>
 #include <set>
 
@@ -172,6 +174,29 @@ TEST(SampleCounts, ContradictoryRepsAreRefusedAndADefaultFollowsTheOneGiven) {
   s = {3, 2, 1, true};
   harness::check_reps(s, /*min_given=*/false, /*max_given=*/true);
   EXPECT_EQ(s.min_reps, 2);
+}
+
+// The one integer reader of the programs' options and config values.
+TEST(IntegerText, FromCharsThenRange) {
+  EXPECT_EQ(parse_integer<int>("42", 1, 100), 42);
+  EXPECT_EQ(parse_integer<uint64_t>("18446744073709551615", 0, UINT64_MAX), UINT64_MAX);
+  const auto fault = [](auto f) {
+    try {
+      f();
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_EQ(fault([] { parse_integer<uint64_t>("-1", 0, UINT64_MAX); }), "-1 is out of range [0, 18446744073709551615]");
+  EXPECT_EQ(fault([] { parse_integer<uint64_t>("-99999999999999999999", 0, 5); }), "-99999999999999999999 is out of range [0, 5]");
+  EXPECT_EQ(fault([] { parse_integer<int>("+5", 1, 9); }), "'+5' is not an integer");
+  EXPECT_EQ(fault([] { parse_integer<int>(" 5", 1, 9); }), "' 5' is not an integer");
+  EXPECT_EQ(fault([] { parse_integer<int>("5x", 1, 9); }), "'5x' is not an integer");
+  EXPECT_EQ(fault([] { parse_integer<int>("", 1, 9); }), "'' is not an integer");
+  EXPECT_EQ(fault([] { parse_integer<int>("99999999999", 1, 9); }), "99999999999 is out of range [1, 9]");
+  EXPECT_EQ(fault([] { parse_integer<int>("10", 1, 9); }), "10 is out of range [1, 9]");
+  EXPECT_EQ(fault([] { parse_integer<int>("1\n", 1, 9); }), "'1\\x0A' is not an integer");
 }
 
 }  // namespace

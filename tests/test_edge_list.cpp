@@ -1,4 +1,6 @@
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <unistd.h>
 
 #include <cstdio>
@@ -142,7 +144,14 @@ TEST(MatrixWriter, ThreadedWriterMatchesFormatter) {
   DistMatrix d = solve_reference(generate(spec));
   FILE* tmp = std::tmpfile();
   ASSERT_NE(tmp, nullptr);
-  write_matrix(d.view(), fileno(tmp), 3, /*task_bytes=*/50000);  // 6 rows a task, 39 batches
+  std::vector<int> reported;  // apsp's progress line: rows written after each batch, then all
+  write_matrix(d.view(), fileno(tmp), 3, /*task_bytes=*/50000,  // 6 rows a task, 39 batches
+               [&](int rows) { reported.push_back(rows); });
+  ASSERT_EQ(reported.size(), 40u);
+  EXPECT_TRUE(std::is_sorted(reported.begin(), reported.end()));
+  EXPECT_EQ(reported.front(), 0);
+  EXPECT_EQ(reported[1], 18) << "the first batch is 3 tasks of 6 rows";
+  EXPECT_EQ(reported.back(), 700);
   const off_t size = lseek(fileno(tmp), 0, SEEK_END);
   std::string got(static_cast<size_t>(size), '\0');
   ASSERT_EQ(pread(fileno(tmp), got.data(), got.size(), 0), size);

@@ -9,8 +9,10 @@
 #include <thread>
 
 #include "core/atomic_file.hpp"
+#include "core/console.hpp"
 #include "core/edge_list.hpp"
 #include "core/memory.hpp"
+#include "harness/solver_choice.hpp"
 
 namespace apsp {
 namespace {
@@ -22,6 +24,59 @@ std::string message_of(const std::function<void()>& f) {
     return e.what();
   }
   return "";
+}
+
+// The progress line of long work (apsp's CPU solve and write, the tuner's points): the share
+// done and the time left at the rate so far.
+TEST(Progress, LineShowsTheShareAndTheTimeLeft) {
+  EXPECT_EQ(progress_text("writing the output", 25, 100, 3.0), "writing the output: 25% (about 9 s left)");
+  EXPECT_EQ(progress_text("solving", 1, 157, 1.7), "solving: 1% (about 4.4 min left)");
+  EXPECT_EQ(progress_text("solving", 0, 157, 5.0), "solving: 0%") << "no rate yet, no guess";
+  EXPECT_EQ(progress_text("solving", 157, 157, 267.0), "solving: 100%");
+  EXPECT_EQ(time_left(0.4), "");
+  EXPECT_EQ(time_left(119), "about 119 s left");
+}
+
+// Before a long CPU solve, one line with the estimate (from the first rounds' rate) and how to
+// use a GPU; none for a short one, none before the rate means something.
+TEST(Progress, LongCpuSolvesAreAnnounced) {
+  EXPECT_EQ(harness::cpu_solve_estimate_s(0.3, 1, 157), std::nullopt) << "under a second of rounds";
+  EXPECT_DOUBLE_EQ(*harness::cpu_solve_estimate_s(1.7, 1, 157), 1.7 * 157);
+  EXPECT_DOUBLE_EQ(*harness::cpu_solve_estimate_s(0.2, 4, 4), 0.2) << "all rounds done";
+  EXPECT_EQ(harness::cpu_solve_estimate_line(1000, 12.0), "");
+  const std::string line = harness::cpu_solve_estimate_line(10000, 1.7 * 157);
+  EXPECT_NE(line.find("V = 10000 will take about 4.4 min"), std::string::npos) << line;
+  EXPECT_NE(line.find("solves on the GPU"), std::string::npos) << line;
+}
+
+// An exception becomes one line naming what was being done, and for memory how much it needed
+// and what is available (gen_graph, apsp: a bare "std::bad_alloc" before).
+TEST(FailureText, NamesWhatWasBeingDoneAndTheMemory) {
+  try {
+    const Doing outer("solving");
+    const Doing inner("building the 46341 x 46341 distance matrix", matrix_bytes(46341));
+    throw std::bad_alloc();
+  } catch (const std::exception& e) {
+    const std::string line = failure_text(e);
+    EXPECT_EQ(line.rfind("out of memory while building the 46341 x 46341 distance matrix (8.6 GB needed; ", 0), 0u)
+        << line;
+    EXPECT_EQ(line.find('\n'), std::string::npos);
+  }
+  try {
+    const Doing doing("reading g.txt");
+    throw std::runtime_error("g.txt: cannot read: Input/output error");
+  } catch (const std::exception& e) {
+    EXPECT_EQ(failure_text(e), "while reading g.txt: g.txt: cannot read: Input/output error");
+  }
+  {
+    const Doing outer("a step that handles a failure inside");
+    try {
+      const Doing doing("a step that fails and is handled");
+      throw std::runtime_error("handled");
+    } catch (const std::exception&) {
+    }
+  }
+  EXPECT_EQ(failure_text(std::runtime_error("plain")), "plain") << "a handled failure leaves no stale record";
 }
 
 TEST(OutputPath, FolderMustExistAndTheTargetMustNotBeAFolder) {

@@ -7,9 +7,11 @@
 #include <filesystem>
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/console.hpp"
 #include "core/stats.hpp"
 #include "harness/pipeline.hpp"
 #include "harness/policy.hpp"
@@ -44,6 +46,32 @@ Plan small_plan(const std::string& variants, const std::vector<std::string>& con
   p.sampling = {2, 4, 0.0, false};
   p.ceiling_s = 0;
   return p;
+}
+
+// A size whose graph does not fit: the std::bad_alloc reaches the user as one line naming the
+// step and the size (it was a bare "std::bad_alloc"). In a child under ulimit -v (RLIMIT_AS),
+// so that the test allocates nothing large.
+TEST(Pipeline, OutOfMemoryNamesTheSizeBeingMade) {
+  const pid_t child = fork();
+  if (child == 0) {
+    const rlimit two_gb{size_t{2} << 30, size_t{2} << 30};
+    setrlimit(RLIMIT_AS, &two_gb);
+    Plan p = small_plan("cpu_fw");
+    p.sizes = {30000};
+    p.graph.spec.density = 1.0;  // 9e8 edges, 10.8 GB of edge list
+    try {
+      run_plan(p, host_session(), {});
+    } catch (const std::exception& e) {
+      const std::string line = failure_text(e);
+      _exit(line.rfind("out of memory while making the n = 30000 graph and its expected output (3.6 GB a matrix) (", 0) == 0
+                ? 0 : (std::fprintf(stderr, "%s\n", line.c_str()), 1));
+    }
+    _exit(2);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "1: another line (on stderr), 2: no exception";
 }
 
 const RunResult& run_of(const Results& r, const std::string& name, int n) {
@@ -269,6 +297,51 @@ TEST(Tuner, SearchesRecordsReferencesAndResumes) {
   EXPECT_EQ(ranges[1].config, (Config{{"slow", 1}}));
   EXPECT_EQ(ranges[0].n_max, 138) << "split at the geometric mean of 120 and 160";
   EXPECT_EQ(ranges[1].n_min, 139);
+  std::filesystem::remove(path);
+}
+
+// tuner --emit-policy's skip lines name the config at fault: a measured config this build does
+// not compile (the line named the default instead), or the default when it was not measured ok.
+TEST(Tuner, PolicySkipLinesNameTheConfigAtFault) {
+  const DeviceInfo dev = fake_device();
+  TuningMatch m;
+  m.device = DeviceModel::of(dev);
+  m.graph = GraphKey{"random", 0.2, 9};
+  m.kernels = "test-kernels";
+  const auto entry = [&](int n, int slow, const std::string& status, const std::string& reason) {
+    const Config c{{"slow", slow}};
+    return TuningEntry{m.device, "cpu_tunable", n, c, config_name("cpu_tunable", c), m.graph, 1, {"c", "test-kernels"},
+                       status, reason, {1.0}, status == "ok" ? 1.0 : 0.0, "d"};
+  };
+  TuningDb db;
+  db.upsert(entry(120, 5, "ok", ""));  // slow = 5 has no kernel in this build
+  db.upsert(entry(160, 1, "ok", ""));
+  db.upsert(entry(160, 2, "rejected", "too big here"));  // the default
+  std::vector<std::string> skipped;
+  policy_from_db(db, m, dev, {{"command", "test"}}, {}, &skipped);
+  ASSERT_EQ(skipped.size(), 2u);
+  EXPECT_EQ(skipped[0].rfind("cpu_tunable at n = 120: none of its measured configs is compiled by this build "
+                             "(cpu_tunable[slow=5] ", 0), 0u) << skipped[0];
+  EXPECT_EQ(skipped[1], "cpu_tunable at n = 160: the default it would replace (cpu_tunable[slow=2]) is rejected there: "
+                        "too big here");
+}
+
+// The progress line counts the points of a size against the most it will visit: the baseline,
+// the variant's default, its search (grid: 4 points, the default revisited from the database
+// without a line), and the solver's default.
+TEST(Tuner, ProgressCountsThePointsOfASize) {
+  const DeviceInfo dev = fake_device();
+  const Session s = host_session(dev);
+  const std::string path = testing::TempDir() + "pipeline_tuner_progress_db.json";
+  std::filesystem::remove(path);
+  std::vector<std::string> lines;
+  TuningDb db;
+  tune(tunable_variants("", "cpu"), {120}, cpu_tuning(), s, db, path,
+       {[&](const std::string& l) { lines.push_back(l.substr(0, l.find(", about"))); }, {}});
+  EXPECT_EQ(lines, (std::vector<std::string>{"n = 120: the graph and its reference output", "n = 120: [1/7] cpu_naive",
+                                             "n = 120: [2/7] cpu_tunable[slow=2]", "n = 120: [3/7] cpu_tunable[slow=1]",
+                                             "n = 120: [5/7] cpu_tunable[slow=3]", "n = 120: [6/7] cpu_tunable[slow=4]",
+                                             "n = 120: [7/7] cpu_fw"}));
   std::filesystem::remove(path);
 }
 

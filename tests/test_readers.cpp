@@ -12,6 +12,14 @@
 namespace apsp {
 namespace {
 
+#define EXPECT_THROW_MSG(statement, message)                  \
+  try {                                                       \
+    statement;                                                \
+    ADD_FAILURE() << "no exception; expected: " << (message); \
+  } catch (const std::runtime_error& e) {                     \
+    EXPECT_STREQ(e.what(), message);                          \
+  }
+
 using nlohmann::json;
 
 json results_with(const json& run_changes, double ceiling = 16.5e12) {
@@ -113,6 +121,51 @@ TEST(PolicyReader, RefusesSizesAndTimesNoTunerWrites) {
   } catch (const std::runtime_error& e) {
     EXPECT_STREQ(e.what(), "p.json: /variants/sm90/0/tuned_n: 1e+20 is not an integer in [1, 2147483647]");
   }
+}
+
+// Found by the fuzz targets (tests/fuzz): a wrong type in an optional field escaped as a bare
+// nlohmann type_error naming no path, and bytes of the file reached the message unescaped.
+TEST(ResultsReader, WrongTypesInOptionalFieldsAreNamedByTheirPath) {
+  json r = results_with(json::object());
+  r["context"]["host"] = 5;
+  EXPECT_THROW_MSG(results_from_json(r), "/context/host: expected a string, found 5");
+  r = results_with({{"graph", {{"seed", "one"}}}});
+  EXPECT_THROW_MSG(results_from_json(r), "/runs/0/graph/seed: expected an integer, found \"one\"");
+  r = results_with({{"graph", {{"wmax", 1e20}}}});
+  EXPECT_THROW_MSG(results_from_json(r), "/runs/0/graph/wmax: 1e+20 is not an integer in [0, 2147483647]");
+  r = results_with({{"config", {{"tile\n", "64"}}}});
+  EXPECT_THROW_MSG(results_from_json(r), "/runs/0/config/tile\\x0A: expected an integer, found \"64\"");
+}
+
+TEST(TuningDbReader, ParseFaultsAreOnePrintableLine) {
+  try {
+    TuningDb::parse(std::string("\n \"entries\": [\x01\x02", 16), "db.json");
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("db.json: not JSON (", 0), 0u) << what;
+    EXPECT_EQ(what.find_first_of("\n\x01\x02"), std::string::npos) << what;
+  }
+  EXPECT_EQ(db_error({{"status", "o\nk"}}), "/entries/0/status: \"o\\x0Ak\" is not ok, failed or rejected");
+  EXPECT_EQ(db_error({{"reason", 3}}), "/entries/0/reason: expected a string, found 3");
+}
+
+TEST(PolicyReader, ConfigValuesAreCheckedIntegers) {
+  json p = {{"schema", "apsp-policy/1"},
+            {"device", {{"name", "NVIDIA H200"}, {"cc", "9.0"}, {"sms", 132}}},
+            {"provenance", json::object()},
+            {"variants", {{"sm90", {{{"n_min", 1}, {"n_max", nullptr}, {"config", {{"tile", 1e20}}}, {"tuned_n", 1000},
+                                      {"median_ms", 0.2}}}}}}};
+  EXPECT_THROW_MSG(harness::policy_from_json(p, "p.json"),
+                   "p.json: /variants/sm90/0/config/tile: 1e+20 is not an integer in [-2147483648, 2147483647]");
+  p["variants"]["sm90"][0]["config"]["tile"] = 64;
+  // After an open range (n_max null = INT_MAX): n_max + 1 overflowed (UBSan, fuzz_policy).
+  p["variants"]["sm90"].push_back({{"n_min", 5}, {"n_max", nullptr}, {"config", json::object()}, {"tuned_n", 5},
+                                    {"median_ms", 1}});
+  EXPECT_THROW_MSG(harness::policy_from_json(p, "p.json"), "p.json: sm90 has a malformed range at n_min = 5");
+  p["variants"]["sm90"].erase(1);
+  p["device"]["sms"] = "132";
+  EXPECT_THROW_MSG(harness::policy_from_json(p, "p.json"), "p.json: /device/sms: expected an integer, found \"132\"");
 }
 
 }  // namespace

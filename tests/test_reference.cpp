@@ -2,6 +2,8 @@
 
 #include <ostream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/generators.hpp"
 #include "core/reference.hpp"
@@ -71,6 +73,21 @@ TEST(Reference, ChainDistancesAreKnown) {
   EXPECT_EQ(d.at(10, 12), 4);
   EXPECT_EQ(d.at(12, 10), kInf);
   EXPECT_EQ(d.at(33, 33), 0);
+}
+
+// The rounds apsp's progress line and estimate count: one call per 64-wide k-block, in order,
+// and the answer is the one without the callback.
+TEST(Reference, ReportsEachRoundAndSolvesTheSame) {
+  GraphSpec spec;
+  spec.num_vertices = 200;
+  spec.density = 0.05;
+  const DistMatrix start = DistMatrix::from_edges(generate(spec));
+  DistMatrix plain = start, reported = start;
+  floyd_warshall_blocked(plain, 2);
+  std::vector<std::pair<int, int>> rounds;
+  floyd_warshall_blocked(reported, 2, [&](int done, int all) { rounds.emplace_back(done, all); });
+  EXPECT_EQ(rounds, (std::vector<std::pair<int, int>>{{1, 4}, {2, 4}, {3, 4}, {4, 4}}));
+  EXPECT_EQ(reported, plain);
 }
 
 TEST(Compare, CountsAndLocatesDifferences) {

@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include "core/atomic_file.hpp"
+#include "core/cli_options.hpp"
 #include "core/console.hpp"
 #include "core/tables.hpp"
 #include "harness/build_identity.hpp"
@@ -21,7 +22,6 @@
 namespace apsp::tuner {
 namespace {
 
-constexpr int kExitFailed = 1, kExitUsage = 2, kExitNoDevice = 3;
 
 struct Options {
   std::string variants, sizes = "2500,10000", db = "tuning.json", json_out, emit_policy;
@@ -57,8 +57,8 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--n", o.sizes, "sizes, comma separated");
   app.add_option("--strategy", t.strategy, "grid, random, local (hill climbing), or auto: grid when the space fits the budget")
       ->check(CLI::IsMember({"auto", "grid", "random", "local"}));
-  app.add_option("--budget", t.budget, "most points measured per (variant, n); 0: the whole space")->check(CLI::Range(0, 1000000));
-  app.add_option("--seed", t.seed, "seed of the random and local strategies and of the graph");
+  add_integer_option(app, "--budget", t.budget, 0, 1000000, "most points measured per (variant, n); 0: the whole space");
+  add_integer_option(app, "--seed", t.seed, uint64_t{0}, UINT64_MAX, "seed of the random and local strategies and of the graph");
   app.add_option("--db", o.db, "tuning database (JSON, schema apsp-tuning/2)");
   app.add_flag("--fresh", t.fresh, "measure again points the database already has");
   app.add_option("--json", o.json_out, "write the leaderboards as JSON");
@@ -66,11 +66,11 @@ void add_options(CLI::App& app, Options& o) {
                  "write a policy table (schema apsp-policy/1) from --db: each variant's fastest config per tuned n "
                  "on this device (alone and without a GPU: the database's one device model), where the database "
                  "also holds the default it replaces; commit the file under policies/");
-  app.add_option("--top", t.top, "configs per leaderboard")->check(CLI::Range(1, 1 << 30));
-  app.add_option("--reps", t.sampling.max_reps, "most samples per point")->check(CLI::Range(1, 1 << 30));
+  add_integer_option(app, "--top", t.top, 1, 1 << 30, "configs per leaderboard");
+  add_integer_option(app, "--reps", t.sampling.max_reps, 1, 1 << 30, "most samples per point");
   app.add_option("--min-time", t.sampling.min_time_s, "seconds of samples per point (within 3..--reps)")->check(CLI::Range(0.0, 1e6));
   app.add_option("--density", t.graph.density, "edge probability of the random graph")->check(CLI::Range(0.0, 1.0));
-  app.add_option("--wmax", t.graph.wmax, "largest edge weight")->check(CLI::Range(1, 1 << 30));
+  add_integer_option(app, "--wmax", t.graph.wmax, 1, 1 << 30, "largest edge weight");
   app.add_option("--kernel", o.kernels,
                  "tune a Floyd-Warshall kernel file compiled at run time (docs/kernel-contract.md) over its --param "
                  "macros instead of the variants (repeatable)")
@@ -107,7 +107,12 @@ void print_dry_run(const std::vector<const Variant*>& variants, const std::vecto
         ++rejected;
         fmt::print("  n = {}: rejected {}: {}\n", n, config_name(v->name, c), why);
       }
-      fmt::print("  n = {}: {} to measure, {} rejected; reference: {} ({})\n", n, points.size() - rejected, rejected,
+      const size_t runnable = points.size() - rejected, visits = harness::points_to_visit(o.tune, points.size());
+      const std::string measured =
+          visits < runnable ? fmt::format("at most {} to measure (a {} search, --budget {}, of {} runnable)", visits,
+                                          harness::resolve_strategy(o.tune, points.size()), o.tune.budget, runnable)
+                            : fmt::format("{} to measure", runnable);
+      fmt::print("  n = {}: {}, {} rejected; reference: {} ({})\n", n, measured, rejected,
                  config_name(v->name, harness::default_config(*v, n, device ? &dev : nullptr).config),
                  harness::default_config(*v, n, device ? &dev : nullptr).source);
     }
@@ -199,8 +204,8 @@ int run(int argc, char** argv) {
                "is measured (keyed by device, graph spec and build), and a rerun skips points already there\n"
                "(--fresh redoes). At each n the shipped defaults are measured too, so that picks can be\n"
                "checked against them. Your own kernel: tuner --kernel my_fw.cu --param BATCH2=1:8 searches\n"
-               "any integer values of its macros, each point compiled at run time and verified. Exit codes: 0 done, 1 a candidate was disqualified or a write failed,\n"
-               "2 bad usage, 3 no CUDA device."};
+               "any integer values of its macros, each point compiled at run time and verified.\n"
+               + exit_codes_help("a candidate was disqualified (wrong result) or a write failed")};
   add_options(app, o);
   try {
     app.parse(argc, argv);
@@ -236,7 +241,7 @@ int run(int argc, char** argv) {
     fmt::print(stderr, "{}\n", harness::compile_failure_text("tuner", e));
     return kExitUsage;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "tuner: {}\n", e.what());
+    fmt::print(stderr, "tuner: {}\n", failure_text(e));
     return kExitUsage;
   }
   if (o.dry_run) {
@@ -286,11 +291,4 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace apsp::tuner
 
-int main(int argc, char** argv) {
-  try {
-    return apsp::tuner::run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "tuner: %s\n", e.what());
-    return 1;
-  }
-}
+int main(int argc, char** argv) { return apsp::run_program("tuner", apsp::tuner::run, argc, argv); }

@@ -1,10 +1,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
+#include <climits>
 #include <set>
 #include <stdexcept>
 
+#include "core/integer.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp {
@@ -70,7 +71,10 @@ std::string config_name(const std::string& variant, const Config& c) {
 }
 
 void validate_config(const Variant& v, const Config& c) {
-  for (const auto& [k, value] : c) {
+  for (const auto& entry : c) {
+    // Named, not a structured binding: clang before 16 (the fuzz build) cannot capture one.
+    const std::string& k = entry.first;
+    const int value = entry.second;
     auto p = std::find_if(v.space.begin(), v.space.end(), [&](const Param& p) { return p.name == k; });
     if (p == v.space.end()) {
       std::string known;
@@ -128,10 +132,11 @@ NamedConfig parse_config(const std::string& text) {
     }
     const std::string key = item.substr(0, eq);
     const std::string val = item.substr(eq + 1);
-    // from_chars, as every other integer the programs read: no '+', no spaces, no "6x".
+    // parse_integer, as every other integer the programs read: no '+', no spaces, no "6x".
     int value = 0;
-    const auto [end, ec] = std::from_chars(val.data(), val.data() + val.size(), value);
-    if (ec != std::errc() || end != val.data() + val.size() || val.empty()) {
+    try {
+      value = parse_integer<int>(val, INT_MIN, INT_MAX);
+    } catch (const std::invalid_argument&) {
       throw std::invalid_argument(fmt::format("'{}': {} must be an integer, found '{}'", text, key, val));
     }
     if (!seen.insert(key).second)

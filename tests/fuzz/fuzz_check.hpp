@@ -1,0 +1,28 @@
+// What every fuzz target asserts beyond "no crash, no sanitizer report": a refusal is the
+// reader's own exception type with a one-line, printable message (the programs print it as the
+// user's one line), and what a reader accepts it reads back the same after writing it.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+namespace apsp::fuzz {
+
+[[noreturn]] inline void finding(const char* what, std::string_view detail) {
+  std::fprintf(stderr, "FUZZ FINDING: %s: %.*s\n", what, static_cast<int>(detail.size()), detail.data());
+  std::abort();
+}
+
+// One line, no control bytes: a NUL would cut the message, a newline would make it two.
+inline void expect_one_line(std::string_view message) {
+  if (message.empty()) finding("empty error message", message);
+  for (unsigned char c : message)
+    if (c < 0x20 || c == 0x7f) finding("error message with a control byte", message);
+}
+
+inline void expect(bool holds, const char* what, std::string_view detail = {}) {
+  if (!holds) finding(what, detail);
+}
+
+}  // namespace apsp::fuzz
