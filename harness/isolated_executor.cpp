@@ -12,7 +12,6 @@
 
 #include <cerrno>
 #include <chrono>
-#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -24,8 +23,6 @@ namespace apsp::harness {
 namespace {
 
 using nlohmann::json;
-
-constexpr int kMatrixFd = 3;  // the worker's end of the shared matrices
 
 std::runtime_error sys_error(const std::string& what) {
   return std::runtime_error(fmt::format("{}: {}", what, std::strerror(errno)));
@@ -46,7 +43,7 @@ class SharedMatrices {
   void resize(int n) {
     unmap();
     n_ = n;
-    bytes_ = 2 * static_cast<size_t>(n) * n * sizeof(int32_t);
+    bytes_ = shared_matrices_bytes(n);
     if (ftruncate(fd_, static_cast<off_t>(bytes_)) != 0) throw sys_error("ftruncate of the shared matrices");
     void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
     if (p == MAP_FAILED) throw sys_error("mmap of the shared matrices");
@@ -76,7 +73,7 @@ class Worker {
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
     posix_spawn_file_actions_adddup2(&fa, sv[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, matrix_fd, kMatrixFd);
+    posix_spawn_file_actions_adddup2(&fa, matrix_fd, kWorkerMatrixFd);
     char* argv[] = {const_cast<char*>(program.c_str()), const_cast<char*>("--serve"), nullptr};
     const int rc = posix_spawn(&pid_, program.c_str(), &fa, nullptr, argv, environ);
     posix_spawn_file_actions_destroy(&fa);

@@ -7,6 +7,7 @@
 // pipeline reports FAILED, and the next command starts a fresh worker.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -14,6 +15,10 @@
 #include "harness/user_kernel.hpp"
 
 namespace apsp::harness {
+
+// The memory file both sides map: the worker's fd 3, the input n x n matrix, then the output.
+inline constexpr int kWorkerMatrixFd = 3;
+inline size_t shared_matrices_bytes(int n) { return 2 * static_cast<size_t>(n) * n * sizeof(int32_t); }
 
 struct WorkerOptions {
   std::string program;     // "": default_worker_program()

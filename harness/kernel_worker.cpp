@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 #include <iostream>
 #include <map>
@@ -18,8 +19,6 @@ namespace apsp::harness {
 namespace {
 
 using nlohmann::json;
-
-constexpr int kMatrixFd = 3;
 
 class WorkerState {
  public:
@@ -47,8 +46,8 @@ class WorkerState {
   json load(int n) {
     unmap();
     n_ = n;
-    bytes_ = 2 * static_cast<size_t>(n) * n * sizeof(int32_t);
-    void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, kMatrixFd, 0);
+    bytes_ = shared_matrices_bytes(n);
+    void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, kWorkerMatrixFd, 0);
     if (p == MAP_FAILED) throw std::runtime_error(fmt::format("the worker cannot map the matrices: {}", std::strerror(errno)));
     map_ = static_cast<int32_t*>(p);
     DistMatrix input(n);
