@@ -7,9 +7,18 @@
 // hold a consistent, too small value), so 3 is checked as reachability: an entry is grounded
 // when it is s, or has a tight edge of positive weight (its tail has a smaller value, grounded
 // in turn), or a tight zero-weight edge from a grounded entry of the same value.
-// Cost O(n * E) per matrix, against the solve's O(n^3); it needs no second solve. Run on the
+// Only the edges that can lie on a shortest path need the row checks. A first pass over the
+// edges checks rule 2 for s = u alone (d[u][v] <= w(u -> v); with d[u][u] = 0 and the entry in
+// range) and keeps the essential edges, those with w(u -> v) = d[u][v]. If that pass finds no
+// fault, d is G's distance matrix exactly when it is the distance matrix of G', the essential
+// subgraph: a shortest path of G uses only essential edges (every edge of a shortest path is a
+// shortest path), so dist_G = dist_G'; and if d = dist_G', each other edge has w(u -> v) >
+// d[u][v] = dist_G'(u, v) and can be replaced by a path of G' no longer than itself, so no path
+// of G is shorter. Every zero-weight edge is essential once the pass holds (0 <= d[u][v] <= 0).
+// Cost O(E + n * E'), against the solve's O(n^3): on a dense random graph E' is a small share
+// of E (weights [1, 1000] at density 0.1: few edges a vertex are shortest paths). Run on the
 // host here (CPU tests, host executors) and on the device (certificate_device.cu), the same
-// rules in both.
+// rules and the same reported fault in both.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -36,10 +45,37 @@ struct InEdges {
 // What can be wrong with one entry, in the order the rules above check.
 enum class Fault : int { kNone = 0, kDiagonal = 1, kRange = 2, kRelaxed = 3, kUngrounded = 4 };
 
+// A fault as one ordered key, ((s * n + v) << 3) | fault: the lowest key is the fault reported
+// (host and device alike); kNoFault when there is none.
+inline constexpr uint64_t kNoFault = ~uint64_t{0};
+inline uint64_t fault_key(int s, int v, int n, Fault f) {
+  return ((static_cast<uint64_t>(s) * static_cast<uint64_t>(n) + static_cast<uint64_t>(v)) << 3) |
+         static_cast<uint64_t>(f);
+}
+
+struct FaultAt {
+  int s, v;
+  Fault fault;
+};
+inline FaultAt decode_fault(uint64_t key, int n) {
+  const uint64_t cell = key >> 3;
+  return {static_cast<int>(cell / static_cast<uint64_t>(n)), static_cast<int>(cell % static_cast<uint64_t>(n)),
+          static_cast<Fault>(key & 7)};
+}
+
+// The essential subgraph G' of g under d, and the lowest fault of the first pass over the edges
+// (kNoFault when it holds; G' is then all the row checks need). The zero-weight list is g's.
+struct Essential {
+  InEdges graph;
+  uint64_t first_fault = kNoFault;
+};
+Essential essential_edges(MatrixView d, const InEdges& g, int threads = 0);
+
 // One line: "d[3][7] = 12: an edge relaxes it (d[3][5] + w(5 -> 7) = 9)"; `row` is row s.
 std::string describe_fault(const int32_t* row, const InEdges& g, int s, int v, Fault f);
 
-// "" when d is the graph's shortest-distance matrix; else a fault of the lowest faulty row.
+// "" when d is the graph's shortest-distance matrix; else the first pass's lowest fault, or
+// when it holds, the lowest fault of the rows over G'.
 std::string certify_host(MatrixView d, const InEdges& g, int threads = 0);
 
 // The same on the device: d is the n x n matrix in device memory. Uploads the edges once.
@@ -50,10 +86,12 @@ class DeviceCertificate {
   DeviceCertificate(const DeviceCertificate&) = delete;
   DeviceCertificate& operator=(const DeviceCertificate&) = delete;
   const InEdges& graph() const { return g_; }
-  // "" or the fault of the lowest (s, v), described as certify_host does.
+  // "" or the fault certify_host reports, described as it does. Builds G' on the device first.
   std::string check(const int* d, cudaStream_t stream);
 
  private:
+  unsigned long long reduce(const int* d, cudaStream_t stream);
+  std::string describe(const int* d, unsigned long long key) const;
   const InEdges& g_;
   struct Buffers;
   Buffers* b_;

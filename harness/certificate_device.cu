@@ -1,4 +1,6 @@
 // The device side of harness/certificate.hpp: the kernels are in kernels/certificate.cuh.
+#include <cub/device/device_scan.cuh>
+
 #include <algorithm>
 #include <vector>
 
@@ -14,6 +16,9 @@ namespace k = kernels::certificate;
 struct DeviceCertificate::Buffers {
   DeviceBuffer<long long> start;
   DeviceBuffer<int> from, weight;
+  DeviceBuffer<long long> kept_start;      // the essential subgraph G', made by each check
+  DeviceBuffer<int> kept_from, kept_weight;
+  DeviceBuffer<char> scan_scratch;
   DeviceBuffer<int2> zero;
   DeviceBuffer<unsigned long long> first;
   DeviceBuffer<int> changed;
@@ -44,18 +49,53 @@ DeviceCertificate::DeviceCertificate(const InEdges& g) : g_(g), b_(new Buffers) 
 
 DeviceCertificate::~DeviceCertificate() { delete b_; }
 
+// G' on the device: the first pass's faults into b.first; the essential in-edges into
+// kept_start, kept_from and kept_weight. Returns the first pass's lowest fault (kNoFault if none).
+unsigned long long DeviceCertificate::reduce(const int* d, cudaStream_t stream) {
+  const int n = g_.n;
+  Buffers& b = *b_;
+  const unsigned warps_grid = static_cast<unsigned>((static_cast<long long>(n) * 32 + kThreads - 1) / kThreads);
+  if (b.kept_start.size() != static_cast<size_t>(n) + 1) b.kept_start = DeviceBuffer<long long>(static_cast<size_t>(n) + 1);
+  APSP_CUDA_CHECK(cudaMemsetAsync(b.kept_start.get(), 0, sizeof(long long), stream));
+  k::count_essential<<<warps_grid, kThreads, 0, stream>>>(d, n, b.start.get(), b.from.get(), b.weight.get(),
+                                                          b.kept_start.get() + 1, b.first.get());
+  APSP_CUDA_CHECK_LAUNCH();
+  size_t scratch = 0;
+  APSP_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, scratch, b.kept_start.get() + 1, b.kept_start.get() + 1, n, stream));
+  if (b.scan_scratch.size() < scratch) b.scan_scratch = DeviceBuffer<char>(scratch);
+  APSP_CUDA_CHECK(cub::DeviceScan::InclusiveSum(b.scan_scratch.get(), scratch, b.kept_start.get() + 1,
+                                                b.kept_start.get() + 1, n, stream));
+  unsigned long long first = 0;
+  long long kept = 0;
+  APSP_CUDA_CHECK(cudaMemcpyAsync(&first, b.first.get(), sizeof first, cudaMemcpyDeviceToHost, stream));
+  APSP_CUDA_CHECK(cudaMemcpyAsync(&kept, b.kept_start.get() + n, sizeof kept, cudaMemcpyDeviceToHost, stream));
+  APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (first != kNoFault) return first;
+  if (b.kept_from.size() < static_cast<size_t>(kept) || b.kept_from.size() == 0) {
+    b.kept_from = DeviceBuffer<int>(std::max<size_t>(static_cast<size_t>(kept), 1));
+    b.kept_weight = DeviceBuffer<int>(b.kept_from.size());
+  }
+  k::gather_essential<<<warps_grid, kThreads, 0, stream>>>(d, n, b.start.get(), b.from.get(), b.weight.get(),
+                                                           b.kept_start.get(), b.kept_from.get(), b.kept_weight.get(),
+                                                           b.first.get());
+  APSP_CUDA_CHECK_LAUNCH();
+  return kNoFault;
+}
+
 std::string DeviceCertificate::check(const int* d, cudaStream_t stream) {
   const int n = g_.n;
   const int batch = static_cast<int>(std::clamp<size_t>(kGroundedBytes / std::max(n, 1), 1, std::min(n, 65535)));
-  DeviceBuffer<unsigned char> grounded(static_cast<size_t>(batch) * n);
-  const unsigned long long none = ~0ull;
+  const unsigned long long none = kNoFault;
   APSP_CUDA_CHECK(cudaMemcpyAsync(b_->first.get(), &none, sizeof none, cudaMemcpyHostToDevice, stream));
+  if (const unsigned long long first = reduce(d, stream); first != kNoFault) return describe(d, first);
+  DeviceBuffer<unsigned char> grounded(static_cast<size_t>(batch) * n);
   for (int s0 = 0; s0 < n; s0 += batch) {
     const int rows = std::min(batch, n - s0);
     const dim3 grid((n + kThreads - 1) / kThreads, rows);
     const dim3 edge_block(32, kSourcesPerBlock);
     k::check_edges<<<dim3((n + 31) / 32, (rows + kSourcesPerBlock - 1) / kSourcesPerBlock), edge_block, 0, stream>>>(
-        d, n, b_->start.get(), b_->from.get(), b_->weight.get(), s0, rows, grounded.get(), b_->first.get());
+        d, n, b_->kept_start.get(), b_->kept_from.get(), b_->kept_weight.get(), s0, rows, grounded.get(),
+        b_->first.get());
     APSP_CUDA_CHECK_LAUNCH();
     const long long zero_edges = static_cast<long long>(g_.zero.size()), work = zero_edges * rows;
     for (int changed = zero_edges > 0; changed;) {
@@ -72,12 +112,15 @@ std::string DeviceCertificate::check(const int* d, cudaStream_t stream) {
   unsigned long long first = none;
   APSP_CUDA_CHECK(cudaMemcpyAsync(&first, b_->first.get(), sizeof first, cudaMemcpyDeviceToHost, stream));
   APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
-  if (first == none) return "";
-  const unsigned long long cell = first >> 3;
-  const int s = static_cast<int>(cell / n), v = static_cast<int>(cell % n);
+  return first == none ? "" : describe(d, first);
+}
+
+std::string DeviceCertificate::describe(const int* d, unsigned long long key) const {
+  const int n = g_.n;
+  const FaultAt at = decode_fault(key, n);
   std::vector<int32_t> row(n);
-  APSP_CUDA_CHECK(cudaMemcpy(row.data(), d + static_cast<size_t>(s) * n, n * sizeof(int32_t), cudaMemcpyDeviceToHost));
-  return describe_fault(row.data(), g_, s, v, static_cast<Fault>(first & 7));
+  APSP_CUDA_CHECK(cudaMemcpy(row.data(), d + static_cast<size_t>(at.s) * n, n * sizeof(int32_t), cudaMemcpyDeviceToHost));
+  return describe_fault(row.data(), g_, at.s, at.v, at.fault);
 }
 
 }  // namespace apsp::harness

@@ -106,7 +106,8 @@ WorkingSet working_set(const Plan& plan, int n) {
   const std::string reference = reference_kind(n, plan.cpu_reference_max_n, plan.reference, plan.baseline);
   const bool certificate = reference == kCertificate;
   WorkingSet w;
-  w.device = 3 * matrix + (certificate ? edges * 8 + (static_cast<uint64_t>(n) + 1) * 8 + (uint64_t{256} << 20) : 0);
+  // The certificate: the in-edges and, at most as large, the essential subgraph it makes.
+  w.device = 3 * matrix + (certificate ? 2 * (edges * 8 + (static_cast<uint64_t>(n) + 1) * 8) + (uint64_t{256} << 20) : 0);
   w.host = matrix * (reference == "cpu-reference" ? 2 : 1) + edges * sizeof(Edge) + (certificate ? edges * 8 : 0);
   return w;
 }

@@ -17,6 +17,59 @@ __device__ __forceinline__ void report(unsigned long long* first, int s, int v, 
   atomicMin(first, ((static_cast<unsigned long long>(s) * n + v) << 3) | fault);
 }
 
+// The first pass over the edges (harness/certificate.hpp): one warp per column v, its lanes
+// over v's in-edges u -> v. Reports the edge's fault (d[u][u] != 0, d[u][v] out of range, or
+// d[u][v] > w) and tells whether it is essential (w = d[u][v]). Reads d[u][v] down a column: a
+// sector per edge, once per check, against the row checks' n reads per edge.
+__device__ __forceinline__ bool essential_edge(const int* __restrict__ d, int n, int u, int v, int w,
+                                               unsigned long long* first) {
+  if (u == v) return false;  // a self loop never shortens d[u][u] = 0
+  const int duv = d[at(u, v, n)];
+  if (d[at(u, u, n)] != 0) {
+    report(first, u, u, n, kDiagonal);
+  } else if (duv < 0 || duv > kInf) {
+    report(first, u, v, n, kRange);
+  } else if (duv > w) {
+    report(first, u, v, n, kRelaxed);
+  }
+  return duv == w;
+}
+
+// Counts each column's essential in-edges into count[v] (a scan then gives the new starts).
+static __global__ void count_essential(const int* __restrict__ d, int n, const long long* __restrict__ start,
+                                       const int* __restrict__ from, const int* __restrict__ weight,
+                                       long long* __restrict__ count, unsigned long long* first) {
+  const int v = static_cast<int>((static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32);
+  const int lane = threadIdx.x % 32;
+  if (v >= n) return;
+  long long kept = 0;
+  for (long long e = start[v] + lane; e < start[v + 1]; e += 32) kept += essential_edge(d, n, from[e], v, weight[e], first);
+  for (int offset = 16; offset > 0; offset /= 2) kept += __shfl_down_sync(0xffffffffu, kept, offset);
+  if (lane == 0) count[v] = kept;
+}
+
+// Copies each column's essential in-edges, in order, to [kept_start[v], kept_start[v + 1]).
+static __global__ void gather_essential(const int* __restrict__ d, int n, const long long* __restrict__ start,
+                                        const int* __restrict__ from, const int* __restrict__ weight,
+                                        const long long* __restrict__ kept_start, int* __restrict__ kept_from,
+                                        int* __restrict__ kept_weight, unsigned long long* first) {
+  const int v = static_cast<int>((static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32);
+  const int lane = threadIdx.x % 32;
+  if (v >= n) return;
+  long long out = kept_start[v];
+  for (long long base = start[v]; base < start[v + 1]; base += 32) {  // the whole warp, every step
+    const long long e = base + lane;
+    const bool keep = e < start[v + 1] && essential_edge(d, n, from[e], v, weight[e], first);
+    const unsigned mask = __ballot_sync(0xffffffffu, keep);
+    if (keep) {
+      const long long at_out = out + __popc(mask & ((1u << lane) - 1));
+      kept_from[at_out] = from[e];
+      kept_weight[at_out] = weight[e];
+    }
+    out += __popc(mask);
+  }
+}
+
 // One thread per (s, v), v = blockIdx.x * blockDim.x + threadIdx.x, s = s0 + blockIdx.y *
 // blockDim.y + threadIdx.y: the range and the diagonal, no in-edge relaxes d[s][v], and whether a
 // tight in-edge of positive weight grounds it. The blockDim.y warps of a block read the same
@@ -28,6 +81,7 @@ static __global__ void check_edges(const int* __restrict__ d, int n, const long 
   if (v >= n || b >= rows) return;
   const int* row = d + at(s, 0, n);
   const int dv = row[v];
+  grounded[at(b, v, n)] = 0;  // a faulty entry grounds nothing (the flags are reused batch to batch)
   if (dv < 0 || dv > kInf) return report(first, s, v, n, kRange);
   if (v == s && dv != 0) return report(first, s, v, n, kDiagonal);
   bool positive_tight = false;

@@ -90,6 +90,59 @@ TEST(Certificate, AZeroWeightCycleCannotHoldAValueTooSmall) {
   EXPECT_NE(fault.find("d[0][1] = 3: no path of tight edges reaches it"), std::string::npos) << fault;
 }
 
+TEST(Certificate, TheRowChecksNeedOnlyTheEssentialEdges) {
+  // Every kept edge is a shortest path by itself; every dropped one is longer than d[u][v] (or
+  // a self loop). On a dense graph with weights [1, 1000] that is a small share of the edges.
+  GraphSpec dense = spec(GraphKind::kRandom, 120, 9);
+  dense.density = 0.5;
+  const Solved s = solve(generate(dense));
+  const Essential e = essential_edges(s.d.view(), s.in, 2);
+  ASSERT_EQ(e.first_fault, kNoFault);
+  int64_t kept = 0;
+  for (int v = 0; v < s.in.n; ++v) {
+    for (int64_t i = e.graph.start[v]; i < e.graph.start[v + 1]; ++i) {
+      EXPECT_EQ(e.graph.weight[i], s.d.row(e.graph.from[i])[v]);
+      ++kept;
+    }
+    int64_t essential = 0;
+    for (int64_t i = s.in.start[v]; i < s.in.start[v + 1]; ++i) {
+      const int u = s.in.from[i];
+      if (u == v) continue;
+      EXPECT_GE(s.in.weight[i], s.d.row(u)[v]);
+      essential += s.in.weight[i] == s.d.row(u)[v];
+    }
+    EXPECT_EQ(essential, e.graph.start[v + 1] - e.graph.start[v]);
+  }
+  EXPECT_GT(kept, 0);
+  EXPECT_LT(kept * 10, static_cast<int64_t>(s.in.from.size())) << kept << " of " << s.in.from.size();
+}
+
+TEST(Certificate, TheEdgePassCatchesAnEntryAboveItsOwnEdge) {
+  EdgeList g{3, {{0, 1, 4}, {1, 2, 4}, {0, 2, 9}}};
+  Solved s = solve(g);
+  DistMatrix d = s.d;
+  d.row(1)[2] = 5;  // above w(1 -> 2) = 4
+  EXPECT_NE(essential_edges(d.view(), s.in).first_fault, kNoFault);
+  EXPECT_EQ(certify_host(d.view(), s.in), "d[1][2] = 5: an edge relaxes it (d[1][1] + w(1 -> 2) = 4)");
+}
+
+TEST(Certificate, ReportsTheLowestEntryOfARowWhateverItsFault) {
+  // 0 -> 1 (5), 1 <-> 2 (0), 0 -> 4 (1), 4 -> 3 (1). Planted in row 0: d[0][1] = d[0][2] = 3
+  // (ungrounded, at v = 1) and d[0][3] = 7 (relaxed through 4, at v = 3; no edge 0 -> 3, so the
+  // edge pass does not see it). The entry at v = 1 is reported, as the device reports it.
+  EdgeList g{5, {{0, 1, 5}, {1, 2, 0}, {2, 1, 0}, {0, 4, 1}, {4, 3, 1}}};
+  Solved s = solve(g);
+  ASSERT_EQ(s.d.row(0)[3], 2);
+  DistMatrix d = s.d;
+  d.row(0)[1] = d.row(0)[2] = 3;
+  d.row(0)[3] = 7;
+  EXPECT_EQ(essential_edges(d.view(), s.in).first_fault, kNoFault);
+  const std::string fault = certify_host(d.view(), s.in);
+  EXPECT_NE(fault.find("d[0][1] = 3: no path of tight edges reaches it"), std::string::npos) << fault;
+  d.row(0)[1] = d.row(0)[2] = 5;
+  EXPECT_EQ(certify_host(d.view(), s.in), "d[0][3] = 7: an edge relaxes it (d[0][4] + w(4 -> 3) = 2)");
+}
+
 TEST(Certificate, NamesTheFault) {
   EdgeList g{3, {{0, 1, 4}, {1, 2, 4}, {0, 2, 9}}};
   Solved s = solve(g);
