@@ -115,7 +115,7 @@ std::unique_ptr<PinnedBuffer<int32_t>> solve_on_device(Input& in, const NamedCon
   t0 = Clock::now();
   fill_adjacency(in.graph, pinned->get());
   t.add("build matrix", ms_since(t0));
-  DeviceBuffer<int32_t> d(cells);
+  DeviceBuffer<int32_t> d(buffer_elems(*chosen.variant, chosen.config, n));  // room to pad in place
   CudaStream stream;
   CudaEvent e0, e1, e2, e3;
   e0.record(stream.get());

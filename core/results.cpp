@@ -48,6 +48,8 @@ json run_json(const RunResult& r) {
   if (r.graph_median_ms) j["cuda_graph_median_ms"] = *r.graph_median_ms;
   if (r.label) j["label"] = *r.label;
   if (r.config_source) j["config_source"] = *r.config_source;
+  if (r.solve_device_bytes && r.peak_device_bytes)
+    j["device_memory"] = {{"solve_bytes", *r.solve_device_bytes}, {"peak_bytes", *r.peak_device_bytes}};
   if (r.phases_ms) {
     const auto& p = *r.phases_ms;
     j["phases_ms"] = {{"other", p[0]}, {"1", p[1]}, {"2", p[2]}, {"3", p[3]}};
@@ -136,6 +138,19 @@ Results results_from_json(const json& j) {
         return p.contains(key) ? jr::non_negative(p[key], jr::at(where, std::string("phases_ms/") + key)) : 0.0;
       };
       run.phases_ms = std::array<double, 4>{phase("other"), phase("1"), phase("2"), phase("3")};
+    }
+    if (x.contains("device_memory")) {
+      const json& m = x["device_memory"];
+      const std::string mw = jr::at(where, "device_memory");
+      if (!m.is_object()) jr::fail(mw, "not an object");
+      const auto bytes = [&](const char* key) {
+        if (!m.contains(key)) jr::fail(mw, std::string("no ") + key);
+        return static_cast<uint64_t>(jr::integer(m[key], jr::at(mw, key), 0, INT64_MAX));
+      };
+      run.solve_device_bytes = bytes("solve_bytes");
+      run.peak_device_bytes = bytes("peak_bytes");
+      if (*run.solve_device_bytes > *run.peak_device_bytes)
+        jr::fail(mw, "solve_bytes is larger than peak_bytes");
     }
     if (x.contains("error") && x["error"].is_string()) run.error = x["error"].get<std::string>();
     const bool timed = !run.error && run.verified != "FAILED" && !run.samples_ms.empty();

@@ -47,6 +47,9 @@ struct RunResult {
   std::optional<double> graph_median_ms;  // --cuda-graph: replay of a captured solve
   // --phases: one solve's time per phase, summed over rounds: [0] outside phases 1-3, [1..3].
   std::optional<std::array<double, 4>> phases_ms;
+  // Device memory of the verified solve (harness::DeviceMemory): the solve's own buffer and
+  // scratch, and everything the harness held on the device for the run. GPU runs only.
+  std::optional<uint64_t> solve_device_bytes, peak_device_bytes;
   std::optional<std::string> error;       // why it failed or was skipped
 };
 

@@ -88,6 +88,10 @@ class DeviceCertificate {
   const InEdges& graph() const { return g_; }
   // "" or the fault certify_host reports, described as it does. Builds G' on the device first.
   std::string check(const int* d, cudaStream_t stream);
+  // Device memory it keeps between checks (the edges, the last G'), and its peak during one
+  // (that and the batch's grounded flags).
+  size_t held_bytes() const;
+  size_t peak_check_bytes() const;
 
  private:
   unsigned long long reduce(const int* d, cudaStream_t stream);

@@ -82,9 +82,25 @@ unsigned long long DeviceCertificate::reduce(const int* d, cudaStream_t stream) 
   return kNoFault;
 }
 
+namespace {
+int source_batch(int n) {
+  return static_cast<int>(std::clamp<size_t>(kGroundedBytes / std::max(n, 1), 1, std::min(n, 65535)));
+}
+}  // namespace
+
+size_t DeviceCertificate::held_bytes() const {
+  const Buffers& b = *b_;
+  return b.start.size() * 8 + (b.from.size() + b.weight.size()) * 4 + b.kept_start.size() * 8 +
+         (b.kept_from.size() + b.kept_weight.size()) * 4 + b.scan_scratch.size() + b.zero.size() * 8 + 16;
+}
+
+size_t DeviceCertificate::peak_check_bytes() const {
+  return held_bytes() + static_cast<size_t>(source_batch(g_.n)) * g_.n;
+}
+
 std::string DeviceCertificate::check(const int* d, cudaStream_t stream) {
   const int n = g_.n;
-  const int batch = static_cast<int>(std::clamp<size_t>(kGroundedBytes / std::max(n, 1), 1, std::min(n, 65535)));
+  const int batch = source_batch(n);
   const unsigned long long none = kNoFault;
   APSP_CUDA_CHECK(cudaMemcpyAsync(b_->first.get(), &none, sizeof none, cudaMemcpyHostToDevice, stream));
   if (const unsigned long long first = reduce(d, stream); first != kNoFault) return describe(d, first);

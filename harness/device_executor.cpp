@@ -1,5 +1,7 @@
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+
 #include "core/device_buffer.hpp"
 #include "core/phase_timer.hpp"
 #include "harness/executor.hpp"
@@ -29,12 +31,20 @@ class DeviceExecutor final : public Executor {
   }
 
   double sample(const Variant& v, const Config& c, bool flush_l2) override {
+    reserve(v, c);
     prepare(flush_l2);
+    reset_scratch_peak();
     start_.record(stream_.get());
     v.run(work_.get(), n_, c, stream_.get(), nullptr);
     stop_.record(stream_.get());
-    return elapsed_ms(start_, stop_);
+    const double ms = elapsed_ms(start_, stop_);
+    const uint64_t scratch = scratch_peak();
+    memory_.solve_bytes = buffer_elems(v, c, n_) * sizeof(int) + scratch;
+    memory_.peak_bytes = held_bytes() + scratch;
+    return ms;
   }
+
+  DeviceMemory device_memory() const override { return memory_; }
 
   DistMatrix output() override {
     DistMatrix out(n_);
@@ -44,10 +54,13 @@ class DeviceExecutor final : public Executor {
 
   std::string certify(const InEdges& g) override {
     if (!certificate_ || &certificate_->graph() != &g) certificate_ = std::make_unique<DeviceCertificate>(g);
-    return certificate_->check(work_.get(), stream_.get());
+    std::string fault = certificate_->check(work_.get(), stream_.get());
+    memory_.peak_bytes = std::max(memory_.peak_bytes, held_bytes() + certificate_->peak_check_bytes());
+    return fault;
   }
 
   double sample_graph(const std::string& key, const Variant& v, const Config& c, bool flush_l2) override {
+    reserve(v, c);
     if (!graph_ || graph_key_ != key) capture(key, v, c);
     prepare(flush_l2);
     start_.record(stream_.get());
@@ -57,6 +70,7 @@ class DeviceExecutor final : public Executor {
   }
 
   std::array<double, 4> phases(const Variant& v, const Config& c) override {
+    reserve(v, c);
     PhaseTimer timer(stream_.get());
     prepare(false);
     timer.mark(0);
@@ -65,6 +79,37 @@ class DeviceExecutor final : public Executor {
   }
 
  private:
+  // Room for v's solve at c: buffer_elems ints (sm90 pads its rows in place past n x n).
+  void reserve(const Variant& v, const Config& c) {
+    const size_t need = buffer_elems(v, c, n_);
+    if (work_.size() >= need) return;
+    work_ = DeviceBuffer<int>();  // free before allocating
+    work_ = DeviceBuffer<int>(need);
+    graph_key_.clear();  // a captured graph holds the old buffer's address
+  }
+
+  // The stream-ordered pool's high-water mark: the scratch a solve allocates (sm90's staging).
+  static cudaMemPool_t pool() {
+    int dev = 0;
+    cudaMemPool_t p;
+    APSP_CUDA_CHECK(cudaGetDevice(&dev));
+    APSP_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&p, dev));
+    return p;
+  }
+  void reset_scratch_peak() {
+    uint64_t zero = 0;
+    APSP_CUDA_CHECK(cudaMemPoolSetAttribute(pool(), cudaMemPoolAttrUsedMemHigh, &zero));
+  }
+  uint64_t scratch_peak() {
+    uint64_t high = 0;
+    APSP_CUDA_CHECK(cudaMemPoolGetAttribute(pool(), cudaMemPoolAttrUsedMemHigh, &high));
+    return high;
+  }
+  uint64_t held_bytes() const {
+    return (pristine_.size() + work_.size()) * sizeof(int) + scrub_.size() +
+           (certificate_ ? certificate_->held_bytes() : 0);
+  }
+
   // Restores the input; optionally evicts every line of it from L2 (a different byte each
   // time, so no layer can skip the write as unchanged).
   void prepare(bool flush_l2) {
@@ -100,6 +145,7 @@ class DeviceExecutor final : public Executor {
   cudaGraphExec_t graph_ = nullptr;
   std::string graph_key_;
   std::unique_ptr<DeviceCertificate> certificate_;  // the edges on the device, uploaded once
+  DeviceMemory memory_;
 };
 
 }  // namespace

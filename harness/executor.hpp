@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -16,6 +17,14 @@
 #include "variants/variant.hpp"
 
 namespace apsp::harness {
+
+// Device memory of the latest verified solve: what the solve itself needs (its buffer,
+// buffer_elems ints, and the scratch it allocates), and the peak the harness held on the device
+// for it (the pristine copy, the work buffer, the L2 flush buffer, the certificate's edges and
+// flags, the solve's scratch). Zeros where nothing is measured (the host, the worker process).
+struct DeviceMemory {
+  uint64_t solve_bytes = 0, peak_bytes = 0;
+};
 
 class Executor {
  public:
@@ -37,6 +46,8 @@ class Executor {
   // One solve from the input with each phase's time summed over rounds: [0] outside phases
   // 1-3, [1..3] (apsp_bench --phases). Hosts report nothing (zeros).
   virtual std::array<double, 4> phases(const Variant& v, const Config& c) = 0;
+  // Since the last sample() (and any certify() after it).
+  virtual DeviceMemory device_memory() const { return {}; }
 };
 
 // For the variants of `target`; a device executor needs a CUDA device (throws CudaError

@@ -104,6 +104,10 @@ void verify_size(const Plan& plan, Workbench& bench, const Session& s, const std
     } else {
       const Verdict v = bench.verify(*slot.sel.variant, slot.sel.config, plan.sampling.flush_l2);
       r.verified = v.verified;
+      if (v.memory.peak_bytes > 0) {
+        r.solve_device_bytes = v.memory.solve_bytes;
+        r.peak_device_bytes = v.memory.peak_bytes;
+      }
       if (v.verified == kCertificate)
         say(obs.note, fmt::format("n = {}: {} checked by the certificate in {:.1f} ms (its solve: {:.1f} ms)", n, r.name,
                                   v.check_ms, v.first_ms));

@@ -59,11 +59,13 @@ Verdict Workbench::verify(const Variant& v, const Config& c, bool flush_l2) {
       verdict.error = ex.certify(*in_edges_);
       verdict.check_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       verdict.verified = verdict.error.empty() ? kCertificate : "FAILED";
+      verdict.memory = ex.device_memory();
       return verdict;
     }
+    verdict.memory = ex.device_memory();
     got = ex.output();
   } catch (const std::exception& e) {  // a CUDA error, or a launcher refusing the config
-    return Verdict{"FAILED", e.what(), 0};
+    return Verdict{"FAILED", e.what(), 0, 0, {}};
   }
   const Mismatch m = compare(got, *expected_);
   if (m) {

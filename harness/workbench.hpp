@@ -30,6 +30,7 @@ struct Verdict {
   std::string error;     // set when FAILED
   double first_ms = 0;   // the verifying solve's time: the warm-up
   double check_ms = 0;   // the check's own time (the certificate's, the comparison's)
+  DeviceMemory memory;   // of the verifying solve and its check (zeros off the device)
   bool ok() const { return verified != "FAILED"; }
 };
 

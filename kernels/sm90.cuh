@@ -93,6 +93,23 @@ static __global__ void unpad(const int* __restrict__ src, int pitch, int* __rest
   }
 }
 
+// After the rows have moved in place to their padded positions (row i at i * pitch), the padding
+// is made kInf: columns [n, pitch) of the first n rows, then every column of rows [n, pitch).
+// A grid-stride loop over just those elements (2 n (pitch - n) or so: a few MB).
+static __global__ void fill_padding(int* __restrict__ m, int n, int pitch) {
+  const long long gap = pitch - n, beside = static_cast<long long>(n) * gap;
+  const long long count = beside + gap * pitch;
+  for (long long e = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; e < count;
+       e += static_cast<long long>(gridDim.x) * blockDim.x) {
+    if (e < beside) {
+      m[at(static_cast<int>(e / gap), n + static_cast<int>(e % gap), pitch)] = kInf;
+    } else {
+      const long long below = e - beside;
+      m[at(n + static_cast<int>(below / pitch), static_cast<int>(below % pitch), pitch)] = kInf;
+    }
+  }
+}
+
 // Where thread (tx, ty) keeps its kPer x kPer outputs: 2 x 2 sub-blocks of 4 x 4 (kPer = 8) or
 // one (kPer = 4), kTile / kSubs apart, so that 16 threads read 256 contiguous bytes with 16-byte
 // loads: no bank conflicts.

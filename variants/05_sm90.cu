@@ -142,19 +142,89 @@ const SideStream& side_stream() {
 
 constexpr int kMaxGridY = 65535;  // pad and unpad stride their rows over it
 
-// One instance: Variant::run for one point (InstanceFn).
+// The padded matrix is pitch x pitch with rows pitch apart. Padding works in the caller's buffer
+// (buffer_elems: pitch^2 ints), so a solve's peak device memory is that buffer and a staging
+// area of at most kStagingBytes (32 MiB: it stays in the 50 MB L2 between its write and read).
+// A padded matrix that fits the staging area itself is solved there (two kernels, the fewest
+// launches for small n); a larger one moves its rows in place in batches through it.
+constexpr size_t kStagingBytes = size_t{32} << 20;
+
+// Row i moves from i * n to i * pitch, last rows first: a batch's destinations then lie at or
+// past its own sources and never reach the sources of the rows below it, so only the batch
+// itself needs staging (copied out whole, then written to its padded rows).
+void pad_in_place(int* d, int n, int pitch, int* staging, int batch, cudaStream_t stream) {
+  const size_t row_bytes = static_cast<size_t>(n) * sizeof(int);
+  for (int end = n; end > 0; end -= batch) {
+    const int begin = std::max(0, end - batch);
+    APSP_CUDA_CHECK(cudaMemcpyAsync(staging, d + static_cast<size_t>(begin) * n, row_bytes * (end - begin),
+                                    cudaMemcpyDeviceToDevice, stream));
+    APSP_CUDA_CHECK(cudaMemcpy2DAsync(d + static_cast<size_t>(begin) * pitch, pitch * sizeof(int), staging, row_bytes,
+                                      row_bytes, end - begin, cudaMemcpyDeviceToDevice, stream));
+  }
+  kernels::sm90::fill_padding<<<1024, 256, 0, stream>>>(d, n, pitch);
+  APSP_CUDA_CHECK_LAUNCH();
+}
+
+// The reverse, first rows first: row i moves from i * pitch back to i * n.
+void unpad_in_place(int* d, int n, int pitch, int* staging, int batch, cudaStream_t stream) {
+  const size_t row_bytes = static_cast<size_t>(n) * sizeof(int);
+  for (int begin = 0; begin < n; begin += batch) {
+    const int end = std::min(n, begin + batch);
+    APSP_CUDA_CHECK(cudaMemcpy2DAsync(staging, row_bytes, d + static_cast<size_t>(begin) * pitch, pitch * sizeof(int),
+                                      row_bytes, end - begin, cudaMemcpyDeviceToDevice, stream));
+    APSP_CUDA_CHECK(cudaMemcpyAsync(d + static_cast<size_t>(begin) * n, staging, row_bytes * (end - begin),
+                                    cudaMemcpyDeviceToDevice, stream));
+  }
+}
+
+// Where the rounds run: d itself (n a multiple of the tile, or padded in place), or the staging
+// area holding the whole padded matrix. undo() brings the result back into d's n x n layout.
+class PaddedMatrix {
+ public:
+  PaddedMatrix(int* d, int n, int pitch, cudaStream_t stream) : d_(d), n_(n), pitch_(pitch), stream_(stream) {
+    if (pitch == n) return;
+    namespace k = kernels::sm90;
+    const size_t padded = static_cast<size_t>(pitch) * pitch * sizeof(int);
+    whole_ = padded <= kStagingBytes;
+    batch_ = whole_ ? n : static_cast<int>(std::clamp<size_t>(kStagingBytes / (sizeof(int) * n), 1, n));
+    // Stream-ordered: the pool keeps the memory between solves (keep_pool_memory below).
+    APSP_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&staging_),
+                                    whole_ ? padded : static_cast<size_t>(batch_) * n * sizeof(int), stream));
+    if (whole_) {
+      launch_early(k::pad, dim3((pitch / 4 + 255) / 256, std::min(pitch, kMaxGridY)), 256, 0, stream, d, n, staging_, pitch);
+    } else {
+      pad_in_place(d, n, pitch, staging_, batch_, stream);
+    }
+  }
+  int* get() const { return whole_ ? staging_ : d_; }
+  void undo() {
+    if (pitch_ == n_) return;
+    if (whole_) {
+      launch_early(kernels::sm90::unpad, dim3(((n_ + 3) / 4 + 255) / 256, std::min(n_, kMaxGridY)), 256, 0, stream_,
+                   staging_, pitch_, d_, n_);
+    } else {
+      unpad_in_place(d_, n_, pitch_, staging_, batch_, stream_);
+    }
+    APSP_CUDA_CHECK(cudaFreeAsync(staging_, stream_));
+  }
+
+ private:
+  int* d_;
+  int n_, pitch_;
+  cudaStream_t stream_;
+  bool whole_ = false;
+  int batch_ = 0;
+  int* staging_ = nullptr;
+};
+
+// One instance: Variant::run for one point (InstanceFn). d holds pitch^2 ints (buffer_elems).
 template <int kTile, int kChunk, int kPer, int kLookahead>
 void solve(int* d, int n, const Config&, cudaStream_t stream, PhaseTimer* phases) {
   namespace k = kernels::sm90;
   const int pitch = round_up(n, kTile);
   const int tiles = pitch / kTile;
-  int* m = d;
-  if (pitch != n) {
-    // Stream-ordered allocation: the pool keeps the memory between solves (threshold below).
-    APSP_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&m),
-                                    static_cast<size_t>(pitch) * pitch * sizeof(int), stream));
-    launch_early(k::pad, dim3((pitch / 4 + 255) / 256, std::min(pitch, kMaxGridY)), 256, 0, stream, d, n, m, pitch);
-  }
+  PaddedMatrix padded(d, n, pitch, stream);
+  int* const m = padded.get();
   constexpr int kP1 = k::pivot_smem<kTile>(), kProd = k::product_smem<kTile, kChunk>();
   constexpr int kP2 = k::product_smem<kTile, k::phase2_chunk<kTile>()>();
   constexpr int kThreads = k::product_threads<kTile, kPer>();
@@ -230,10 +300,7 @@ void solve(int* d, int n, const Config&, cudaStream_t stream, PhaseTimer* phases
     }
   }
   mark_phase(phases, 0);
-  if (m != d) {
-    launch_early(k::unpad, dim3(((n + 3) / 4 + 255) / 256, std::min(n, kMaxGridY)), 256, 0, stream, m, pitch, d, n);
-    APSP_CUDA_CHECK(cudaFreeAsync(m, stream));
-  }
+  padded.undo();
 }
 
 // This shard's instances, registered before main() (variants/instances.hpp).
@@ -354,6 +421,10 @@ Variant make_sm90() {
       launch = check_launch(n, threads, smem, dev);
     });
     return launch;
+  };
+  v.buffer_elems = [](const Config& c, int n) {
+    const size_t pitch = static_cast<size_t>(round_up(n, c.at("tile")));
+    return pitch * pitch;
   };
   v.run = [](int* d, int n, const Config& c, cudaStream_t stream, PhaseTimer* phases) {
     keep_pool_memory();

@@ -29,6 +29,11 @@ VariantRegistrar::VariantRegistrar(Variant (*factory)(), const char* file) {
   registrations().push_back({factory, std::filesystem::path(file).filename().string()});
 }
 
+size_t buffer_elems(const Variant& v, const Config& c, int n) {
+  const size_t square = static_cast<size_t>(n) * static_cast<size_t>(n);
+  return v.buffer_elems ? std::max(v.buffer_elems(c, n), square) : square;
+}
+
 std::string check_launch(int n, int threads, int smem_bytes, const DeviceInfo& dev) {
   if (n < 1) return fmt::format("n must be at least 1, got {}", n);
   if (threads > dev.max_threads_per_block) {

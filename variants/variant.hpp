@@ -57,6 +57,10 @@ struct Variant {
   // checked. Asynchronous: the caller synchronises. With `phases` (may be null) a tiled variant
   // marks the start of each phase (apsp_bench --phases); naive marks nothing.
   std::function<void(int* d, int n, const Config&, cudaStream_t stream, PhaseTimer* phases)> run;
+  // Optional: how many ints the buffer d must hold for (config, n), when the solve needs room
+  // past the n x n matrix to work in place (sm90 pads its rows there); n * n when absent.
+  // Callers allocate buffer_elems(v, c, n) (below).
+  std::function<size_t(const Config&, int n)> buffer_elems;
   bool test_only = false;  // listed only when APSP_TEST_VARIANTS is set (planted_wrong, CPU tests)
   std::string source;      // the file that registered it; the registry is sorted by its name
   // A run-time compiled user kernel: the hash of its source, which keys its tuning-database
@@ -128,6 +132,9 @@ void validate_config(const Variant& v, const Config& c);
 // reason. For configs read from files an older build wrote (a tuning database from before a
 // parameter was added names configs without it).
 std::string config_problem(const std::string& variant, const Config& c);
+
+// The ints a buffer for v's solve at (c, n) must hold: Variant::buffer_elems, or n * n.
+size_t buffer_elems(const Variant& v, const Config& c, int n);
 
 // Shared by the variant files: "" or the reason a launch of `threads` threads and
 // `smem_bytes` of shared memory cannot run on `dev`, or n is not a valid size.
