@@ -142,8 +142,12 @@ std::vector<GraphSpec> random_specs() {
   grid.num_vertices = 100;
   grid.wmin = 0;
   grid.wmax = 1;
+  GraphSpec star = grid;  // zero-weight cycles through the centre everywhere
+  star.kind = GraphKind::kStar;
+  star.duplicates = 0.5;
   specs.push_back(chain);
   specs.push_back(grid);
+  specs.push_back(star);
   return specs;
 }
 

@@ -50,7 +50,10 @@ std::vector<GraphSpec> specs() {
     GraphSpec dense;
     dense.num_vertices = n;
     dense.density = 0.3;
-    out.insert(out.end(), {zeros, all_zero, parts, chain, dense});
+    GraphSpec star = zeros;  // zero-weight cycles through the centre
+    star.kind = GraphKind::kStar;
+    star.wmax = 1;
+    out.insert(out.end(), {zeros, all_zero, parts, chain, dense, star});
   }
   return out;
 }
