@@ -1,6 +1,8 @@
 // apsp: the contest-format solver. Reads an edge list (README, "Edge-list format"), solves all
 // pairs on the GPU (or on the CPU reference when there is none, or with --variant cpu), writes
 // the V x V matrix. The variant and config come from the harness (harness/solver_choice.hpp).
+// --paths and --path add the next hops after the solve (harness/paths.hpp), on the device that
+// solved.
 // Built for speed at large V, where the I/O dominates: whole-file read and from_chars parsing,
 // pinned host memory, async copies on one stream, to_chars output formatted by all cores while
 // the previous batch is written. Exit codes: 0 done, 1 bad input or a failure (nothing
@@ -13,7 +15,9 @@
 #include <chrono>
 #include <future>
 #include <memory>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <optional>
 
 #include "core/atomic_file.hpp"
@@ -21,9 +25,12 @@
 #include "core/console.hpp"
 #include "core/device_buffer.hpp"
 #include "core/edge_list.hpp"
+#include "core/integer.hpp"
+#include "core/memory.hpp"
 #include "core/parallel.hpp"
 #include "core/reference.hpp"
 #include "core/tuning_db.hpp"
+#include "harness/paths.hpp"
 #include "harness/policy.hpp"
 #include "harness/solver_choice.hpp"
 #include "harness/user_kernel.hpp"
@@ -54,10 +61,82 @@ struct Timing {
 };
 
 struct Options {
-  std::string input, output, variant = "auto", config, db_path, kernel, format = "text";
+  std::string input, output, variant = "auto", config, db_path, kernel, format = "text", paths;
+  std::vector<std::string> path_text;      // --path S T, as given
+  std::optional<std::pair<int, int>> path;  // read from it
   bool timing = false;
   int threads = 0;
+  // Standard output carries one thing: the path line (--path), the next hops (--paths -), or
+  // else the distances. The distances are written unless another takes standard output and
+  // -o names no file.
+  bool writes_distances() const { return !output.empty() || (path_text.empty() && paths != "-"); }
 };
+
+// --path's vertices, and who has standard output; throws std::invalid_argument (one line).
+void check_path_options(Options& o) {
+  if (!o.path_text.empty()) {
+    const auto vertex = [&](const std::string& text) {
+      try {
+        return parse_integer<int>(text, 0, INT32_MAX);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(fmt::format("--path: {}", e.what()));
+      }
+    };
+    o.path = {vertex(o.path_text[0]), vertex(o.path_text[1])};
+    if (o.output == "-") throw std::invalid_argument("--path prints on standard output: give -o a file for the distances");
+  }
+  if (o.paths == "-" && (o.path || o.output == "-"))
+    throw std::invalid_argument(fmt::format("--paths - and {} both write standard output", o.path ? "--path" : "-o -"));
+  if (!o.paths.empty()) check_output_path(o.paths, "--paths", /*dash_is_stdout=*/true);
+}
+
+// What the paths options ask for, and what the solve gave: the whole next-hop matrix (--paths,
+// and always on the CPU, which needs it to choose), or only column t (--path on the GPU).
+struct NextHops {
+  bool want_matrix = false;
+  std::optional<int> want_column;
+  std::unique_ptr<int32_t[]> matrix;  // n x n
+  std::vector<int32_t> column;        // next[k][t] for every k
+  harness::OutEdges edges;  // built once the graph is read, when wanted
+  bool wanted() const { return want_matrix || want_column; }
+  std::vector<int32_t> column_of(int n, int t) const {
+    if (!matrix) return column;
+    std::vector<int32_t> c(n);
+    for (int k = 0; k < n; ++k) c[k] = matrix[static_cast<size_t>(k) * n + t];
+    return c;
+  }
+};
+
+// Host memory for `count` more n x n matrices, checked before they are allocated; throws
+// std::runtime_error (one line) when it is not there.
+void check_host_matrices(int n, int count, const std::string& what) {
+  const uint64_t need = count * matrix_bytes(n);
+  const MemoryLimit left = available_memory();
+  if (need > left.bytes)
+    throw std::runtime_error(fmt::format("V = {}: {} need {} ({} bytes), more than the {} available ({})", n, what,
+                                         human_bytes(need), need, human_bytes(left.bytes), left.source));
+}
+
+// Next hops on the device from the solved d, still there: all of them into host memory, or one
+// column.
+void next_hops_on_device(const int32_t* d, cudaStream_t stream, NextHops& hops, Timing& t) {
+  const auto t0 = Clock::now();
+  const int n = hops.edges.n;
+  DeviceBuffer<int32_t> next(static_cast<size_t>(n) * n);
+  harness::next_hops_device(d, next.get(), hops.edges, stream);
+  if (hops.want_matrix) {
+    check_host_matrices(n, 1, "the next hops");
+    const Doing doing(fmt::format("allocating the {0} x {0} next-hop matrix", n), matrix_bytes(n));
+    hops.matrix = std::make_unique_for_overwrite<int32_t[]>(static_cast<size_t>(n) * n);
+    APSP_CUDA_CHECK(cudaMemcpy(hops.matrix.get(), next.get(), matrix_bytes(n), cudaMemcpyDeviceToHost));
+  } else {
+    hops.column.resize(n);
+    const size_t row = static_cast<size_t>(n) * sizeof(int32_t);
+    APSP_CUDA_CHECK(cudaMemcpy2D(hops.column.data(), sizeof(int32_t), next.get() + *hops.want_column, row,
+                                 sizeof(int32_t), n, cudaMemcpyDeviceToHost));
+  }
+  t.add("next hops (GPU)", ms_since(t0));
+}
 
 // The variant asked for by --variant/--config; nullopt for auto and cpu. Throws
 // std::invalid_argument (one line) when they are wrong or disagree.
@@ -104,8 +183,9 @@ Input read_input(const Options& o, bool device, Timing& t) {
   return in;
 }
 
-// The matrix solved on the GPU with `chosen`, in pinned host memory.
-std::unique_ptr<PinnedBuffer<int32_t>> solve_on_device(Input& in, const NamedConfig& chosen, Timing& t) {
+// The matrix solved on the GPU with `chosen`, in pinned host memory; then the next hops asked for.
+std::unique_ptr<PinnedBuffer<int32_t>> solve_on_device(Input& in, const NamedConfig& chosen, NextHops& hops,
+                                                       Timing& t) {
   const int n = in.graph.num_vertices;
   const size_t cells = static_cast<size_t>(n) * n;
   auto t0 = Clock::now();
@@ -129,12 +209,15 @@ std::unique_ptr<PinnedBuffer<int32_t>> solve_on_device(Input& in, const NamedCon
   t.add("H2D", elapsed_ms(e0, e1));
   t.add("solve", elapsed_ms(e1, e2));
   t.add("D2H", elapsed_ms(e2, e3));
+  if (hops.wanted()) next_hops_on_device(d.get(), stream.get(), hops, t);
   return pinned;
 }
 
 // The variant to run on `dev` (asked, or auto), checked; throws std::runtime_error (one line)
 // when it cannot run at this size.
-NamedConfig choose(const Options& o, const std::optional<NamedConfig>& asked, const DeviceInfo& dev, int n) {
+// `paths_bytes`: device memory the next hops take beside the distances (0: none asked for).
+NamedConfig choose(const Options& o, const std::optional<NamedConfig>& asked, const DeviceInfo& dev, int n,
+                   uint64_t paths_bytes) {
   std::string why = "as asked";
   NamedConfig chosen = asked.value_or(NamedConfig{});
   if (asked && o.config.empty() && o.variant.find('[') == std::string::npos) {  // a bare name
@@ -155,24 +238,35 @@ NamedConfig choose(const Options& o, const std::optional<NamedConfig>& asked, co
   const Variant& v = *chosen.variant;
   if (const std::string reason = v.check(chosen.config, n, dev); !reason.empty())
     throw std::runtime_error(fmt::format("{} cannot run at V = {}: {}", config_name(v.name, chosen.config), n, reason));
-  if (2 * matrix_bytes(n) > dev.memory_bytes)
-    throw std::runtime_error(fmt::format("V = {} needs {:.1f} GB on {}, which has {:.1f} GB", n,
-                                         2 * matrix_bytes(n) / 1e9, dev.name, dev.memory_bytes / 1e9));
+  // The solve's two matrices; then the distances and the next hops, once the solve has freed its own.
+  if (const uint64_t need = std::max(2 * matrix_bytes(n), matrix_bytes(n) + paths_bytes); need > dev.memory_bytes)
+    throw std::runtime_error(fmt::format("V = {} needs {:.1f} GB on {}{}, which has {:.1f} GB", n, need / 1e9,
+                                         dev.name, paths_bytes ? " with the next hops" : "", dev.memory_bytes / 1e9));
   fmt::print(stderr, "apsp: solving with {} on {} ({})\n", config_name(v.name, chosen.config), dev.name, why);
   return chosen;
 }
 
-void write_output(const Options& o, const MatrixView& result) {
-  ProgressMeter meter("writing the output");
-  const auto rows = [&](int written) { meter.update(written, result.n); };
+// A matrix in --format to `path` ("" or "-": standard output).
+void write_output(const Options& o, const std::string& path, const MatrixView& m, const std::string& what) {
+  ProgressMeter meter("writing " + what);
+  const auto rows = [&](int written) { meter.update(written, m.n); };
   const MatrixFormat format = *parse_matrix_format(o.format);
-  if (o.output.empty() || o.output == "-") {
-    write_matrix_as(result, STDOUT_FILENO, format, o.threads, rows);
+  if (path.empty() || path == "-") {
+    write_matrix_as(m, STDOUT_FILENO, format, o.threads, rows);
     return;
   }
-  AtomicFile out(o.output);
-  write_matrix_as(result, out.fd(), format, o.threads, rows);
+  AtomicFile out(path);
+  write_matrix_as(m, out.fd(), format, o.threads, rows);
   out.commit(/*sync=*/false);  // atomic against a crash of this program, not of the machine
+}
+
+// Next hops on the CPU, from the solved d (the whole matrix: the rounds read other rows).
+void next_hops_on_host(MatrixView d, NextHops& hops, int threads, Timing& t) {
+  const auto t0 = Clock::now();
+  const Doing doing(fmt::format("allocating the {0} x {0} next-hop matrix", d.n), matrix_bytes(d.n));
+  hops.matrix = std::make_unique_for_overwrite<int32_t[]>(static_cast<size_t>(d.n) * d.n);
+  harness::next_hops_host(d, hops.edges, hops.matrix.get(), threads);
+  t.add("next hops (CPU)", ms_since(t0));
 }
 
 // The CPU reference solve with a progress line and, when the first rounds say it will take
@@ -221,6 +315,10 @@ int run(int argc, char** argv) {
                "--variant auto (the default) solves with sm90 at this device's policy config for V (see\n"
                "policies/); with --db it takes a tuning database's pick where the database measured it\n"
                "faster than that default. No database is read unless --db names one.\n"
+               "Paths: --paths FILE writes the next-hop matrix (next[i][j]: the first vertex after i on a\n"
+               "shortest path, -1 when unreachable or i == j) in --format; --path S T prints one path and its\n"
+               "length on standard output, and the distances then go only to -o FILE. Standard output takes\n"
+               "one of: the distances (no -o, or -o -), the next hops (--paths -), the path line (--path).\n"
                + exit_codes_help("bad input or a failure (nothing written)") +
                " 3: a GPU variant was asked for (without one, auto solves on the CPU)."};
   app.option_defaults()->always_capture_default();
@@ -236,6 +334,12 @@ int run(int argc, char** argv) {
                  "solve with a Floyd-Warshall kernel file compiled at run time (docs/kernel-contract.md), at the "
                  "file's macro values (or --config NAME[MACRO=value,...])")
       ->check(CLI::ExistingFile);
+  app.add_option("--paths", o.paths,
+                 "write the next-hop matrix here, in --format (appears only when whole); - : standard output");
+  app.add_option("--path", o.path_text, "print a shortest path from S to T and its length on standard output")
+      ->expected(2)
+      ->type_name("S T")
+      ->default_str("");
   app.add_option("--db", o.db_path, "a tuning database for --variant auto (none is read unless given)");
   add_integer_option(app, "--threads", o.threads, 0, 4096, "CPU threads for parsing, output and the CPU solver (0: all)");
   app.add_flag("--timing", o.timing, "print read, parse, H2D, solve, D2H and write times to stderr");
@@ -258,6 +362,7 @@ int run(int argc, char** argv) {
       if (o.variant == "auto") o.variant = name;
     }
     if (!o.output.empty()) check_output_path(o.output, "-o", /*dash_is_stdout=*/true);
+    check_path_options(o);
     asked = asked_variant(o);
     if (!o.db_path.empty() && access(o.db_path.c_str(), R_OK) != 0)
       throw std::invalid_argument(fmt::format("--db {}: cannot read", o.db_path));
@@ -279,29 +384,60 @@ int run(int argc, char** argv) {
   std::unique_ptr<PinnedBuffer<int32_t>> pinned;  // the GPU's result
   std::optional<DistMatrix> host;                 // the CPU's
   MatrixView result;
+  NextHops hops;
+  hops.want_matrix = !o.paths.empty() || (o.path && !device);  // the CPU's rounds read every row
+  if (o.path) hops.want_column = o.path->second;
+  bool to_stdout = false;  // what failed was a write to standard output
   try {
     in = read_input(o, device, t);
     const int n = in.graph.num_vertices;
+    if (o.path && std::max(o.path->first, o.path->second) >= n) {
+      fmt::print(stderr, "apsp: --path {} {}: vertex {} is out of range [0, {}) of {}\n", o.path->first,
+                 o.path->second, std::max(o.path->first, o.path->second), n, o.input == "-" ? "<stdin>" : o.input);
+      return kExitUsage;
+    }
+    if (hops.wanted()) hops.edges = harness::OutEdges::of(in.graph);
     if (device) {
-      pinned = solve_on_device(in, choose(o, asked, query_device(), n), t);
+      const uint64_t paths_bytes = hops.wanted() ? matrix_bytes(n) + harness::next_hops_device_bytes(hops.edges) : 0;
+      pinned = solve_on_device(in, choose(o, asked, query_device(), n, paths_bytes), hops, t);
       result = MatrixView{n, pinned->get()};
     } else {
       fmt::print(stderr, "apsp: {}: solving on the CPU ({} threads)\n",
                  o.variant == "cpu" ? "--variant cpu" : "no CUDA device", o.threads > 0 ? o.threads : hardware_threads());
+      if (hops.wanted()) check_host_matrices(n, 2, "the distances and the next hops");
       auto t0 = Clock::now();
-      const Doing doing(fmt::format("building the {0} x {0} distance matrix", n), matrix_bytes(n));
-      host = DistMatrix::from_edges(in.graph);
+      {
+        const Doing doing(fmt::format("building the {0} x {0} distance matrix", n), matrix_bytes(n));
+        host = DistMatrix::from_edges(in.graph);
+      }
       t.add("build matrix", ms_since(t0));
       t0 = Clock::now();
       solve_on_cpu(*host, o.threads);
       t.add("solve (CPU)", ms_since(t0));
       result = host->view();
+      if (hops.wanted()) next_hops_on_host(result, hops, o.threads, t);
     }
-    const auto t0 = Clock::now();
-    write_output(o, result);
-    t.add("write", ms_since(t0));
+    if (o.writes_distances()) {
+      const auto t0 = Clock::now();
+      to_stdout = o.output.empty() || o.output == "-";
+      write_output(o, o.output, result, "the distances");
+      t.add("write", ms_since(t0));
+    }
+    if (!o.paths.empty()) {
+      const auto t0 = Clock::now();
+      to_stdout = o.paths == "-";
+      write_output(o, o.paths, MatrixView{n, hops.matrix.get()}, "the next hops");
+      t.add("write next hops", ms_since(t0));
+    }
+    if (o.path) {
+      const auto [s, target] = *o.path;
+      to_stdout = true;
+      const std::vector<int32_t> path = harness::follow_hops(hops.column_of(n, target).data(), n, s, target);
+      fmt::print("{}\n", harness::describe_path(s, target, path, result.row(s)[target]));
+      if (std::fflush(stdout) != 0) throw std::runtime_error(std::strerror(errno));
+    }
   } catch (const std::exception& e) {  // bad input, a database, a write: one line, nothing written
-    fmt::print(stderr, "apsp: {}{}\n", (o.output.empty() || o.output == "-") && result.data ? "standard output: " : "", failure_text(e));
+    fmt::print(stderr, "apsp: {}{}\n", to_stdout ? "standard output: " : "", failure_text(e));
     return kExitFailed;
   }
   if (o.timing) print_timing(t, result, in.bytes, in.graph.edges.size(), ms_since(start));

@@ -3,8 +3,10 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <utility>
+#include <vector>
 
 #include "core/cuda_check.hpp"
 
@@ -43,6 +45,16 @@ class DeviceBuffer {
   T* ptr_ = nullptr;
   size_t count_ = 0;
 };
+
+// A device copy of a host array of the same element size; one element at least, so that an
+// empty array still has an address to pass to a kernel.
+template <class T, class U>
+DeviceBuffer<T> to_device(const std::vector<U>& src) {
+  static_assert(sizeof(T) == sizeof(U));
+  DeviceBuffer<T> dst(std::max<size_t>(src.size(), 1));
+  if (!src.empty()) APSP_CUDA_CHECK(cudaMemcpy(dst.get(), src.data(), src.size() * sizeof(U), cudaMemcpyHostToDevice));
+  return dst;
+}
 
 class CudaEvent {
  public:

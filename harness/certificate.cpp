@@ -7,24 +7,19 @@
 #include <limits>
 
 #include "core/parallel.hpp"
+#include "harness/edge_groups.hpp"
 
 namespace apsp::harness {
 
 InEdges InEdges::of(const EdgeList& graph) {
   InEdges g;
   g.n = graph.num_vertices;
-  g.start.assign(static_cast<size_t>(g.n) + 1, 0);
-  for (const Edge& e : graph.edges) ++g.start[static_cast<size_t>(e.dst) + 1];
-  for (int v = 0; v < g.n; ++v) g.start[v + 1] += g.start[v];
-  g.from.resize(graph.edges.size());
-  g.weight.resize(graph.edges.size());
-  std::vector<int64_t> next(g.start.begin(), g.start.end() - 1);
-  for (const Edge& e : graph.edges) {
-    const int64_t at = next[e.dst]++;
-    g.from[at] = e.src;
-    g.weight[at] = e.w;
+  EdgeGroups in = group_edges(graph, GroupBy::kDestination);
+  g.start = std::move(in.start);
+  g.from = std::move(in.other);
+  g.weight = std::move(in.weight);
+  for (const Edge& e : graph.edges)
     if (e.w == 0 && e.src != e.dst) g.zero.push_back(e);
-  }
   return g;
 }
 

@@ -25,24 +25,18 @@ struct DeviceCertificate::Buffers {
 };
 
 namespace {
-template <class T, class U>
-void upload(DeviceBuffer<T>& dst, const std::vector<U>& src) {
-  static_assert(sizeof(T) == sizeof(U));
-  dst = DeviceBuffer<T>(std::max<size_t>(src.size(), 1));
-  if (!src.empty()) APSP_CUDA_CHECK(cudaMemcpy(dst.get(), src.data(), src.size() * sizeof(U), cudaMemcpyHostToDevice));
-}
 constexpr int kThreads = 256;
 constexpr int kSourcesPerBlock = 8;  // check_edges: sources sharing one read of the in-edges
 constexpr size_t kGroundedBytes = size_t{256} << 20;  // a batch's flags: sources x n bytes
 }  // namespace
 
 DeviceCertificate::DeviceCertificate(const InEdges& g) : g_(g), b_(new Buffers) {
-  upload(b_->start, g.start);
-  upload(b_->from, g.from);
-  upload(b_->weight, g.weight);
+  b_->start = to_device<long long>(g.start);
+  b_->from = to_device<int>(g.from);
+  b_->weight = to_device<int>(g.weight);
   std::vector<int2> pairs;  // the zero-weight edges as (src, dst)
   for (const Edge& e : g.zero) pairs.push_back(make_int2(e.src, e.dst));
-  upload(b_->zero, pairs);
+  b_->zero = to_device<int2>(pairs);
   b_->first = DeviceBuffer<unsigned long long>(1);
   b_->changed = DeviceBuffer<int>(1);
 }
