@@ -31,6 +31,7 @@
 #include "core/parallel.hpp"
 #include "core/reference.hpp"
 #include "core/tuning_db.hpp"
+#include "harness/matrix_layout.hpp"
 #include "harness/paths.hpp"
 #include "harness/plan.hpp"
 #include "harness/policy.hpp"
@@ -44,8 +45,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Device memory a solve may allocate beside its buffer (sm90 stages its padding through 32 MiB).
-constexpr uint64_t kSolveScratchBytes = uint64_t{64} << 20;
 
 // V from the header line, to start allocating before the parse; 0 when it does not look valid
 // (the parser then reports the fault).
@@ -188,9 +187,9 @@ NamedConfig choose(const Options& o, const std::optional<NamedConfig>& asked, co
   const Variant& v = *chosen.variant;
   if (const std::string reason = v.check(chosen.config, n, dev); !reason.empty())
     throw std::runtime_error(fmt::format("{} cannot run at V = {}: {}", config_name(v.name, chosen.config), n, reason));
-  // The solve's buffer (with room to pad in place) and its scratch; then the distances and the
-  // next hops, once the solve has freed its scratch.
-  const uint64_t solve = buffer_elems(v, chosen.config, n) * sizeof(int32_t) + kSolveScratchBytes;
+  // The solve's buffer (in its layout: sm90's is padded to its tile); then the distances and the
+  // next hops.
+  const uint64_t solve = buffer_elems(v, chosen.config, n) * sizeof(int32_t);
   if (const uint64_t need = std::max(solve, matrix_bytes(n) + paths_bytes), free = device_free_bytes(); need > free)
     throw std::runtime_error(fmt::format("V = {} needs {} on {}{}, which has {} free", n, human_bytes(need), dev.name,
                                          paths_bytes ? " with the next hops" : "", human_bytes(free)));
@@ -211,7 +210,8 @@ void warm_up(const Options& o, const std::optional<NamedConfig>& asked, int v) {
     const DistMatrix empty(n);
     DeviceBuffer<int32_t> d(buffer_elems(*c.variant, c.config, n));
     CudaStream stream;
-    APSP_CUDA_CHECK(cudaMemcpyAsync(d.get(), empty.data(), empty.bytes(), cudaMemcpyHostToDevice, stream.get()));
+    harness::put_matrix(d.get(), row_pitch(*c.variant, c.config, n), empty.data(), n, cudaMemcpyHostToDevice,
+                        stream.get());
     c.variant->run(d.get(), n, c.config, stream.get(), nullptr);
     stream.synchronize();
   } catch (const std::exception&) {
@@ -268,7 +268,8 @@ std::unique_ptr<PinnedBuffer<int32_t>> solve_on_device(Input& in, const NamedCon
   t0 = Clock::now();
   fill_adjacency(in.graph, pinned->get());
   t.add("build matrix", ms_since(t0));
-  DeviceBuffer<int32_t> d(buffer_elems(*chosen.variant, chosen.config, n));  // room to pad in place
+  const int pitch = row_pitch(*chosen.variant, chosen.config, n);  // the layout it solves in
+  DeviceBuffer<int32_t> d(buffer_elems(*chosen.variant, chosen.config, n));
   if (in.warmed.valid()) {
     t0 = Clock::now();
     in.warmed.get();
@@ -277,17 +278,21 @@ std::unique_ptr<PinnedBuffer<int32_t>> solve_on_device(Input& in, const NamedCon
   CudaStream stream;
   CudaEvent e0, e1, e2, e3;
   e0.record(stream.get());
-  APSP_CUDA_CHECK(cudaMemcpyAsync(d.get(), pinned->get(), pinned->bytes(), cudaMemcpyHostToDevice, stream.get()));
+  harness::put_matrix(d.get(), pitch, pinned->get(), n, cudaMemcpyHostToDevice, stream.get());
   e1.record(stream.get());
   chosen.variant->run(d.get(), n, chosen.config, stream.get(), nullptr);
   e2.record(stream.get());
-  APSP_CUDA_CHECK(cudaMemcpyAsync(pinned->get(), d.get(), pinned->bytes(), cudaMemcpyDeviceToHost, stream.get()));
+  harness::get_matrix(pinned->get(), d.get(), pitch, n, cudaMemcpyDeviceToHost, stream.get());
   e3.record(stream.get());
   stream.synchronize();
   t.add("H2D", elapsed_ms(e0, e1));
   t.add("solve", elapsed_ms(e1, e2));
   t.add("D2H", elapsed_ms(e2, e3));
-  if (hops.wanted()) next_hops_on_device(d.get(), stream.get(), hops, t);
+  if (hops.wanted()) {
+    // The next hops read a plain n x n matrix: the distances go back up in that layout.
+    if (pitch != n) harness::put_matrix(d.get(), n, pinned->get(), n, cudaMemcpyHostToDevice, stream.get());
+    next_hops_on_device(d.get(), stream.get(), hops, t);
+  }
   return pinned;
 }
 

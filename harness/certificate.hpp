@@ -87,15 +87,17 @@ class DeviceCertificate {
   DeviceCertificate& operator=(const DeviceCertificate&) = delete;
   const InEdges& graph() const { return g_; }
   // "" or the fault certify_host reports, described as it does. Builds G' on the device first.
-  std::string check(const int* d, cudaStream_t stream);
+  // d's rows are `pitch` apart (Variant::pitch; n for a plain n x n matrix).
+  std::string check(const int* d, int pitch, cudaStream_t stream);
+  std::string check(const int* d, cudaStream_t stream) { return check(d, g_.n, stream); }
   // Device memory it keeps between checks (the edges, the last G'), and its peak during one
   // (that and the batch's grounded flags).
   size_t held_bytes() const;
   size_t peak_check_bytes() const;
 
  private:
-  unsigned long long reduce(const int* d, cudaStream_t stream);
-  std::string describe(const int* d, unsigned long long key) const;
+  unsigned long long reduce(const int* d, int pitch, cudaStream_t stream);
+  std::string describe(const int* d, int pitch, unsigned long long key) const;
   const InEdges& g_;
   struct Buffers;
   Buffers* b_;

@@ -45,13 +45,13 @@ DeviceCertificate::~DeviceCertificate() { delete b_; }
 
 // G' on the device: the first pass's faults into b.first; the essential in-edges into
 // kept_start, kept_from and kept_weight. Returns the first pass's lowest fault (kNoFault if none).
-unsigned long long DeviceCertificate::reduce(const int* d, cudaStream_t stream) {
+unsigned long long DeviceCertificate::reduce(const int* d, int pitch, cudaStream_t stream) {
   const int n = g_.n;
   Buffers& b = *b_;
   const unsigned warps_grid = static_cast<unsigned>((static_cast<long long>(n) * 32 + kThreads - 1) / kThreads);
   if (b.kept_start.size() != static_cast<size_t>(n) + 1) b.kept_start = DeviceBuffer<long long>(static_cast<size_t>(n) + 1);
   APSP_CUDA_CHECK(cudaMemsetAsync(b.kept_start.get(), 0, sizeof(long long), stream));
-  k::count_essential<<<warps_grid, kThreads, 0, stream>>>(d, n, b.start.get(), b.from.get(), b.weight.get(),
+  k::count_essential<<<warps_grid, kThreads, 0, stream>>>(d, n, pitch, b.start.get(), b.from.get(), b.weight.get(),
                                                           b.kept_start.get() + 1, b.first.get());
   APSP_CUDA_CHECK_LAUNCH();
   size_t scratch = 0;
@@ -69,7 +69,7 @@ unsigned long long DeviceCertificate::reduce(const int* d, cudaStream_t stream) 
     b.kept_from = DeviceBuffer<int>(std::max<size_t>(static_cast<size_t>(kept), 1));
     b.kept_weight = DeviceBuffer<int>(b.kept_from.size());
   }
-  k::gather_essential<<<warps_grid, kThreads, 0, stream>>>(d, n, b.start.get(), b.from.get(), b.weight.get(),
+  k::gather_essential<<<warps_grid, kThreads, 0, stream>>>(d, n, pitch, b.start.get(), b.from.get(), b.weight.get(),
                                                            b.kept_start.get(), b.kept_from.get(), b.kept_weight.get(),
                                                            b.first.get());
   APSP_CUDA_CHECK_LAUNCH();
@@ -92,44 +92,44 @@ size_t DeviceCertificate::peak_check_bytes() const {
   return held_bytes() + static_cast<size_t>(source_batch(g_.n)) * g_.n;
 }
 
-std::string DeviceCertificate::check(const int* d, cudaStream_t stream) {
+std::string DeviceCertificate::check(const int* d, int pitch, cudaStream_t stream) {
   const int n = g_.n;
   const int batch = source_batch(n);
   const unsigned long long none = kNoFault;
   APSP_CUDA_CHECK(cudaMemcpyAsync(b_->first.get(), &none, sizeof none, cudaMemcpyHostToDevice, stream));
-  if (const unsigned long long first = reduce(d, stream); first != kNoFault) return describe(d, first);
+  if (const unsigned long long first = reduce(d, pitch, stream); first != kNoFault) return describe(d, pitch, first);
   DeviceBuffer<unsigned char> grounded(static_cast<size_t>(batch) * n);
   for (int s0 = 0; s0 < n; s0 += batch) {
     const int rows = std::min(batch, n - s0);
     const dim3 grid((n + kThreads - 1) / kThreads, rows);
     const dim3 edge_block(32, kSourcesPerBlock);
     k::check_edges<<<dim3((n + 31) / 32, (rows + kSourcesPerBlock - 1) / kSourcesPerBlock), edge_block, 0, stream>>>(
-        d, n, b_->kept_start.get(), b_->kept_from.get(), b_->kept_weight.get(), s0, rows, grounded.get(),
+        d, n, pitch, b_->kept_start.get(), b_->kept_from.get(), b_->kept_weight.get(), s0, rows, grounded.get(),
         b_->first.get());
     APSP_CUDA_CHECK_LAUNCH();
     const long long zero_edges = static_cast<long long>(g_.zero.size()), work = zero_edges * rows;
     for (int changed = zero_edges > 0; changed;) {
       APSP_CUDA_CHECK(cudaMemsetAsync(b_->changed.get(), 0, sizeof(int), stream));
       k::ground_zero_edges<<<static_cast<unsigned>((work + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
-          d, n, b_->zero.get(), zero_edges, s0, rows, grounded.get(), b_->changed.get());
+          d, n, pitch, b_->zero.get(), zero_edges, s0, rows, grounded.get(), b_->changed.get());
       APSP_CUDA_CHECK_LAUNCH();
       APSP_CUDA_CHECK(cudaMemcpyAsync(&changed, b_->changed.get(), sizeof(int), cudaMemcpyDeviceToHost, stream));
       APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
     }
-    k::check_grounded<<<grid, kThreads, 0, stream>>>(d, n, s0, grounded.get(), b_->first.get());
+    k::check_grounded<<<grid, kThreads, 0, stream>>>(d, n, pitch, s0, grounded.get(), b_->first.get());
     APSP_CUDA_CHECK_LAUNCH();
   }
   unsigned long long first = none;
   APSP_CUDA_CHECK(cudaMemcpyAsync(&first, b_->first.get(), sizeof first, cudaMemcpyDeviceToHost, stream));
   APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return first == none ? "" : describe(d, first);
+  return first == none ? "" : describe(d, pitch, first);
 }
 
-std::string DeviceCertificate::describe(const int* d, unsigned long long key) const {
+std::string DeviceCertificate::describe(const int* d, int pitch, unsigned long long key) const {
   const int n = g_.n;
   const FaultAt at = decode_fault(key, n);
   std::vector<int32_t> row(n);
-  APSP_CUDA_CHECK(cudaMemcpy(row.data(), d + static_cast<size_t>(at.s) * n, n * sizeof(int32_t), cudaMemcpyDeviceToHost));
+  APSP_CUDA_CHECK(cudaMemcpy(row.data(), d + static_cast<size_t>(at.s) * pitch, n * sizeof(int32_t), cudaMemcpyDeviceToHost));
   return describe_fault(row.data(), g_, at.s, at.v, at.fault);
 }
 

@@ -5,6 +5,7 @@
 #include "core/device_buffer.hpp"
 #include "core/phase_timer.hpp"
 #include "harness/executor.hpp"
+#include "harness/matrix_layout.hpp"
 
 namespace apsp::harness {
 
@@ -20,7 +21,7 @@ class DeviceExecutor final : public Executor {
   }
 
   void load(const DistMatrix& input) override {
-    n_ = input.n();
+    n_ = pitch_ = input.n();
     if (pristine_.size() != input.size()) {
       pristine_ = DeviceBuffer<int>();  // free before allocating: two matrices at most
       work_ = DeviceBuffer<int>();
@@ -39,7 +40,7 @@ class DeviceExecutor final : public Executor {
     stop_.record(stream_.get());
     const double ms = elapsed_ms(start_, stop_);
     const uint64_t scratch = scratch_peak();
-    memory_.solve_bytes = buffer_elems(v, c, n_) * sizeof(int) + scratch;
+    memory_.solve_bytes = buffer_elems(v, c, n_) * sizeof(int) + scratch;  // pitch^2: one matrix, padded
     memory_.peak_bytes = held_bytes() + scratch;
     return ms;
   }
@@ -48,13 +49,14 @@ class DeviceExecutor final : public Executor {
 
   DistMatrix output() override {
     DistMatrix out(n_);
-    APSP_CUDA_CHECK(cudaMemcpy(out.data(), work_.get(), out.bytes(), cudaMemcpyDeviceToHost));
+    get_matrix(out.data(), work_.get(), pitch_, n_, cudaMemcpyDeviceToHost, stream_.get());
+    stream_.synchronize();
     return out;
   }
 
   std::string certify(const InEdges& g) override {
     if (!certificate_ || &certificate_->graph() != &g) certificate_ = std::make_unique<DeviceCertificate>(g);
-    std::string fault = certificate_->check(work_.get(), stream_.get());
+    std::string fault = certificate_->check(work_.get(), pitch_, stream_.get());
     memory_.peak_bytes = std::max(memory_.peak_bytes, held_bytes() + certificate_->peak_check_bytes());
     return fault;
   }
@@ -79,8 +81,10 @@ class DeviceExecutor final : public Executor {
   }
 
  private:
-  // Room for v's solve at c: buffer_elems ints (sm90 pads its rows in place past n x n).
+  // Room and layout for v's solve at c: a pitch x pitch buffer (sm90 pads its rows; the restore
+  // lays the matrix out so, harness/matrix_layout.hpp).
   void reserve(const Variant& v, const Config& c) {
+    pitch_ = row_pitch(v, c, n_);
     const size_t need = buffer_elems(v, c, n_);
     if (work_.size() >= need) return;
     work_ = DeviceBuffer<int>();  // free before allocating
@@ -113,8 +117,7 @@ class DeviceExecutor final : public Executor {
   // Restores the input; optionally evicts every line of it from L2 (a different byte each
   // time, so no layer can skip the write as unchanged).
   void prepare(bool flush_l2) {
-    APSP_CUDA_CHECK(cudaMemcpyAsync(work_.get(), pristine_.get(), pristine_.bytes(),
-                                    cudaMemcpyDeviceToDevice, stream_.get()));
+    put_matrix(work_.get(), pitch_, pristine_.get(), n_, cudaMemcpyDeviceToDevice, stream_.get());
     if (flush_l2 && scrub_.size() > 0)
       APSP_CUDA_CHECK(cudaMemsetAsync(scrub_.get(), ++flushes_ & 0xff, scrub_.size(), stream_.get()));
   }
@@ -136,7 +139,7 @@ class DeviceExecutor final : public Executor {
     graph_key_ = key;
   }
 
-  int n_ = 0;
+  int n_ = 0, pitch_ = 0;  // the matrix's size, and the layout of the last solve (reserve)
   CudaStream stream_;
   DeviceBuffer<int> pristine_, work_;
   DeviceBuffer<char> scrub_;  // twice the L2: writing it evicts every line of the matrix

@@ -1,6 +1,7 @@
 // sm90: blocked Floyd-Warshall shaped like a register-tiled GEMM, for Hopper.
-//   - The matrix is padded to a multiple of the tile (kInf fill), so no kernel checks bounds;
-//     padded k chunks and padded halves of edge tiles are not computed (live_chunks).
+//   - The matrix comes laid out in a buffer whose rows are padded to a multiple of the tile
+//     (Variant::pitch; the padding P has 2P >= kInf), so no kernel checks bounds; padded k
+//     chunks and padded halves of edge tiles are not computed (live_chunks).
 //   - Phases 2 and 3 are one min-plus product routine: a kTile x kTile output tile per block,
 //     8 x 8 outputs per thread (as 2 x 2 sub-blocks of 4 x 4, kTile/2 apart, so that 16 threads
 //     read 256 contiguous bytes with 16-byte loads: no bank conflicts), the k dimension in
@@ -48,68 +49,6 @@ __device__ __forceinline__ void allow_next() {
 #endif
 }
 
-// Copies the n x n matrix into a pitch x pitch one, padding with kInf (which never lowers a
-// distance, so padded vertices change nothing), and back. One thread per 4 columns: 16-byte
-// accesses on the padded side always (pitch is a multiple of the tile), on the n side when n is
-// a multiple of 4 (rows then start 16-byte aligned). Rows stride by gridDim.y, which is at most
-// 65535: n may be larger.
-static __global__ void pad(const int* __restrict__ src, int n, int* __restrict__ dst, int pitch) {
-  wait_for_previous();
-  allow_next();
-  const int j = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
-  if (j >= pitch) return;
-  for (int i = blockIdx.y; i < pitch; i += gridDim.y) {
-    int4 v = make_int4(kInf, kInf, kInf, kInf);
-    if (i < n) {
-      const int* row = src + at(i, 0, n);
-      if (n % 4 == 0 && j + 4 <= n) {
-        v = *reinterpret_cast<const int4*>(row + j);
-      } else {
-        v.x = j + 0 < n ? row[j + 0] : kInf;
-        v.y = j + 1 < n ? row[j + 1] : kInf;
-        v.z = j + 2 < n ? row[j + 2] : kInf;
-        v.w = j + 3 < n ? row[j + 3] : kInf;
-      }
-    }
-    *reinterpret_cast<int4*>(dst + at(i, j, pitch)) = v;
-  }
-}
-static __global__ void unpad(const int* __restrict__ src, int pitch, int* __restrict__ dst, int n) {
-  wait_for_previous();
-  allow_next();
-  const int j = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
-  if (j >= n) return;
-  for (int i = blockIdx.y; i < n; i += gridDim.y) {
-    const int4 v = *reinterpret_cast<const int4*>(src + at(i, j, pitch));
-    int* row = dst + at(i, 0, n);
-    if (n % 4 == 0) {
-      *reinterpret_cast<int4*>(row + j) = v;
-    } else {
-      row[j] = v.x;
-      if (j + 1 < n) row[j + 1] = v.y;
-      if (j + 2 < n) row[j + 2] = v.z;
-      if (j + 3 < n) row[j + 3] = v.w;
-    }
-  }
-}
-
-// After the rows have moved in place to their padded positions (row i at i * pitch), the padding
-// is made kInf: columns [n, pitch) of the first n rows, then every column of rows [n, pitch).
-// A grid-stride loop over just those elements (2 n (pitch - n) or so: a few MB).
-static __global__ void fill_padding(int* __restrict__ m, int n, int pitch) {
-  const long long gap = pitch - n, beside = static_cast<long long>(n) * gap;
-  const long long count = beside + gap * pitch;
-  for (long long e = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; e < count;
-       e += static_cast<long long>(gridDim.x) * blockDim.x) {
-    if (e < beside) {
-      m[at(static_cast<int>(e / gap), n + static_cast<int>(e % gap), pitch)] = kInf;
-    } else {
-      const long long below = e - beside;
-      m[at(n + static_cast<int>(below / pitch), static_cast<int>(below % pitch), pitch)] = kInf;
-    }
-  }
-}
-
 // Where thread (tx, ty) keeps its kPer x kPer outputs: 2 x 2 sub-blocks of 4 x 4 (kPer = 8) or
 // one (kPer = 4), kTile / kSubs apart, so that 16 threads read 256 contiguous bytes with 16-byte
 // loads: no bank conflicts.
@@ -154,8 +93,9 @@ __device__ __forceinline__ void store_tile(const int (&acc)[kPer][kPer], int* __
   });
 }
 
-// Padding needs no updates: padded entries are kInf, and d[i][k] + d[k][j] >= kInf whenever i, j
-// or k is a padded vertex, so they stay kInf and never lower a distance. At n = 10000 and tile 128
+// Padding needs no updates: a padded entry holds P with 2P >= kInf (harness/matrix_layout.hpp).
+// Through a padded k, d[i][k] + d[k][j] >= 2P >= kInf never lowers a real distance; a padded
+// entry's own candidates are P + d >= P, so it stays P. At n = 10000 and tile 128
 // the last tile holds 16 vertices of 128, and updating all of it is 3.4% more work than n^3.
 //  - k: a product over tile kt runs only the chunks that hold vertices (the last round);
 //  - outputs: with 2 x 2 sub-blocks per thread (kHalf apart), a tile whose vertices end within

@@ -1,6 +1,6 @@
-// 05 sm90: our Hopper-tuned variant. Changes against the course variants: the matrix is
-// padded to a multiple of the tile so no kernel checks bounds (the padding is left out of the
-// work); tiles of 64 or 128 elements;
+// 05 sm90: our Hopper-tuned variant. Changes against the course variants: the matrix is laid
+// out with rows padded to a multiple of the tile (Variant::pitch: the caller's copies do it) so
+// no kernel checks bounds (the padding is left out of the work); tiles of 64 or 128 elements;
 // phases 2 and 3 share one GEMM-like min-plus routine with an 8 x 8 (or 4 x 4) register tile per
 // thread, 16-byte shared-memory loads and a double-buffered k loop (kernels/sm90.cuh); three
 // schedules of a round (lookahead), chained by programmatic dependent launch.
@@ -140,91 +140,15 @@ const SideStream& side_stream() {
   return side;
 }
 
-constexpr int kMaxGridY = 65535;  // pad and unpad stride their rows over it
-
-// The padded matrix is pitch x pitch with rows pitch apart. Padding works in the caller's buffer
-// (buffer_elems: pitch^2 ints), so a solve's peak device memory is that buffer and a staging
-// area of at most kStagingBytes (32 MiB: it stays in the 50 MB L2 between its write and read).
-// A padded matrix that fits the staging area itself is solved there (two kernels, the fewest
-// launches for small n); a larger one moves its rows in place in batches through it.
-constexpr size_t kStagingBytes = size_t{32} << 20;
-
-// Row i moves from i * n to i * pitch, last rows first: a batch's destinations then lie at or
-// past its own sources and never reach the sources of the rows below it, so only the batch
-// itself needs staging (copied out whole, then written to its padded rows).
-void pad_in_place(int* d, int n, int pitch, int* staging, int batch, cudaStream_t stream) {
-  const size_t row_bytes = static_cast<size_t>(n) * sizeof(int);
-  for (int end = n; end > 0; end -= batch) {
-    const int begin = std::max(0, end - batch);
-    APSP_CUDA_CHECK(cudaMemcpyAsync(staging, d + static_cast<size_t>(begin) * n, row_bytes * (end - begin),
-                                    cudaMemcpyDeviceToDevice, stream));
-    APSP_CUDA_CHECK(cudaMemcpy2DAsync(d + static_cast<size_t>(begin) * pitch, pitch * sizeof(int), staging, row_bytes,
-                                      row_bytes, end - begin, cudaMemcpyDeviceToDevice, stream));
-  }
-  kernels::sm90::fill_padding<<<1024, 256, 0, stream>>>(d, n, pitch);
-  APSP_CUDA_CHECK_LAUNCH();
-}
-
-// The reverse, first rows first: row i moves from i * pitch back to i * n.
-void unpad_in_place(int* d, int n, int pitch, int* staging, int batch, cudaStream_t stream) {
-  const size_t row_bytes = static_cast<size_t>(n) * sizeof(int);
-  for (int begin = 0; begin < n; begin += batch) {
-    const int end = std::min(n, begin + batch);
-    APSP_CUDA_CHECK(cudaMemcpy2DAsync(staging, row_bytes, d + static_cast<size_t>(begin) * pitch, pitch * sizeof(int),
-                                      row_bytes, end - begin, cudaMemcpyDeviceToDevice, stream));
-    APSP_CUDA_CHECK(cudaMemcpyAsync(d + static_cast<size_t>(begin) * n, staging, row_bytes * (end - begin),
-                                    cudaMemcpyDeviceToDevice, stream));
-  }
-}
-
-// Where the rounds run: d itself (n a multiple of the tile, or padded in place), or the staging
-// area holding the whole padded matrix. undo() brings the result back into d's n x n layout.
-class PaddedMatrix {
- public:
-  PaddedMatrix(int* d, int n, int pitch, cudaStream_t stream) : d_(d), n_(n), pitch_(pitch), stream_(stream) {
-    if (pitch == n) return;
-    namespace k = kernels::sm90;
-    const size_t padded = static_cast<size_t>(pitch) * pitch * sizeof(int);
-    whole_ = padded <= kStagingBytes;
-    batch_ = whole_ ? n : static_cast<int>(std::clamp<size_t>(kStagingBytes / (sizeof(int) * n), 1, n));
-    // Stream-ordered: the pool keeps the memory between solves (keep_pool_memory below).
-    APSP_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&staging_),
-                                    whole_ ? padded : static_cast<size_t>(batch_) * n * sizeof(int), stream));
-    if (whole_) {
-      launch_early(k::pad, dim3((pitch / 4 + 255) / 256, std::min(pitch, kMaxGridY)), 256, 0, stream, d, n, staging_, pitch);
-    } else {
-      pad_in_place(d, n, pitch, staging_, batch_, stream);
-    }
-  }
-  int* get() const { return whole_ ? staging_ : d_; }
-  void undo() {
-    if (pitch_ == n_) return;
-    if (whole_) {
-      launch_early(kernels::sm90::unpad, dim3(((n_ + 3) / 4 + 255) / 256, std::min(n_, kMaxGridY)), 256, 0, stream_,
-                   staging_, pitch_, d_, n_);
-    } else {
-      unpad_in_place(d_, n_, pitch_, staging_, batch_, stream_);
-    }
-    APSP_CUDA_CHECK(cudaFreeAsync(staging_, stream_));
-  }
-
- private:
-  int* d_;
-  int n_, pitch_;
-  cudaStream_t stream_;
-  bool whole_ = false;
-  int batch_ = 0;
-  int* staging_ = nullptr;
-};
-
-// One instance: Variant::run for one point (InstanceFn). d holds pitch^2 ints (buffer_elems).
+// One instance: Variant::run for one point (InstanceFn). d comes in the padded layout that
+// Variant::pitch declares (rows round_up(n, kTile) apart, padding set): no bounds checks, and no
+// second matrix.
 template <int kTile, int kChunk, int kPer, int kLookahead>
 void solve(int* d, int n, const Config&, cudaStream_t stream, PhaseTimer* phases) {
   namespace k = kernels::sm90;
   const int pitch = round_up(n, kTile);
   const int tiles = pitch / kTile;
-  PaddedMatrix padded(d, n, pitch, stream);
-  int* const m = padded.get();
+  int* const m = d;
   constexpr int kP1 = k::pivot_smem<kTile>(), kProd = k::product_smem<kTile, kChunk>();
   constexpr int kP2 = k::product_smem<kTile, k::phase2_chunk<kTile>()>();
   constexpr int kThreads = k::product_threads<kTile, kPer>();
@@ -300,7 +224,6 @@ void solve(int* d, int n, const Config&, cudaStream_t stream, PhaseTimer* phases
     }
   }
   mark_phase(phases, 0);
-  padded.undo();
 }
 
 // This shard's instances, registered before main() (variants/instances.hpp).
@@ -366,20 +289,6 @@ int smem_bytes() {
                    k::product_smem<kTile, k::phase2_chunk<kTile>()>(), k::pivot_smem<kTile>()});
 }
 
-// Keep freed pool memory cached, so a padded solve does not pay for a fresh allocation.
-void keep_pool_memory() {
-  static const bool done = [] {
-    int dev = 0;
-    cudaMemPool_t pool;
-    APSP_CUDA_CHECK(cudaGetDevice(&dev));
-    APSP_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, dev));
-    uint64_t keep = UINT64_MAX;
-    APSP_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
-    return true;
-  }();
-  (void)done;
-}
-
 // For a device with no policy table (harness/policy): the configs the H200 and H100 tables
 // (policies/) hold: while a round has few tiles, tile 64 with the next pivot inside phase 3
 // (tuned at n = 1000), then tile 64 with the side stream (2500); from the geometric mean of
@@ -422,12 +331,8 @@ Variant make_sm90() {
     });
     return launch;
   };
-  v.buffer_elems = [](const Config& c, int n) {
-    const size_t pitch = static_cast<size_t>(round_up(n, c.at("tile")));
-    return pitch * pitch;
-  };
+  v.pitch = [](const Config& c, int n) { return round_up(n, c.at("tile")); };
   v.run = [](int* d, int n, const Config& c, cudaStream_t stream, PhaseTimer* phases) {
-    keep_pool_memory();
     run_instance(kName, d, n, c, stream, phases);
   };
   return v;

@@ -29,9 +29,15 @@ VariantRegistrar::VariantRegistrar(Variant (*factory)(), const char* file) {
   registrations().push_back({factory, std::filesystem::path(file).filename().string()});
 }
 
+int row_pitch(const Variant& v, const Config& c, int n) {
+  const int pitch = v.pitch ? v.pitch(c, n) : n;
+  if (pitch < n) throw std::logic_error(v.name + ": a row pitch below n");
+  return pitch;
+}
+
 size_t buffer_elems(const Variant& v, const Config& c, int n) {
-  const size_t square = static_cast<size_t>(n) * static_cast<size_t>(n);
-  return v.buffer_elems ? std::max(v.buffer_elems(c, n), square) : square;
+  const size_t pitch = static_cast<size_t>(row_pitch(v, c, n));
+  return pitch * pitch;
 }
 
 std::string check_launch(int n, int threads, int smem_bytes, const DeviceInfo& dev) {

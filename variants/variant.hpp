@@ -53,14 +53,17 @@ struct Variant {
   std::function<Config(int n, const DeviceInfo&)> heuristic;
   // "" when (config, n) can run on this device; otherwise the reason it cannot.
   std::function<std::string(const Config&, int n, const DeviceInfo&)> check;
-  // Solves in place: d is an n x n row-major matrix; every launch goes on `stream` and is
+  // Solves in place: d is an n x n row-major matrix (rows `pitch` apart, below); every launch goes on `stream` and is
   // checked. Asynchronous: the caller synchronises. With `phases` (may be null) a tiled variant
   // marks the start of each phase (apsp_bench --phases); naive marks nothing.
   std::function<void(int* d, int n, const Config&, cudaStream_t stream, PhaseTimer* phases)> run;
-  // Optional: how many ints the buffer d must hold for (config, n), when the solve needs room
-  // past the n x n matrix to work in place (sm90 pads its rows there); n * n when absent.
-  // Callers allocate buffer_elems(v, c, n) (below).
-  std::function<size_t(const Config&, int n)> buffer_elems;
+  // Optional: the distance between rows of d, when the solve wants the matrix laid out wider
+  // than n (sm90: rows padded to its tile, so no kernel checks bounds). Then d is a pitch x
+  // pitch buffer holding the n x n matrix in its top-left corner, and every entry outside it
+  // holds a padding value P with 2P >= kInf (harness/matrix_layout.hpp writes kPadding): such an
+  // entry never lowers a distance and stays P through a solve. Whoever fills d and reads it back
+  // uses this layout (row_pitch below); n when absent.
+  std::function<int(const Config&, int n)> pitch;
   bool test_only = false;  // listed only when APSP_TEST_VARIANTS is set (planted_wrong, CPU tests)
   std::string source;      // the file that registered it; the registry is sorted by its name
   // A run-time compiled user kernel: the hash of its source, which keys its tuning-database
@@ -133,7 +136,9 @@ void validate_config(const Variant& v, const Config& c);
 // parameter was added names configs without it).
 std::string config_problem(const std::string& variant, const Config& c);
 
-// The ints a buffer for v's solve at (c, n) must hold: Variant::buffer_elems, or n * n.
+// The distance between rows of d for v's solve at (c, n): Variant::pitch, or n; and the ints
+// its buffer holds, pitch^2.
+int row_pitch(const Variant& v, const Config& c, int n);
 size_t buffer_elems(const Variant& v, const Config& c, int n);
 
 // Shared by the variant files: "" or the reason a launch of `threads` threads and
