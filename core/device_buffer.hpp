@@ -47,12 +47,17 @@ class DeviceBuffer {
 };
 
 // A device copy of a host array of the same element size; one element at least, so that an
-// empty array still has an address to pass to a kernel.
+// empty array still has an address to pass to a kernel. The copy has landed when it returns:
+// a plain cudaMemcpy from pageable memory may return before its DMA ends, and work on a
+// non-blocking stream (all of ours) is not ordered after it, so it could read the old bytes.
 template <class T, class U>
 DeviceBuffer<T> to_device(const std::vector<U>& src) {
   static_assert(sizeof(T) == sizeof(U));
   DeviceBuffer<T> dst(std::max<size_t>(src.size(), 1));
-  if (!src.empty()) APSP_CUDA_CHECK(cudaMemcpy(dst.get(), src.data(), src.size() * sizeof(U), cudaMemcpyHostToDevice));
+  if (!src.empty()) {
+    APSP_CUDA_CHECK(cudaMemcpyAsync(dst.get(), src.data(), src.size() * sizeof(U), cudaMemcpyHostToDevice, cudaStreamLegacy));
+    APSP_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
+  }
   return dst;
 }
 

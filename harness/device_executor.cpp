@@ -28,7 +28,12 @@ class DeviceExecutor final : public Executor {
       pristine_ = DeviceBuffer<int>(input.size());
       work_ = DeviceBuffer<int>(input.size());
     }
-    APSP_CUDA_CHECK(cudaMemcpy(pristine_.get(), input.data(), input.bytes(), cudaMemcpyHostToDevice));
+    // On stream_, where the restores that read it run: a plain cudaMemcpy from pageable memory
+    // may return before its DMA has landed, and stream_ (non-blocking) would not wait for it.
+    // That race gave naive "wrong distances" under load in earlier runs (the restore copied a
+    // half-uploaded input).
+    APSP_CUDA_CHECK(cudaMemcpyAsync(pristine_.get(), input.data(), input.bytes(), cudaMemcpyHostToDevice, stream_.get()));
+    stream_.synchronize();
   }
 
   double sample(const Variant& v, const Config& c, bool flush_l2) override {
