@@ -105,9 +105,15 @@ WorkingSet working_set(const Plan& plan, int n) {
   const uint64_t matrix = matrix_bytes(n), edges = expected_edges(plan.graph, n);
   const std::string reference = reference_kind(n, plan.cpu_reference_max_n, plan.reference, plan.baseline);
   const bool certificate = reference == kCertificate;
+  // The work buffer in the widest layout a request solves in (sm90 pads its rows to its tile;
+  // a request without a config is taken at its declared defaults, the widest of its tiles).
+  uint64_t work = matrix;
+  for (const Request& r : plan.requests)
+    work = std::max<uint64_t>(work, buffer_elems(*r.variant, r.config.value_or(r.variant->defaults), n) * sizeof(int32_t));
   WorkingSet w;
-  // The certificate: the in-edges and, at most as large, the essential subgraph it makes.
-  w.device = 3 * matrix + (certificate ? 2 * (edges * 8 + (static_cast<uint64_t>(n) + 1) * 8) + (uint64_t{256} << 20) : 0);
+  // The pristine copy, the work buffer; the certificate's in-edges and, at most as large, the
+  // essential subgraph it makes, with its flags (256 MB a batch).
+  w.device = matrix + work + (certificate ? 2 * (edges * 8 + (static_cast<uint64_t>(n) + 1) * 8) + (uint64_t{256} << 20) : 0);
   w.host = matrix * (reference == "cpu-reference" ? 2 : 1) + edges * sizeof(Edge) + (certificate ? edges * 8 : 0);
   return w;
 }

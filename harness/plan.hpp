@@ -71,8 +71,8 @@ void add_baseline(Plan& plan, bool reuse);
 // at some size of the plan.
 void check_weights(const Plan& plan);
 
-// What one size of a plan holds at once. Device: the executor's pristine and work matrices, a
-// padded copy (sm90, when n is not a multiple of its tile), the certificate's edges and flags.
+// What one size of a plan holds at once. Device: the executor's pristine matrix and its work
+// buffer in the widest layout a request solves in (Variant::pitch), the certificate's edges and flags.
 // Host: the input matrix (and the CPU reference's copy), the graph and its edges by destination.
 struct WorkingSet {
   uint64_t device = 0, host = 0;
