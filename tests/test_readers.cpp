@@ -1,6 +1,7 @@
 // The readers of results files, tuning databases and policies refuse what no run can produce,
 // with one line naming the JSON path and the fault (the program puts the file name in front).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -85,14 +86,18 @@ std::string db_error(const json& entry_changes) {
             {"build", {{"commit", "c"}, {"kernels", "k"}}}, {"status", "ok"}, {"reason", ""},
             {"samples_ms", {3.0, 3.1}}, {"median_ms", 3.05}, {"date", "d"}};
   if (entry_changes.is_object()) e.update(entry_changes);
-  const std::string path = testing::TempDir() + "reader_db.json";
+  // One file per process: ctest runs each test case as its own process, in parallel with -j,
+  // and two cases write this file (a shared name failed on the GPU machine under -j4).
+  const std::string path = testing::TempDir() + "reader_db." + std::to_string(getpid()) + ".json";
   std::ofstream(path) << json{{"schema", "apsp-tuning/2"}, {"entries", {e}}}.dump();
   try {
     TuningDb::load(path);
   } catch (const std::runtime_error& err) {
     std::string what = err.what();
+    std::filesystem::remove(path);
     return what.substr(what.find(": ") + 2);  // without the path
   }
+  std::filesystem::remove(path);
   return "";
 }
 
