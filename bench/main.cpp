@@ -209,7 +209,7 @@ int run(int argc, char** argv) {
                "output above) before it is timed. Speedups are against naive. A variant asked for by\n"
                "name runs its default for each n: this device's policy table (policies/), else the\n"
                "variant's heuristic, else its declared default (--dry-run shows which).\n"
-               + exit_codes_help("a run FAILED or could not run") + "\n"
+               + exit_codes_help("a run FAILED or could not run, or a write failed") + "\n"
                "Your own kernel: --kernel my_fw.cu compiles it at run time and runs it like a variant\n"
                "(docs/kernel-contract.md); a kernel that faults or hangs is FAILED, the rest go on."};
   add_options(app, o);
@@ -218,13 +218,13 @@ int run(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
     fmt::print(stderr, "apsp_bench: {} (see --help)\n", e.what());  // one line, unlike CLI11's own
-    return kExitUsage;
+    return kExitRefused;
   }
   std::vector<std::string> gbench_flags;
   for (const std::string& extra : app.remaining()) {
     if (extra.rfind("--benchmark_", 0) != 0) {
       fmt::print(stderr, "apsp_bench: unknown option '{}' (see --help)\n", extra);
-      return kExitUsage;
+      return kExitRefused;
     }
     gbench_flags.push_back(extra);
   }
@@ -232,7 +232,7 @@ int run(int argc, char** argv) {
     init_gbench_flags(argv[0], gbench_flags);
   } catch (const std::invalid_argument& e) {
     fmt::print(stderr, "apsp_bench: {}\n", failure_text(e));
-    return kExitUsage;
+    return kExitRefused;
   }
   const std::optional<DeviceInfo> device = has_device() ? std::optional(query_device()) : std::nullopt;
   Results baseline;
@@ -250,10 +250,10 @@ int run(int argc, char** argv) {
     build_plan(o, baseline, tuned_db);
   } catch (const harness::CompileError& e) {
     fmt::print(stderr, "{}\n", harness::compile_failure_text("apsp_bench", e));
-    return kExitUsage;
+    return kExitRefused;
   } catch (const std::exception& e) {  // InputError, invalid_argument, runtime_error: one line, exit 2
     fmt::print(stderr, "apsp_bench: {}\n", failure_text(e));
-    return kExitUsage;
+    return kExitRefused;
   }
   if (o.dry_run) {
     print_dry_run(o.plan, o, tuned_db);
@@ -267,7 +267,7 @@ int run(int argc, char** argv) {
   const DeviceInfo& dev = *session.device;
   if (const std::string why = device_problem(o.plan, dev, baseline, o); !why.empty()) {
     fmt::print(stderr, "apsp_bench: {}\n", why);
-    return kExitUsage;
+    return kExitRefused;
   }
   fmt::print("device: {} (cc {}, {} SMs, {} MHz), driver {}, runtime {}; build {} (kernels {})\n", dev.name,
              dev.cc(), dev.sms, dev.clock_mhz, dev.driver, dev.runtime, session.build.commit, session.build.kernels);

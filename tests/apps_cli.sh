@@ -3,7 +3,7 @@
 #   apps_cli.sh golden   BUILD_DIR   apsp --variant cpu reproduces the checked-in golden outputs
 #   apps_cli.sh gpu      BUILD_DIR   every variant through apsp gives the golden bytes (77: no GPU)
 #   apps_cli.sh roundtrip BUILD_DIR  gen_graph | apsp equals the independent Python solver
-#   apps_cli.sh bad      BUILD_DIR   every reader fault: one line, exit 1, nothing written
+#   apps_cli.sh bad      BUILD_DIR   every reader fault: one line, exit 2 (refused), nothing written
 #   apps_cli.sh checks   BUILD_DIR   checked before any work: output folders, memory (ulimit -v);
 #                                    -o - is standard output; pipes and /dev/stdin are read
 #   apps_cli.sh gpu_tuned BUILD_DIR  apsp --db takes a tuner pick only where the tuner measured it
@@ -76,7 +76,7 @@ bad)
     echo "keep me" > "$tmp/existing"
     "$build/apsp" "$here/data/bad/$file" -o "$tmp/existing" 2>"$tmp/err" >"$tmp/stdout"
     rc=$?
-    [ $rc -eq 1 ] || fail "$file: exit $rc, expected 1"
+    [ $rc -eq 2 ] || fail "$file: exit $rc, expected 2"
     [ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "$file: expected one line on stderr: $(cat "$tmp/err")"
     grep -qF "$message" "$tmp/err" || fail "$file: stderr '$(cat "$tmp/err")' lacks '$message'"
     [ "$(cat "$tmp/existing")" = "keep me" ] || fail "$file: the existing output was touched"
@@ -91,7 +91,7 @@ zero.txt|zero.txt:1: V must be positive, got 0
 overflow.txt|overflow.txt:2: weight 600000000 with V = 3
 empty.txt|empty.txt:1: empty input
 LIST
-  "$build/apsp" /nonexistent.txt 2>"$tmp/err"; [ $? -eq 1 ] && grep -q "cannot open" "$tmp/err" || fail "missing file"
+  "$build/apsp" /nonexistent.txt 2>"$tmp/err"; [ $? -eq 2 ] && grep -q "cannot open" "$tmp/err" || fail "missing file"
   "$build/gen_graph" --V 10 --wmax 200000000 -o "$tmp/g" 2>"$tmp/err"; rc=$?
   [ $rc -eq 2 ] && [ ! -e "$tmp/g" ] && grep -q "reaches the unreachable value" "$tmp/err" || fail "gen_graph wmax: rc $rc $(cat "$tmp/err")"
   echo "every bad input refused, nothing written" ;;
@@ -117,10 +117,10 @@ checks)
   cmp -s "$tmp/out" "${g%.txt}.expected" || fail "cat FILE | apsp /dev/stdin: wrong output"
   # A folder as input: one line, no std::bad_alloc.
   "$build/apsp" "$tmp" 2>"$tmp/err"; rc=$?
-  [ $rc -eq 1 ] && grep -q "is a folder, not an edge-list file" "$tmp/err" || fail "apsp FOLDER: rc $rc, $(cat "$tmp/err")"
+  [ $rc -eq 2 ] && grep -q "is a folder, not an edge-list file" "$tmp/err" || fail "apsp FOLDER: rc $rc, $(cat "$tmp/err")"
   # The memory check counts what ulimit -v leaves, not the machine's RAM.
   (ulimit -v 1000000; echo "30000 0" | "$build/apsp" - --variant cpu -o "$tmp/big" 2>"$tmp/err"); rc=$?
-  [ $rc -eq 1 ] && grep -q "more than the .* available (what ulimit -v leaves)" "$tmp/err" \
+  [ $rc -eq 2 ] && grep -q "more than the .* available (what ulimit -v leaves)" "$tmp/err" \
     || fail "ulimit -v: rc $rc, $(cat "$tmp/err")"
   echo "outputs, memory and pipes checked before any work" ;;
 *) fail "unknown mode $mode" ;;
