@@ -138,10 +138,8 @@ void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
 }
 
 void print_dry_run(const harness::Plan& p, const Options& o, const TuningDb& tuned_db) {
-  const bool device = has_device();
-  DeviceInfo assumed = harness::nominal_h200();  // no GPU here: show what an H200 would run
-  assumed.name = "NVIDIA H200";
-  const DeviceInfo dev = device ? query_device() : assumed;
+  std::string assumed;
+  const DeviceInfo dev = harness::dry_run_device(assumed);
   fmt::print("plan: {} run(s) = {} request(s) x {} size(s); samples {}..{}, at least {} s each; L2 {}\n",
              p.requests.size() * p.sizes.size(), p.requests.size(), p.sizes.size(), p.sampling.min_reps,
              p.sampling.max_reps, p.sampling.min_time_s, o.warm ? "warm" : "flushed before each sample");
@@ -177,7 +175,7 @@ void print_dry_run(const harness::Plan& p, const Options& o, const TuningDb& tun
     fmt::print("  n = {:>6}: verified against {}; device memory {:.1f} MB\n", n,
                harness::reference_kind(n, p.cpu_reference_max_n, p.reference, p.baseline), harness::working_set(p, n).device / 1e6);
   }
-  if (!device) fmt::print("no CUDA device here: the configs and checks shown are an NVIDIA H200's\n");
+  if (!assumed.empty()) fmt::print("{}\n", assumed);
 }
 
 // "" when the plan fits this device and the baseline file matches it; else the reason.

@@ -85,9 +85,9 @@ void add_options(CLI::App& app, Options& o) {
 }
 
 void print_dry_run(const std::vector<const Variant*>& variants, const std::vector<int>& sizes, const Options& o) {
-  const bool device = has_device();
-  const DeviceInfo dev = device ? query_device() : harness::nominal_h200();
-  fmt::print("device: {}\n", dev.name);
+  std::string assumed;
+  const DeviceInfo dev = harness::dry_run_device(assumed);
+  fmt::print("device: {}{}\n", dev.name, assumed.empty() ? "" : " (assumed: " + assumed + ")");
   for (const Variant* v : variants) {
     const auto space = params_in_group(*v, o.tune.group);
     const auto points = harness::search_points(*v, o.tune.group, v->defaults);
@@ -112,9 +112,10 @@ void print_dry_run(const std::vector<const Variant*>& variants, const std::vecto
           visits < runnable ? fmt::format("at most {} to measure (a {} search, --budget {}, of {} runnable)", visits,
                                           harness::resolve_strategy(o.tune, points.size()), o.tune.budget, runnable)
                             : fmt::format("{} to measure", runnable);
+      // The reference a real run measures beside the points: the shipped default at this n.
+      const harness::DefaultChoice reference = harness::default_config(*v, n, &dev);
       fmt::print("  n = {}: {}, {} rejected; reference: {} ({})\n", n, measured, rejected,
-                 config_name(v->name, harness::default_config(*v, n, device ? &dev : nullptr).config),
-                 harness::default_config(*v, n, device ? &dev : nullptr).source);
+                 config_name(v->name, reference.config), reference.source);
     }
   }
 }
