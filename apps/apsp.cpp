@@ -321,16 +321,19 @@ void next_hops_on_host(MatrixView d, NextHops& hops, int threads, Timing& t) {
   t.add("next hops (CPU)", ms_since(t0));
 }
 
-// The CPU reference solve with a progress line and, when the first rounds say it will take
-// over a minute, one line with the estimate and how to use a GPU.
+// The CPU reference solve with a progress line and, as soon as the rate so far puts it over a
+// minute, one line with the estimate and how to use a GPU. Re-estimated every round until that
+// line is printed: the first rounds run faster (most entries are still unreachable, which the
+// solver skips), so at V = 10000 the first second's estimate was under a minute for a solve of
+// 80 s, and deciding once then left the solve silent off a terminal.
 void solve_on_cpu(DistMatrix& d, int threads) {
   ProgressMeter meter(fmt::format("solving V = {} on the CPU", d.n()));
-  bool estimated = false;
+  bool announced = false;
   floyd_warshall_blocked(d, threads, [&](int done, int rounds) {
-    if (!estimated) {
+    if (!announced) {
       if (const auto s = harness::cpu_solve_estimate_s(meter.elapsed_s(), done, rounds)) {
-        estimated = true;
         if (const std::string line = harness::cpu_solve_estimate_line(d.n(), *s); !line.empty()) {
+          announced = true;
           progress_done();
           fmt::print(stderr, "apsp: {}\n", line);
         }

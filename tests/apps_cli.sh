@@ -6,6 +6,7 @@
 #   apps_cli.sh bad      BUILD_DIR   every reader fault: one line, exit 2 (refused), nothing written
 #   apps_cli.sh checks   BUILD_DIR   checked before any work: output folders, memory (ulimit -v);
 #                                    -o - is standard output; pipes and /dev/stdin are read
+#   apps_cli.sh progress BUILD_DIR   a long CPU solve announces its estimate and shows progress
 #   apps_cli.sh gpu_tuned BUILD_DIR  apsp --db takes a tuner pick only where the tuner measured it
 #                                    faster than the shipped default, and no database is read
 #                                    unless named (77: no GPU)
@@ -123,5 +124,27 @@ checks)
   [ $rc -eq 2 ] && grep -q "more than the .* available (what ulimit -v leaves)" "$tmp/err" \
     || fail "ulimit -v: rc $rc, $(cat "$tmp/err")"
   echo "outputs, memory and pipes checked before any work" ;;
+progress)
+  # No silent long work without a GPU: a CPU solve estimated over a minute says so in one line
+  # (with how to use a GPU), and on a terminal a progress line shows the share done and the time
+  # left. (V = 10000 took 80 s on 2 cores, and its first second's rate said under a minute: the
+  # line never came.) V = 16000 on 2 threads, about 6 min here, stays over a minute on faster
+  # cores; it is stopped once both have shown.
+  command -v script >/dev/null || { echo "script(1) missing: skipped"; exit 77; }
+  "$build/gen_graph" --V 16000 --density 0.01 --seed 5 -o "$tmp/g.txt" || fail "gen_graph"
+  script -qfc "exec $build/apsp $tmp/g.txt --variant cpu --threads 2 -o $tmp/out" /dev/null >"$tmp/tty" 2>&1 &
+  tty_pid=$!
+  for _ in $(seq 120); do
+    grep -q "will take about" "$tmp/tty" && grep -q "solving V = 16000 on the CPU: [0-9]*% (about" "$tmp/tty" && break
+    sleep 0.5
+  done
+  apsp_pid=$(ps -o pid= --ppid "$tty_pid" | tr -d ' ')
+  [ -n "$apsp_pid" ] && kill "$apsp_pid"
+  wait "$tty_pid"
+  grep -q "apsp: the CPU solve of V = 16000 will take about [0-9.]* \(s\|min\) (at the rate so far); with a CUDA device present" "$tmp/tty" \
+    || fail "no estimate line: $(cat -v "$tmp/tty")"
+  grep -q "solving V = 16000 on the CPU: [0-9]*% (about [0-9.]* \(s\|min\) left)" "$tmp/tty" \
+    || fail "no progress line on a terminal: $(cat -v "$tmp/tty")"
+  echo "a long CPU solve: estimate and progress shown" ;;
 *) fail "unknown mode $mode" ;;
 esac
