@@ -92,6 +92,19 @@ zero.txt|zero.txt:1: V must be positive, got 0
 overflow.txt|overflow.txt:2: weight 600000000 with V = 3
 empty.txt|empty.txt:1: empty input
 LIST
+  # Bytes an editor hides: shown escaped, in one line, with a message or hint of their own.
+  printf '\xEF\xBB\xBF2 1\n0 1 5\n' > "$tmp/bom.txt"
+  printf '2 1\n0 1\0 5\n' > "$tmp/nul.txt"
+  printf '2 1\r0 1 5\r' > "$tmp/cr.txt"
+  while IFS='|' read -r file message; do
+    "$build/apsp" "$tmp/$file" 2>"$tmp/err" >/dev/null; rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -qF "$message" "$tmp/err" \
+      || fail "$file: rc $rc, stderr '$(cat -v "$tmp/err")' lacks '$message'"
+  done <<'LIST'
+bom.txt|bom.txt:1: the file starts with a UTF-8 byte order mark (\xEF\xBB\xBF): save it without one
+nul.txt|nul.txt:2: expected an integer, found '1\0'
+cr.txt|cr.txt:1: expected 2 integers 'V E', found 5 (the lines end in CR alone, as on classic Mac OS: convert them to \n
+LIST
   "$build/apsp" /nonexistent.txt 2>"$tmp/err"; [ $? -eq 2 ] && grep -q "cannot open" "$tmp/err" || fail "missing file"
   "$build/gen_graph" --V 10 --wmax 200000000 -o "$tmp/g" 2>"$tmp/err"; rc=$?
   [ $rc -eq 2 ] && [ ! -e "$tmp/g" ] && grep -q "reaches the unreachable value" "$tmp/err" || fail "gen_graph wmax: rc $rc $(cat "$tmp/err")"

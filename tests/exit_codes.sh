@@ -44,6 +44,9 @@ expect 1 "gen_graph: standard output: write failed" to_full "$bin/gen_graph" --V
 expect 2 "--n: an empty size in '1000,'" "$bin/apsp_bench" --dry-run --n 1000,
 expect 2 "--benchmark_bogus" "$bin/apsp_bench" --dry-run --benchmark_bogus=1
 expect 2 "--min-reps 5 is more than --reps 3" "$bin/apsp_bench" --dry-run --min-reps 5 --reps 3
+expect 2 "batch2 must be an integer, found '+6'" "$bin/apsp_bench" --dry-run --config 'batched[batch2=+6]'
+expect 2 "batch2 is given twice" "$bin/apsp" "$data/single.txt" --config 'batched[batch2=6,batch2=5]'
+expect 2 "--n: 99999999999 is out of range (at most 1048576)" "$bin/apsp_bench" --dry-run --n 99999999999
 expect 2 "vertex.txt:2: vertex 3 out of range [0, 3)" "${nodev[@]}" "$bin/apsp_bench" --graph "$data/bad/vertex.txt"
 expect 2 "huge.txt:1: V = 2000000000 needs" "${nodev[@]}" "$bin/apsp_bench" --graph "$tmp/huge.txt"
 expect 2 "README.md: not JSON" "${nodev[@]}" "$bin/apsp_bench" --n 100 --tuned "$src/README.md"
