@@ -464,7 +464,10 @@ int run(int argc, char** argv) {
   } catch (const std::bad_alloc& e) {  // memory that ran out while reading: a failure, not a refusal
     fmt::print(stderr, "apsp: {}\n", failure_text(e));
     return kExitFailed;
-  } catch (const std::exception& e) {  // unreadable or malformed, too large, or a --db that is not one
+  } catch (const InputError& e) {  // the reader's line names the file already ("while reading" did too)
+    fmt::print(stderr, "apsp: {}\n", e.what());
+    return kExitRefused;
+  } catch (const std::exception& e) {  // too large for the device, or a --db that is not one
     fmt::print(stderr, "apsp: {}\n", failure_text(e));
     return kExitRefused;
   }
