@@ -467,7 +467,7 @@ int run(int argc, char** argv) {
   } catch (const InputError& e) {  // the reader's line names the file already ("while reading" did too)
     fmt::print(stderr, "apsp: {}\n", e.what());
     return kExitRefused;
-  } catch (const std::exception& e) {  // too large for the device, or a --db that is not one
+  } catch (const std::exception& e) {  // too large for the device or the host, or a --db that is not one
     fmt::print(stderr, "apsp: {}\n", failure_text(e));
     return kExitRefused;
   }
