@@ -5,8 +5,9 @@
 // solved.
 // Built for speed at large V, where the I/O dominates: whole-file read and from_chars parsing,
 // pinned host memory, async copies on one stream, to_chars output formatted by all cores while
-// the previous batch is written. Exit codes: 0 done, 1 bad input or a failure (nothing
-// written), 2 bad usage, 3 a GPU variant asked for and no device.
+// the previous batch is written. Exit codes (core/console.hpp): 0 done, 1 the solve or a write
+// failed (nothing written), 2 refused before the solve (the command line, the input, or a graph
+// too large for this machine), 3 a GPU variant asked for and no device.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <unistd.h>
@@ -179,7 +180,8 @@ std::pair<NamedConfig, std::string> pick(const Options& o, const std::optional<N
 }
 
 // The variant to run on `dev` (asked, or auto), checked; throws std::runtime_error (one line)
-// when it cannot run at this size or the device lacks the memory.
+// when it cannot run at this size, the device lacks the memory, or the --db file cannot be read
+// (the caller exits 2).
 // `paths_bytes`: device memory the next hops take beside the distances (0: none asked for).
 NamedConfig choose(const Options& o, const std::optional<NamedConfig>& asked, const DeviceInfo& dev, int n,
                    uint64_t paths_bytes) {
@@ -319,16 +321,19 @@ void next_hops_on_host(MatrixView d, NextHops& hops, int threads, Timing& t) {
   t.add("next hops (CPU)", ms_since(t0));
 }
 
-// The CPU reference solve with a progress line and, when the first rounds say it will take
-// over a minute, one line with the estimate and how to use a GPU.
+// The CPU reference solve with a progress line and, as soon as the rate so far puts it over a
+// minute, one line with the estimate and how to use a GPU. Re-estimated every round until that
+// line is printed: the first rounds run faster (most entries are still unreachable, which the
+// solver skips), so at V = 10000 the first second's estimate was under a minute for a solve of
+// 80 s, and deciding once then left the solve silent off a terminal.
 void solve_on_cpu(DistMatrix& d, int threads) {
   ProgressMeter meter(fmt::format("solving V = {} on the CPU", d.n()));
-  bool estimated = false;
+  bool announced = false;
   floyd_warshall_blocked(d, threads, [&](int done, int rounds) {
-    if (!estimated) {
+    if (!announced) {
       if (const auto s = harness::cpu_solve_estimate_s(meter.elapsed_s(), done, rounds)) {
-        estimated = true;
         if (const std::string line = harness::cpu_solve_estimate_line(d.n(), *s); !line.empty()) {
+          announced = true;
           progress_done();
           fmt::print(stderr, "apsp: {}\n", line);
         }
@@ -369,7 +374,7 @@ int run(int argc, char** argv) {
                "shortest path, -1 when unreachable or i == j) in --format; --path S T prints one path and its\n"
                "length on standard output, and the distances then go only to -o FILE. Standard output takes\n"
                "one of: the distances (no -o, or -o -), the next hops (--paths -), the path line (--path).\n"
-               + exit_codes_help("bad input or a failure (nothing written)") +
+               + exit_codes_help("a solve or a write; nothing is written") +
                " 3: a GPU variant was asked for (without one, auto solves on the CPU)."};
   app.option_defaults()->always_capture_default();
   app.add_option("input", o.input, "edge-list file, or - for standard input")->required();
@@ -401,7 +406,7 @@ int run(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
     fmt::print(stderr, "apsp: {} (see --help)\n", e.what());
-    return kExitUsage;
+    return kExitRefused;
   }
   std::optional<NamedConfig> asked;
   harness::UserKernels user_kernel;  // --kernel: compiled before the input is read
@@ -421,10 +426,10 @@ int run(int argc, char** argv) {
       throw std::invalid_argument(fmt::format("--db {}: cannot read", o.db_path));
   } catch (const harness::CompileError& e) {
     fmt::print(stderr, "{}\n", harness::compile_failure_text("apsp", e));
-    return kExitUsage;
+    return kExitRefused;
   } catch (const std::invalid_argument& e) {
     fmt::print(stderr, "apsp: {}\n", e.what());
-    return kExitUsage;
+    return kExitRefused;
   }
   const bool device = o.variant != "cpu" && has_device();
   if (!device && o.variant != "cpu" && o.variant != "auto") {
@@ -440,24 +445,41 @@ int run(int argc, char** argv) {
   NextHops hops;
   hops.want_matrix = !o.paths.empty() || (o.path && !device);  // the CPU's rounds read every row
   if (o.path) hops.want_column = o.path->second;
-  bool to_stdout = false;  // what failed was a write to standard output
-  try {
+  NamedConfig chosen;
+  try {  // the input and what it asks of this machine: a fault here is a refusal, before any solve
     in = read_input(o, asked, device, t);
     const int n = in.graph.num_vertices;
     if (o.path && std::max(o.path->first, o.path->second) >= n) {
       fmt::print(stderr, "apsp: --path {} {}: vertex {} is out of range [0, {}) of {}\n", o.path->first,
                  o.path->second, std::max(o.path->first, o.path->second), n, o.input == "-" ? "<stdin>" : o.input);
-      return kExitUsage;
+      return kExitRefused;
     }
     if (hops.wanted()) hops.edges = harness::OutEdges::of(in.graph);
     if (device) {
       const uint64_t paths_bytes = hops.wanted() ? matrix_bytes(n) + harness::next_hops_device_bytes(hops.edges) : 0;
-      pinned = solve_on_device(in, choose(o, asked, query_device(), n, paths_bytes), hops, t);
+      chosen = choose(o, asked, query_device(), n, paths_bytes);
+    } else if (hops.wanted()) {
+      check_host_matrices(n, 2, "the distances and the next hops");
+    }
+  } catch (const std::bad_alloc& e) {  // memory that ran out while reading: a failure, not a refusal
+    fmt::print(stderr, "apsp: {}\n", failure_text(e));
+    return kExitFailed;
+  } catch (const InputError& e) {  // the reader's line names the file already ("while reading" did too)
+    fmt::print(stderr, "apsp: {}\n", e.what());
+    return kExitRefused;
+  } catch (const std::exception& e) {  // too large for the device or the host, or a --db that is not one
+    fmt::print(stderr, "apsp: {}\n", failure_text(e));
+    return kExitRefused;
+  }
+  bool to_stdout = false;  // what failed was a write to standard output
+  try {
+    const int n = in.graph.num_vertices;
+    if (device) {
+      pinned = solve_on_device(in, chosen, hops, t);
       result = MatrixView{n, pinned->get()};
     } else {
       fmt::print(stderr, "apsp: {}: solving on the CPU ({} threads)\n",
                  o.variant == "cpu" ? "--variant cpu" : "no CUDA device", o.threads > 0 ? o.threads : hardware_threads());
-      if (hops.wanted()) check_host_matrices(n, 2, "the distances and the next hops");
       auto t0 = Clock::now();
       {
         const Doing doing(fmt::format("building the {0} x {0} distance matrix", n), matrix_bytes(n));
@@ -489,7 +511,7 @@ int run(int argc, char** argv) {
       fmt::print("{}\n", harness::describe_path(s, target, path, result.row(s)[target]));
       if (std::fflush(stdout) != 0) throw std::runtime_error(std::strerror(errno));
     }
-  } catch (const std::exception& e) {  // bad input, a database, a write: one line, nothing written
+  } catch (const std::exception& e) {  // the solve or a write: one line, nothing written
     fmt::print(stderr, "apsp: {}{}\n", to_stdout ? "standard output: " : "", failure_text(e));
     return kExitFailed;
   }

@@ -20,8 +20,7 @@ int main(int argc, char** argv) {
   bool has_density = false;
   CLI::App app{"gen_graph: a seeded graph in the edge-list format ('V E', then 'src dst w').\n"
                "The same arguments give the same file on every platform.\n" +
-               exit_codes_help("the graph does not fit in the memory available, or the output could not be written",
-                               false)};
+               exit_codes_help("the output could not be written, or memory ran out", false)};
   app.option_defaults()->always_capture_default();
   app.add_option("--kind", kind, "random|chain|grid|components|star")
       ->check(CLI::IsMember({"random", "chain", "grid", "components", "star"}));
@@ -40,21 +39,21 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
     fmt::print(stderr, "gen_graph: {} (see --help)\n", e.what());
-    return 2;
+    return kExitRefused;
   }
   try {
     if (!output.empty()) check_output_path(output, "-o", /*dash_is_stdout=*/true);
   } catch (const std::invalid_argument& e) {
     fmt::print(stderr, "gen_graph: {}\n", e.what());
-    return 2;
+    return kExitRefused;
   }
   if (edges >= 0 && has_density) {
     fmt::print(stderr, "gen_graph: give --E or --density, not both\n");
-    return 2;
+    return kExitRefused;
   }
   if (edges >= 0 && kind != "random") {
     fmt::print(stderr, "gen_graph: --E applies to --kind random only\n");
-    return 2;
+    return kExitRefused;
   }
   s.kind = *parse_graph_kind(kind);
   s.num_edges = edges;
@@ -64,7 +63,7 @@ int main(int argc, char** argv) {
   if (const MemoryLimit left = available_memory(); need > left.bytes) {
     fmt::print(stderr, "gen_graph: {} needs about {} for its {} edges and their text, more than {}: {}\n",
                describe(s), human_bytes(need), expected_edges(s), left.source, human_bytes(left.bytes));
-    return kExitFailed;
+    return kExitRefused;  // too large for this machine: refused, as apsp refuses such a graph
   }
   try {
     const Doing doing(fmt::format("generating {}", describe(s)), need);
@@ -72,7 +71,7 @@ int main(int argc, char** argv) {
     if (output.empty() || output == "-") {
       if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
         fmt::print(stderr, "gen_graph: standard output: write failed\n");
-        return 1;
+        return kExitFailed;
       }
     } else {
       AtomicFile f(output);
@@ -81,7 +80,7 @@ int main(int argc, char** argv) {
     }
   } catch (const std::invalid_argument& e) {  // a spec generate() refuses
     fmt::print(stderr, "gen_graph: {}\n", e.what());
-    return kExitUsage;
+    return kExitRefused;
   } catch (const std::exception& e) {  // the output could not be written, or memory ran out
     fmt::print(stderr, "gen_graph: {}\n", failure_text(e));
     return kExitFailed;

@@ -138,10 +138,8 @@ void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
 }
 
 void print_dry_run(const harness::Plan& p, const Options& o, const TuningDb& tuned_db) {
-  const bool device = has_device();
-  DeviceInfo assumed = harness::nominal_h200();  // no GPU here: show what an H200 would run
-  assumed.name = "NVIDIA H200";
-  const DeviceInfo dev = device ? query_device() : assumed;
+  std::string assumed;
+  const DeviceInfo dev = harness::dry_run_device(assumed);
   fmt::print("plan: {} run(s) = {} request(s) x {} size(s); samples {}..{}, at least {} s each; L2 {}\n",
              p.requests.size() * p.sizes.size(), p.requests.size(), p.sizes.size(), p.sampling.min_reps,
              p.sampling.max_reps, p.sampling.min_time_s, o.warm ? "warm" : "flushed before each sample");
@@ -177,7 +175,7 @@ void print_dry_run(const harness::Plan& p, const Options& o, const TuningDb& tun
     fmt::print("  n = {:>6}: verified against {}; device memory {:.1f} MB\n", n,
                harness::reference_kind(n, p.cpu_reference_max_n, p.reference, p.baseline), harness::working_set(p, n).device / 1e6);
   }
-  if (!device) fmt::print("no CUDA device here: the configs and checks shown are an NVIDIA H200's\n");
+  if (!assumed.empty()) fmt::print("{}\n", assumed);
 }
 
 // "" when the plan fits this device and the baseline file matches it; else the reason.
@@ -209,7 +207,7 @@ int run(int argc, char** argv) {
                "output above) before it is timed. Speedups are against naive. A variant asked for by\n"
                "name runs its default for each n: this device's policy table (policies/), else the\n"
                "variant's heuristic, else its declared default (--dry-run shows which).\n"
-               + exit_codes_help("a run FAILED or could not run") + "\n"
+               + exit_codes_help("a run FAILED or could not run, or a write failed") + "\n"
                "Your own kernel: --kernel my_fw.cu compiles it at run time and runs it like a variant\n"
                "(docs/kernel-contract.md); a kernel that faults or hangs is FAILED, the rest go on."};
   add_options(app, o);
@@ -218,13 +216,13 @@ int run(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
     fmt::print(stderr, "apsp_bench: {} (see --help)\n", e.what());  // one line, unlike CLI11's own
-    return kExitUsage;
+    return kExitRefused;
   }
   std::vector<std::string> gbench_flags;
   for (const std::string& extra : app.remaining()) {
     if (extra.rfind("--benchmark_", 0) != 0) {
       fmt::print(stderr, "apsp_bench: unknown option '{}' (see --help)\n", extra);
-      return kExitUsage;
+      return kExitRefused;
     }
     gbench_flags.push_back(extra);
   }
@@ -232,7 +230,7 @@ int run(int argc, char** argv) {
     init_gbench_flags(argv[0], gbench_flags);
   } catch (const std::invalid_argument& e) {
     fmt::print(stderr, "apsp_bench: {}\n", failure_text(e));
-    return kExitUsage;
+    return kExitRefused;
   }
   const std::optional<DeviceInfo> device = has_device() ? std::optional(query_device()) : std::nullopt;
   Results baseline;
@@ -250,10 +248,10 @@ int run(int argc, char** argv) {
     build_plan(o, baseline, tuned_db);
   } catch (const harness::CompileError& e) {
     fmt::print(stderr, "{}\n", harness::compile_failure_text("apsp_bench", e));
-    return kExitUsage;
+    return kExitRefused;
   } catch (const std::exception& e) {  // InputError, invalid_argument, runtime_error: one line, exit 2
     fmt::print(stderr, "apsp_bench: {}\n", failure_text(e));
-    return kExitUsage;
+    return kExitRefused;
   }
   if (o.dry_run) {
     print_dry_run(o.plan, o, tuned_db);
@@ -267,7 +265,7 @@ int run(int argc, char** argv) {
   const DeviceInfo& dev = *session.device;
   if (const std::string why = device_problem(o.plan, dev, baseline, o); !why.empty()) {
     fmt::print(stderr, "apsp_bench: {}\n", why);
-    return kExitUsage;
+    return kExitRefused;
   }
   fmt::print("device: {} (cc {}, {} SMs, {} MHz), driver {}, runtime {}; build {} (kernels {})\n", dev.name,
              dev.cc(), dev.sms, dev.clock_mhz, dev.driver, dev.runtime, session.build.commit, session.build.kernels);

@@ -42,11 +42,18 @@ class ProgressMeter {
 // so that a NUL cannot cut the message, a newline cannot break it and an invisible byte shows.
 std::string escaped(std::string_view bytes);
 
-// The exit codes of every program (apsp_worker, an internal helper, has its own): 0 done,
-// 1 a failure, 2 bad usage (one line on stderr, before any work), 3 no CUDA device.
-inline constexpr int kExitOk = 0, kExitFailed = 1, kExitUsage = 2, kExitNoDevice = 3;
-// The --help paragraph listing them; `failure` says what 1 means in this program. A program
-// that needs no device says that it never returns 3.
+// The exit codes of every program, one scheme (README, "Exit codes"), so that a script can tell
+// "nothing was done" from "it ran and failed" in any of them:
+//   0 done;
+//   1 the work ran and failed (a run FAILED, a wrong result, a write, the plots, compare's
+//     threshold, memory that ran out midway);
+//   2 refused before any work, nothing written: a bad command line, an input file that cannot be
+//     read or is malformed, or a graph too large for this machine; one line on stderr;
+//   3 no CUDA device, for work that needs one.
+// apsp_worker, an internal helper the programs start, follows it too (0, 1 a command failed, 2).
+inline constexpr int kExitOk = 0, kExitFailed = 1, kExitRefused = 2, kExitNoDevice = 3;
+// The --help paragraph listing them, the same words in every program; `failure` gives this
+// program's examples of 1. A program that needs no device says that it never returns 3.
 std::string exit_codes_help(const std::string& failure, bool uses_device = true);
 
 // What the program is doing, for the one line an exception becomes: while a Doing is alive,

@@ -177,6 +177,18 @@ DeviceInfo nominal_h200() {
   return d;
 }
 
+DeviceInfo dry_run_device(std::string& note) {
+  if (has_device()) {
+    note.clear();
+    return query_device();
+  }
+  DeviceInfo d = nominal_h200();
+  d.name = "NVIDIA H200";
+  note = "no CUDA device here: the configs and checks shown are an NVIDIA H200's (its shipped policy); "
+         "another device runs its own policy, heuristic or declared defaults";
+  return d;
+}
+
 Context make_context(const Session& session) {
   Context c;
   if (session.device) {

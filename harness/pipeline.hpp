@@ -57,6 +57,12 @@ Outcome run_plan(const Plan& plan, const Session& session, const Observer& obser
 // on a machine with no GPU and for tests.
 DeviceInfo nominal_h200();
 
+// The device a --dry-run (apsp_bench, tuner) plans for: this machine's; without a GPU an
+// NVIDIA H200 by name, so that its shipped policy picks the defaults as a real run on an H200
+// would (with nominal_h200()'s name no policy matches, and a dry run showed declared defaults
+// that no run on an H200 measures). `note` gets the line that says so; "" with a GPU.
+DeviceInfo dry_run_device(std::string& note);
+
 // The context every results file carries: device (or the host), build, host name, date.
 Context make_context(const Session& session);
 

@@ -42,7 +42,7 @@ std::optional<double> cpu_solve_estimate_s(double elapsed_s, int rounds_done, in
 
 std::string cpu_solve_estimate_line(int n, double estimate_s) {
   if (estimate_s <= 60) return "";
-  return fmt::format("the CPU solve of V = {} will take {} (at the rate of its first rounds); with a CUDA "
+  return fmt::format("the CPU solve of V = {} will take {} (at the rate so far); with a CUDA "
                      "device present (nvidia-smi lists it, CUDA_VISIBLE_DEVICES does not hide it) apsp solves "
                      "on the GPU by default",
                      n, rough_duration(estimate_s));

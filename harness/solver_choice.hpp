@@ -21,10 +21,10 @@ struct SolverChoice {
 // weights), for this device model and this build only.
 SolverChoice choose_solver(const DeviceInfo& dev, int n, const TuningDb* db, const std::string& db_path);
 
-// The CPU solve's time for all its rounds at the rate of the first ones; nullopt until it has
-// run long enough (1 s, or every round) for the rate to mean something.
+// The CPU solve's time for all its rounds at the rate of those done; nullopt until it has run
+// long enough (1 s, or every round) for the rate to mean something.
 std::optional<double> cpu_solve_estimate_s(double elapsed_s, int rounds_done, int rounds);
-// The one line `apsp` prints before a CPU solve estimated over a minute ("" when it is not):
+// The one line `apsp` prints once a CPU solve is estimated over a minute ("" when it is not):
 // the estimate, and that a CUDA device would take it (what --variant auto does there).
 std::string cpu_solve_estimate_line(int n, double estimate_s);
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/console.hpp"
 #include "kernels/sm90.cuh"
 
 namespace {
@@ -102,18 +103,17 @@ int main(int argc, char** argv) {
     if (arg == "--help" || arg == "-h") {
       std::printf("closure_probe: times sm90's pivot closure (tile 64 and 128) and a 64^3 tile product\n"
                   "inside one block, in SM cycles, after checking the closure against a CPU\n"
-                  "Floyd-Warshall. No options.\n"
-                  "Exit codes (the same in every program): 0 ok, 1 wrong result or CUDA error, 2 bad usage,\n"
-                  "3 no CUDA device.\n");
+                  "Floyd-Warshall. No options.\n%s\n",
+                  apsp::exit_codes_help("a wrong result or a CUDA error").c_str());
       return 0;
     }
     std::fprintf(stderr, "closure_probe: takes no arguments (got '%s'); see --help\n", arg.c_str());
-    return 2;
+    return apsp::kExitRefused;
   }
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
     std::fprintf(stderr, "closure_probe: no CUDA device\n");
-    return 3;  // as every program (apsp_bench, tuner, apsp); ctest reads it as skipped
+    return apsp::kExitNoDevice;  // as every program; ctest reads it as skipped
   }
   // Distances 1-1000 with a zero diagonal and a fifth of the pairs unreachable.
   std::vector<int> input(kPitch * kPitch);
@@ -124,7 +124,7 @@ int main(int argc, char** argv) {
   for (int i = 0; i < kPitch; ++i) input[static_cast<size_t>(i) * kPitch + i] = 0;
   int* d = nullptr;
   long long* cycles = nullptr;
-  if (!ok(cudaMalloc(&d, input.size() * sizeof(int))) || !ok(cudaMalloc(&cycles, sizeof(long long)))) return 1;
+  if (!ok(cudaMalloc(&d, input.size() * sizeof(int))) || !ok(cudaMalloc(&cycles, sizeof(long long)))) return apsp::kExitFailed;
   bool good = run<kClose64>("close_pivot<64, 4>", d, cycles, input, true) &&
               run<kClose128>("close_pivot<128, 8>", d, cycles, input, true);
   good = good && run<kClose64>("close_pivot<64, 4>, 256 threads", d, cycles, input, false) &&
@@ -133,5 +133,5 @@ int main(int argc, char** argv) {
          run<kProduct64>("a 64^3 product from L2, chunk 16, 256 threads", d, cycles, input, false);
   cudaFree(d);
   cudaFree(cycles);
-  return good ? 0 : 1;
+  return good ? apsp::kExitOk : apsp::kExitFailed;
 }

@@ -2,8 +2,8 @@
 //   apsp_report r.json [more.json ...] --out DIR [--db tuning.json]   -> DIR/report.md + PNGs
 //   apsp_report r.json --format md|csv|json                          -> the tables on stdout
 //   apsp_report compare A.json B.json [--threshold 0.05] [--force]
-// Exit codes: 0 done, 1 something got slower beyond the threshold (compare), a write or the
-// plots failed, 2 bad input or usage.
+// Exit codes (core/console.hpp): 1 something got slower beyond the threshold (compare), a
+// write or the plots failed; 2 the command line or a file read is refused, before any output.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -135,34 +135,52 @@ int run(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
     fmt::print(stderr, "apsp_report: {} (see --help)\n", e.what());
-    return kExitUsage;
+    return kExitRefused;
   }
 
+  // Everything read first: a file that cannot be read or is not valid is a refusal (exit 2)
+  // before any output; only what follows (the tables, report.md, the plots) can fail with 1.
+  std::optional<Input> a, b;
+  std::vector<Input> inputs;
+  std::optional<TuningDb> db;
   try {
     if (cmp->parsed()) {
-      const Comparison c = compare(load(file_a), load(file_b), threshold, force);
-      fmt::print("{}", render_text(c.table));
-      fmt::print("\n{} faster, {} slower ({} beyond {:.0f}%), {} the same (interval contains 1)\n", c.faster,
-                 c.slower, c.slower_beyond_threshold, threshold * 100, c.same);
-      for (const auto& [file, runs] : {std::pair{file_a, c.only_a}, {file_b, c.only_b}})
-        if (!runs.empty())
-          fmt::print("not compared, only in {} (or failed in the other): {}\n", file, fmt::join(runs, ", "));
-      return c.slower_beyond_threshold > 0 ? kExitSlower : 0;
+      a = load(file_a);
+      b = load(file_b);
+    } else {
+      if (files.empty()) throw std::runtime_error("no results files given (see --help)");
+      if (out_dir.empty() && format.empty()) throw std::runtime_error("give --out DIR or --format md|csv|json");
+      if (!out_dir.empty()) check_output_folder(out_dir, "--out");
+      for (const std::string& f : files) inputs.push_back(load(f));
+      if (!db_path.empty()) {
+        if (!std::filesystem::exists(db_path)) throw std::runtime_error(db_path + ": cannot open");
+        db = TuningDb::load(db_path);
+      }
     }
-    if (files.empty()) throw std::runtime_error("no results files given (see --help)");
-    if (out_dir.empty() && format.empty()) throw std::runtime_error("give --out DIR or --format md|csv|json");
-    if (!out_dir.empty()) check_output_folder(out_dir, "--out");
-    std::vector<Input> inputs;
-    for (const std::string& f : files) {
-      inputs.push_back(load(f));
-      if (!inputs.back().has_baseline)
-        fmt::print(stderr, "apsp_report: {}: no naive runs, so no baseline: speedups are not shown\n", f);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "apsp_report: {}\n", failure_text(e));
+    return kExitRefused;
+  }
+  if (cmp->parsed()) {
+    std::optional<Comparison> c;
+    try {
+      c = compare(*a, *b, threshold, force);
+    } catch (const std::exception& e) {  // two device models without --force
+      fmt::print(stderr, "apsp_report: {}\n", failure_text(e));
+      return kExitRefused;
     }
-    std::optional<TuningDb> db;
-    if (!db_path.empty()) {
-      if (!std::filesystem::exists(db_path)) throw std::runtime_error(db_path + ": cannot open");
-      db = TuningDb::load(db_path);
-    }
+    fmt::print("{}", render_text(c->table));
+    fmt::print("\n{} faster, {} slower ({} beyond {:.0f}%), {} the same (interval contains 1)\n", c->faster,
+               c->slower, c->slower_beyond_threshold, threshold * 100, c->same);
+    for (const auto& [file, runs] : {std::pair{file_a, c->only_a}, {file_b, c->only_b}})
+      if (!runs.empty())
+        fmt::print("not compared, only in {} (or failed in the other): {}\n", file, fmt::join(runs, ", "));
+    return c->slower_beyond_threshold > 0 ? kExitSlower : 0;
+  }
+  for (size_t i = 0; i < files.size(); ++i)
+    if (!inputs[i].has_baseline)
+      fmt::print(stderr, "apsp_report: {}: no naive runs, so no baseline: speedups are not shown\n", files[i]);
+  try {
     if (!format.empty()) {
       nlohmann::json all = nlohmann::json::object();
       for (const Input& in : inputs) {
@@ -193,9 +211,9 @@ int run(int argc, char** argv) {
     write_file_atomic(out_dir + "/report.md", markdown(inputs, db, pngs, note));
     if (plots_failed) return kExitFailed;
     fmt::print("wrote {}/report.md and {} plot(s)\n", out_dir, pngs.size());
-  } catch (const std::exception& e) {
+  } catch (const std::exception& e) {  // a write (report.md, the folder): the work failed
     fmt::print(stderr, "apsp_report: {}\n", failure_text(e));
-    return kExitUsage;
+    return kExitFailed;
   }
   return 0;
 }

@@ -3,9 +3,10 @@
 #   apps_cli.sh golden   BUILD_DIR   apsp --variant cpu reproduces the checked-in golden outputs
 #   apps_cli.sh gpu      BUILD_DIR   every variant through apsp gives the golden bytes (77: no GPU)
 #   apps_cli.sh roundtrip BUILD_DIR  gen_graph | apsp equals the independent Python solver
-#   apps_cli.sh bad      BUILD_DIR   every reader fault: one line, exit 1, nothing written
+#   apps_cli.sh bad      BUILD_DIR   every reader fault: one line, exit 2 (refused), nothing written
 #   apps_cli.sh checks   BUILD_DIR   checked before any work: output folders, memory (ulimit -v);
 #                                    -o - is standard output; pipes and /dev/stdin are read
+#   apps_cli.sh progress BUILD_DIR   a long CPU solve announces its estimate and shows progress
 #   apps_cli.sh gpu_tuned BUILD_DIR  apsp --db takes a tuner pick only where the tuner measured it
 #                                    faster than the shipped default, and no database is read
 #                                    unless named (77: no GPU)
@@ -76,7 +77,7 @@ bad)
     echo "keep me" > "$tmp/existing"
     "$build/apsp" "$here/data/bad/$file" -o "$tmp/existing" 2>"$tmp/err" >"$tmp/stdout"
     rc=$?
-    [ $rc -eq 1 ] || fail "$file: exit $rc, expected 1"
+    [ $rc -eq 2 ] || fail "$file: exit $rc, expected 2"
     [ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "$file: expected one line on stderr: $(cat "$tmp/err")"
     grep -qF "$message" "$tmp/err" || fail "$file: stderr '$(cat "$tmp/err")' lacks '$message'"
     [ "$(cat "$tmp/existing")" = "keep me" ] || fail "$file: the existing output was touched"
@@ -91,7 +92,20 @@ zero.txt|zero.txt:1: V must be positive, got 0
 overflow.txt|overflow.txt:2: weight 600000000 with V = 3
 empty.txt|empty.txt:1: empty input
 LIST
-  "$build/apsp" /nonexistent.txt 2>"$tmp/err"; [ $? -eq 1 ] && grep -q "cannot open" "$tmp/err" || fail "missing file"
+  # Bytes an editor hides: shown escaped, in one line, with a message or hint of their own.
+  printf '\xEF\xBB\xBF2 1\n0 1 5\n' > "$tmp/bom.txt"
+  printf '2 1\n0 1\0 5\n' > "$tmp/nul.txt"
+  printf '2 1\r0 1 5\r' > "$tmp/cr.txt"
+  while IFS='|' read -r file message; do
+    "$build/apsp" "$tmp/$file" 2>"$tmp/err" >/dev/null; rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -qF "$message" "$tmp/err" \
+      || fail "$file: rc $rc, stderr '$(cat -v "$tmp/err")' lacks '$message'"
+  done <<'LIST'
+bom.txt|bom.txt:1: the file starts with a UTF-8 byte order mark (\xEF\xBB\xBF): save it without one
+nul.txt|nul.txt:2: expected an integer, found '1\0'
+cr.txt|cr.txt:1: expected 2 integers 'V E', found 5 (the lines end in CR alone, as on classic Mac OS: convert them to \n
+LIST
+  "$build/apsp" /nonexistent.txt 2>"$tmp/err"; [ $? -eq 2 ] && grep -q "cannot open" "$tmp/err" || fail "missing file"
   "$build/gen_graph" --V 10 --wmax 200000000 -o "$tmp/g" 2>"$tmp/err"; rc=$?
   [ $rc -eq 2 ] && [ ! -e "$tmp/g" ] && grep -q "reaches the unreachable value" "$tmp/err" || fail "gen_graph wmax: rc $rc $(cat "$tmp/err")"
   echo "every bad input refused, nothing written" ;;
@@ -117,11 +131,33 @@ checks)
   cmp -s "$tmp/out" "${g%.txt}.expected" || fail "cat FILE | apsp /dev/stdin: wrong output"
   # A folder as input: one line, no std::bad_alloc.
   "$build/apsp" "$tmp" 2>"$tmp/err"; rc=$?
-  [ $rc -eq 1 ] && grep -q "is a folder, not an edge-list file" "$tmp/err" || fail "apsp FOLDER: rc $rc, $(cat "$tmp/err")"
+  [ $rc -eq 2 ] && grep -q "is a folder, not an edge-list file" "$tmp/err" || fail "apsp FOLDER: rc $rc, $(cat "$tmp/err")"
   # The memory check counts what ulimit -v leaves, not the machine's RAM.
   (ulimit -v 1000000; echo "30000 0" | "$build/apsp" - --variant cpu -o "$tmp/big" 2>"$tmp/err"); rc=$?
-  [ $rc -eq 1 ] && grep -q "more than the .* available (what ulimit -v leaves)" "$tmp/err" \
+  [ $rc -eq 2 ] && grep -q "more than the .* available (what ulimit -v leaves)" "$tmp/err" \
     || fail "ulimit -v: rc $rc, $(cat "$tmp/err")"
   echo "outputs, memory and pipes checked before any work" ;;
+progress)
+  # No silent long work without a GPU: a CPU solve estimated over a minute says so in one line
+  # (with how to use a GPU), and on a terminal a progress line shows the share done and the time
+  # left. (V = 10000 took 80 s on 2 cores, and its first second's rate said under a minute: the
+  # line never came.) V = 16000 on 2 threads, about 6 min here, stays over a minute on faster
+  # cores; it is stopped once both have shown.
+  command -v script >/dev/null || { echo "script(1) missing: skipped"; exit 77; }
+  "$build/gen_graph" --V 16000 --density 0.01 --seed 5 -o "$tmp/g.txt" || fail "gen_graph"
+  script -qfc "exec $build/apsp $tmp/g.txt --variant cpu --threads 2 -o $tmp/out" /dev/null >"$tmp/tty" 2>&1 &
+  tty_pid=$!
+  for _ in $(seq 120); do
+    grep -q "will take about" "$tmp/tty" && grep -q "solving V = 16000 on the CPU: [0-9]*% (about" "$tmp/tty" && break
+    sleep 0.5
+  done
+  apsp_pid=$(ps -o pid= --ppid "$tty_pid" | tr -d ' ')
+  [ -n "$apsp_pid" ] && kill "$apsp_pid"
+  wait "$tty_pid"
+  grep -q "apsp: the CPU solve of V = 16000 will take about [0-9.]* \(s\|min\) (at the rate so far); with a CUDA device present" "$tmp/tty" \
+    || fail "no estimate line: $(cat -v "$tmp/tty")"
+  grep -q "solving V = 16000 on the CPU: [0-9]*% (about [0-9.]* \(s\|min\) left)" "$tmp/tty" \
+    || fail "no progress line on a terminal: $(cat -v "$tmp/tty")"
+  echo "a long CPU solve: estimate and progress shown" ;;
 *) fail "unknown mode $mode" ;;
 esac

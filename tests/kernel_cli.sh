@@ -7,17 +7,7 @@ set -u
 bin=$1 src=$2 planted=$3 work=$4
 rm -rf "$work" && mkdir -p "$work"
 export APSP_KERNEL_CACHE=$work/cache
-fail() { echo "FAIL: $*"; exit 1; }
-# expect RC TEXT PROGRAM ARGS...: exit code RC, TEXT on stderr (and stderr's last line names it)
-expect() {
-  local rc=$1 text=$2; shift 2
-  local err
-  err=$("$@" 2>&1 >/dev/null)
-  local got=$?
-  [ $got -eq "$rc" ] || fail "$* exited $got, expected $rc: $err"
-  grep -qF -- "$text" <<<"$err" || fail "$*: stderr lacks '$text': $err"
-  echo "ok ($rc): $* -> $(tail -n 1 <<<"$err")"
-}
+. "$(dirname "$0")/cli_lib.sh"
 ex=$src/examples/kernels
 
 # A syntax error: NVRTC's log with file and line, then one line, exit 2, in every program.

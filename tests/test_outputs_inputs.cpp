@@ -37,7 +37,7 @@ TEST(Progress, LineShowsTheShareAndTheTimeLeft) {
   EXPECT_EQ(time_left(119), "about 119 s left");
 }
 
-// Before a long CPU solve, one line with the estimate (from the first rounds' rate) and how to
+// Early in a long CPU solve, one line with the estimate (at the rate so far) and how to
 // use a GPU; none for a short one, none before the rate means something.
 TEST(Progress, LongCpuSolvesAreAnnounced) {
   EXPECT_EQ(harness::cpu_solve_estimate_s(0.3, 1, 157), std::nullopt) << "under a second of rounds";

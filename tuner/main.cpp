@@ -85,9 +85,9 @@ void add_options(CLI::App& app, Options& o) {
 }
 
 void print_dry_run(const std::vector<const Variant*>& variants, const std::vector<int>& sizes, const Options& o) {
-  const bool device = has_device();
-  const DeviceInfo dev = device ? query_device() : harness::nominal_h200();
-  fmt::print("device: {}\n", dev.name);
+  std::string assumed;
+  const DeviceInfo dev = harness::dry_run_device(assumed);
+  fmt::print("device: {}{}\n", dev.name, assumed.empty() ? "" : " (assumed: " + assumed + ")");
   for (const Variant* v : variants) {
     const auto space = params_in_group(*v, o.tune.group);
     const auto points = harness::search_points(*v, o.tune.group, v->defaults);
@@ -112,9 +112,10 @@ void print_dry_run(const std::vector<const Variant*>& variants, const std::vecto
           visits < runnable ? fmt::format("at most {} to measure (a {} search, --budget {}, of {} runnable)", visits,
                                           harness::resolve_strategy(o.tune, points.size()), o.tune.budget, runnable)
                             : fmt::format("{} to measure", runnable);
+      // The reference a real run measures beside the points: the shipped default at this n.
+      const harness::DefaultChoice reference = harness::default_config(*v, n, &dev);
       fmt::print("  n = {}: {}, {} rejected; reference: {} ({})\n", n, measured, rejected,
-                 config_name(v->name, harness::default_config(*v, n, device ? &dev : nullptr).config),
-                 harness::default_config(*v, n, device ? &dev : nullptr).source);
+                 config_name(v->name, reference.config), reference.source);
     }
   }
 }
@@ -205,14 +206,15 @@ int run(int argc, char** argv) {
                "(--fresh redoes). At each n the shipped defaults are measured too, so that picks can be\n"
                "checked against them. Your own kernel: tuner --kernel my_fw.cu --param BATCH2=1:8 searches\n"
                "any integer values of its macros, each point compiled at run time and verified.\n"
-               + exit_codes_help("a candidate was disqualified (wrong result) or a write failed")};
+               + exit_codes_help("a candidate was disqualified (wrong result), --emit-policy found no usable "
+                                 "entries, or a write failed")};
   add_options(app, o);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
     fmt::print(stderr, "tuner: {} (see --help)\n", e.what());  // one line, unlike CLI11's own
-    return kExitUsage;
+    return kExitRefused;
   }
   o.tune.graph.seed = o.tune.seed;
   std::vector<int> sizes;
@@ -239,10 +241,10 @@ int run(int argc, char** argv) {
     if (!note.empty()) fmt::print("{}\n", note);
   } catch (const harness::CompileError& e) {
     fmt::print(stderr, "{}\n", harness::compile_failure_text("tuner", e));
-    return kExitUsage;
+    return kExitRefused;
   } catch (const std::exception& e) {
     fmt::print(stderr, "tuner: {}\n", failure_text(e));
-    return kExitUsage;
+    return kExitRefused;
   }
   if (o.dry_run) {
     print_dry_run(variants, sizes, o);
@@ -253,7 +255,7 @@ int run(int argc, char** argv) {
       return emit_policy(o, policy_device(db, o.db), harness::current_build(), db, argc, argv);
     } catch (const std::invalid_argument& e) {
       fmt::print(stderr, "tuner: {}\n", e.what());
-      return kExitUsage;
+      return kExitRefused;
     } catch (const std::runtime_error& e) {
       fmt::print(stderr, "tuner: {}\n", e.what());
       return kExitFailed;
