@@ -1,5 +1,7 @@
 // 00 naive: one launch per k, one thread per (i, j), no reuse at all. Every speedup the bench
 // reports is against this variant, the starting point of the course reports.
+#include <algorithm>
+
 #include "core/cuda_check.hpp"
 #include "core/dist_matrix.hpp"
 #include "kernels/naive.cuh"
@@ -13,6 +15,7 @@ namespace {
 
 constexpr int kBlockX = 32;  // <- a warp spans 32 consecutive j: coalesced row accesses
 constexpr int kBlockY = 8;   // <- 256 threads per block
+constexpr int kMaxGridY = 65535;  // the CUDA limit: at n > 524280 the kernel strides over rows
 Variant make_naive() {
   Variant v;
   v.name = "naive";
@@ -22,7 +25,7 @@ Variant make_naive() {
   };
   v.run = [](int* d, int n, const Config&, cudaStream_t stream, PhaseTimer*) {
     const dim3 block(kBlockX, kBlockY);
-    const dim3 grid((n + kBlockX - 1) / kBlockX, (n + kBlockY - 1) / kBlockY);
+    const dim3 grid((n + kBlockX - 1) / kBlockX, std::min((n + kBlockY - 1) / kBlockY, kMaxGridY));
     for (int k = 0; k < n; ++k) {
       kernels::naive_step<<<grid, block, 0, stream>>>(d, n, k);
       APSP_CUDA_CHECK_LAUNCH();
