@@ -5,6 +5,7 @@
 #include "core/cuda_check.hpp"
 #include "core/dist_matrix.hpp"
 #include "kernels/naive.cuh"
+#include "variants/rounds.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp {
@@ -16,6 +17,17 @@ namespace {
 constexpr int kBlockX = 32;  // <- a warp spans 32 consecutive j: coalesced row accesses
 constexpr int kBlockY = 8;   // <- 256 threads per block
 constexpr int kMaxGridY = 65535;  // the CUDA limit: at n > 524280 the kernel strides over rows
+
+// Steps k in [first, last): one launch each.
+void steps(int* d, int n, const Config&, int first, int last, cudaStream_t stream, PhaseTimer*) {
+  const dim3 block(kBlockX, kBlockY);
+  const dim3 grid((n + kBlockX - 1) / kBlockX, std::min((n + kBlockY - 1) / kBlockY, kMaxGridY));
+  for (int k = first; k < last; ++k) {
+    kernels::naive_step<<<grid, block, 0, stream>>>(d, n, k);
+    APSP_CUDA_CHECK_LAUNCH();
+  }
+}
+
 Variant make_naive() {
   Variant v;
   v.name = "naive";
@@ -23,13 +35,8 @@ Variant make_naive() {
   v.check = [](const Config&, int n, const DeviceInfo& dev) {
     return check_launch(n, kBlockX * kBlockY, 0, dev);
   };
-  v.run = [](int* d, int n, const Config&, cudaStream_t stream, PhaseTimer*) {
-    const dim3 block(kBlockX, kBlockY);
-    const dim3 grid((n + kBlockX - 1) / kBlockX, std::min((n + kBlockY - 1) / kBlockY, kMaxGridY));
-    for (int k = 0; k < n; ++k) {
-      kernels::naive_step<<<grid, block, 0, stream>>>(d, n, k);
-      APSP_CUDA_CHECK_LAUNCH();
-    }
+  v.run = [](int* d, int n, const Config& c, cudaStream_t stream, PhaseTimer* phases) {
+    steps(d, n, c, 0, n, stream, phases);
   };
   return v;
 }
@@ -37,5 +44,7 @@ Variant make_naive() {
 }  // namespace
 
 APSP_REGISTER_VARIANT(make_naive)
+
+const RoundSchedule kNaiveRounds{"naive", 1, steps};
 
 }  // namespace apsp

@@ -18,4 +18,6 @@ Variant make_batched() {
 
 APSP_REGISTER_VARIANT(make_batched)
 
+const RoundSchedule kBatchedRounds{"batched", kernels::kTileB, batched::rounds<false>};
+
 }  // namespace apsp

@@ -17,4 +17,6 @@ Variant make_batched_edge() {
 
 APSP_REGISTER_VARIANT(make_batched_edge)
 
+const RoundSchedule kBatchedEdgeRounds{"batched_edge", kernels::kTileB, batched::rounds<true>};
+
 }  // namespace apsp

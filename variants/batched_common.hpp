@@ -9,6 +9,7 @@
 #include "core/phase_timer.hpp"
 #include "kernels/batched.cuh"
 #include "kernels/blocked32.cuh"
+#include "variants/rounds.hpp"
 #include "variants/variant.hpp"
 #include "variants/dispatch.hpp"
 
@@ -32,8 +33,10 @@ inline std::string check(const Config& c, int n, const DeviceInfo& dev) {
   return check_launch(n, kernels::kTileBElems, smem, dev);
 }
 
+// Rounds [first, last) (variants/rounds.hpp); run() is all of them. The grids' edges are at
+// most tiles = 32768 blocks at n = 2^20.
 template <bool kSplitEdges>
-void run(int* d, int n, const Config& c, cudaStream_t stream, PhaseTimer* phases) {
+void rounds(int* d, int n, const Config& c, int first, int last, cudaStream_t stream, PhaseTimer* phases) {
   using namespace kernels;
   const int tiles = (n + kTileB - 1) / kTileB;
   const dim3 block(kTileB, kTileB);
@@ -48,7 +51,7 @@ void run(int* d, int n, const Config& c, cudaStream_t stream, PhaseTimer* phases
       APSP_CUDA_CHECK(cudaFuncSetAttribute(p3, cudaFuncAttributeMaxDynamicSharedMemorySize, smem3));
       const dim3 grid2((tiles + kB2 - 1) / kB2, 2);
       const int g3 = (tiles + kB3 - 1) / kB3;
-      for (int kt = 0; kt < tiles; ++kt) {
+      for (int kt = first; kt < last; ++kt) {
         mark_phase(phases, 1);
         blocked32_phase1<kTileB><<<1, block, 0, stream>>>(d, n, kt);
         APSP_CUDA_CHECK_LAUNCH();
@@ -61,6 +64,11 @@ void run(int* d, int n, const Config& c, cudaStream_t stream, PhaseTimer* phases
       }
     });
   });
+}
+
+template <bool kSplitEdges>
+void run(int* d, int n, const Config& c, cudaStream_t stream, PhaseTimer* phases) {
+  rounds<kSplitEdges>(d, n, c, 0, (n + kernels::kTileB - 1) / kernels::kTileB, stream, phases);
 }
 
 inline Variant make(bool split_edges) {
