@@ -32,6 +32,8 @@
 #include "core/parallel.hpp"
 #include "core/reference.hpp"
 #include "core/tuning_db.hpp"
+#include "harness/certificate.hpp"
+#include "harness/device_solve.hpp"
 #include "harness/matrix_layout.hpp"
 #include "harness/paths.hpp"
 #include "harness/plan.hpp"
@@ -70,7 +72,7 @@ struct Options {
   std::string input, output, variant = "auto", config, db_path, kernel, format = "text", paths;
   std::vector<std::string> path_text;      // --path S T, as given
   std::optional<std::pair<int, int>> path;  // read from it
-  bool timing = false, no_warm_up = false;
+  bool timing = false, no_warm_up = false, verify = false;
   int threads = 0;
   // Standard output carries one thing: the path line (--path), the next hops (--paths -), or
   // else the distances. The distances are written unless another takes standard output and
@@ -182,19 +184,19 @@ std::pair<NamedConfig, std::string> pick(const Options& o, const std::optional<N
 // The variant to run on `dev` (asked, or auto), checked; throws std::runtime_error (one line)
 // when it cannot run at this size, the device lacks the memory, or the --db file cannot be read
 // (the caller exits 2).
-// `paths_bytes`: device memory the next hops take beside the distances (0: none asked for).
+// `beside`: device memory needed beside the solve's buffer at its peak (the edges while the
+// matrix is built, the certificate, the next hops with a compact copy of the distances).
 NamedConfig choose(const Options& o, const std::optional<NamedConfig>& asked, const DeviceInfo& dev, int n,
-                   uint64_t paths_bytes) {
+                   const std::function<uint64_t(int pitch)>& beside) {
   const auto [chosen, why] = pick(o, asked, dev, n, /*say_note=*/true);
   const Variant& v = *chosen.variant;
   if (const std::string reason = v.check(chosen.config, n, dev); !reason.empty())
     throw std::runtime_error(fmt::format("{} cannot run at V = {}: {}", config_name(v.name, chosen.config), n, reason));
-  // The solve's buffer (in its layout: sm90's is padded to its tile); then the distances and the
-  // next hops.
+  // The solve's buffer (in its layout: sm90's is padded to its tile) and what comes beside it.
   const uint64_t solve = buffer_elems(v, chosen.config, n) * sizeof(int32_t);
-  if (const uint64_t need = std::max(solve, matrix_bytes(n) + paths_bytes), free = device_free_bytes(); need > free)
-    throw std::runtime_error(fmt::format("V = {} needs {} on {}{}, which has {} free", n, human_bytes(need), dev.name,
-                                         paths_bytes ? " with the next hops" : "", human_bytes(free)));
+  if (const uint64_t need = solve + beside(row_pitch(v, chosen.config, n)), free = device_free_bytes(); need > free)
+    throw std::runtime_error(fmt::format("V = {} needs {} on {}, which has {} free", n, human_bytes(need), dev.name,
+                                         human_bytes(free)));
   fmt::print(stderr, "apsp: solving with {} on {} ({})\n", config_name(v.name, chosen.config), dev.name, why);
   return chosen;
 }
@@ -220,14 +222,13 @@ void warm_up(const Options& o, const std::optional<NamedConfig>& asked, int v) {
   }
 }
 
-// The input read and parsed; meanwhile, for a GPU solve, the CUDA context and the pinned
-// host matrix are set up in the background (a few hundred milliseconds at V = 10000).
+// The input read and parsed; meanwhile, for a GPU solve, the CUDA context is made and the
+// chosen solve warmed up in the background (a few hundred milliseconds at V = 10000).
 struct Input {
   EdgeList graph;
   size_t bytes = 0;
-  std::shared_future<void> context;  // shared: the pinned buffer's task holds it by value
-  std::future<std::unique_ptr<PinnedBuffer<int32_t>>> pinned;
-  std::future<void> warmed;  // warm_up(), waited for before the timed solve
+  std::shared_future<void> context;  // shared: the warm-up's task holds it by value
+  std::future<void> warmed;          // warm_up(), waited for before the timed solve
 };
 
 Input read_input(const Options& o, const std::optional<NamedConfig>& asked, bool device, Timing& t) {
@@ -246,70 +247,54 @@ Input read_input(const Options& o, const std::optional<NamedConfig>& asked, bool
       warm_up(o, asked, v);
     });
   }
-  if (const int v = peek_vertex_count(text, 46340); device && v > 0) {
-    in.pinned = std::async(std::launch::async, [ctx = in.context, v] {
-      ctx.wait();
-      return std::make_unique<PinnedBuffer<int32_t>>(static_cast<size_t>(v) * v);
-    });
-  }
   t0 = Clock::now();
   in.graph = parse_edge_list(text, o.input == "-" ? "<stdin>" : o.input);
   t.add("parse", ms_since(t0));
   return in;
 }
 
-// The matrix solved on the GPU with `chosen`, in pinned host memory; then the next hops asked for.
-std::unique_ptr<PinnedBuffer<int32_t>> solve_on_device(Input& in, const NamedConfig& chosen, NextHops& hops,
-                                                       Timing& t) {
-  const int n = in.graph.num_vertices;
-  const size_t cells = static_cast<size_t>(n) * n;
-  auto t0 = Clock::now();
-  const Doing doing(fmt::format("allocating the {0} x {0} distance matrix in pinned memory", n), matrix_bytes(n));
-  auto pinned = in.pinned.valid() ? in.pinned.get() : std::make_unique<PinnedBuffer<int32_t>>(cells);
-  t.add("wait: context, pinned", ms_since(t0));
-  t0 = Clock::now();
-  fill_adjacency(in.graph, pinned->get());
-  t.add("build matrix", ms_since(t0));
-  const int pitch = row_pitch(*chosen.variant, chosen.config, n);  // the layout it solves in
-  DeviceBuffer<int32_t> d(buffer_elems(*chosen.variant, chosen.config, n));
+// The matrix solved on the GPU with `chosen`, kept there (harness/device_solve.hpp); then the
+// next hops asked for.
+std::unique_ptr<harness::DeviceSolve> solve_on_device(Input& in, const NamedConfig& chosen, NextHops& hops,
+                                                      Timing& t) {
+  auto solve = std::make_unique<harness::DeviceSolve>(in.graph, *chosen.variant, chosen.config);
   if (in.warmed.valid()) {
-    t0 = Clock::now();
+    const auto t0 = Clock::now();
     in.warmed.get();
     t.add("wait: warm-up", ms_since(t0));
   }
-  CudaStream stream;
-  CudaEvent e0, e1, e2, e3;
-  e0.record(stream.get());
-  harness::put_matrix(d.get(), pitch, pinned->get(), n, cudaMemcpyHostToDevice, stream.get());
-  e1.record(stream.get());
-  chosen.variant->run(d.get(), n, chosen.config, stream.get(), nullptr);
-  e2.record(stream.get());
-  harness::get_matrix(pinned->get(), d.get(), pitch, n, cudaMemcpyDeviceToHost, stream.get());
-  e3.record(stream.get());
-  stream.synchronize();
-  t.add("H2D", elapsed_ms(e0, e1));
-  t.add("solve", elapsed_ms(e1, e2));
-  t.add("D2H", elapsed_ms(e2, e3));
+  const harness::DeviceSolve::Times times = solve->run();
+  t.add("build matrix (GPU)", times.build_ms);
+  t.add("solve", times.solve_ms);
   if (hops.wanted()) {
-    // The next hops read a plain n x n matrix: the distances go back up in that layout.
-    if (pitch != n) harness::put_matrix(d.get(), n, pinned->get(), n, cudaMemcpyHostToDevice, stream.get());
-    next_hops_on_device(d.get(), stream.get(), hops, t);
+    const CudaStream stream;
+    next_hops_on_device(solve->compact(), stream.get(), hops, t);
   }
-  return pinned;
+  return solve;
 }
 
-// A matrix in --format to `path` ("" or "-": standard output).
-void write_output(const Options& o, const std::string& path, const MatrixView& m, const std::string& what) {
+// Where a matrix to write comes from: host memory, or bands of rows copied down from a device.
+struct MatrixSource {
+  int n = 0, band_rows = 0;
+  RowBand band;
+  static MatrixSource of(MatrixView m) {
+    return {m.n, std::max(m.n, 1), [m](int first, int) { return m.row(first); }};
+  }
+  static MatrixSource of(harness::DeviceSolve& s) {
+    return {s.n(), s.band_rows(), [&s](int first, int count) { return s.band(first, count); }};
+  }
+};
+
+// A matrix in --format to `path` ("" or "-": standard output); the bytes written.
+uint64_t write_output(const Options& o, const std::string& path, const MatrixSource& m, const std::string& what) {
   ProgressMeter meter("writing " + what);
   const auto rows = [&](int written) { meter.update(written, m.n); };
   const MatrixFormat format = *parse_matrix_format(o.format);
-  if (path.empty() || path == "-") {
-    write_matrix_as(m, STDOUT_FILENO, format, o.threads, rows);
-    return;
-  }
+  if (path.empty() || path == "-") return write_matrix_bands(m.n, m.band_rows, m.band, STDOUT_FILENO, format, o.threads, rows);
   AtomicFile out(path);
-  write_matrix_as(m, out.fd(), format, o.threads, rows);
+  const uint64_t bytes = write_matrix_bands(m.n, m.band_rows, m.band, out.fd(), format, o.threads, rows);
   out.commit(/*sync=*/false);  // atomic against a crash of this program, not of the machine
+  return bytes;
 }
 
 // Next hops on the CPU, from the solved d (the whole matrix: the rounds read other rows).
@@ -343,23 +328,25 @@ void solve_on_cpu(DistMatrix& d, int threads) {
   });
 }
 
-void print_timing(const Timing& t, const MatrixView& result, size_t input_bytes, size_t edges, double total_ms) {
-  const size_t cells = static_cast<size_t>(result.n) * result.n;
-  // Output size without formatting it twice: the digits of each value plus the separators.
-  size_t out_bytes = 0;
-  for (size_t i = 0; i < cells; ++i) {
-    const int32_t x = result.data[i];
-    out_bytes += 1 + (x < 10 ? 1 : x < 100 ? 2 : x < 1000 ? 3 : x < 10000 ? 4 : x < 100000 ? 5
-                      : x < 1000000 ? 6 : x < 10000000 ? 7 : x < 100000000 ? 8 : x < 1000000000 ? 9 : 10);
-  }
+void print_timing(const Timing& t, int n, uint64_t out_bytes, size_t input_bytes, size_t edges, double total_ms) {
   for (const auto& [name, ms] : t.steps) {
     std::string rate;
     if (name == "read" || name == "parse") rate = fmt::format("  {:.0f} MB/s", input_bytes / 1e3 / ms);
-    if (name == "H2D" || name == "D2H") rate = fmt::format("  {:.1f} GB/s", cells * 4 / 1e6 / ms);
     if (name == "write") rate = fmt::format("  {:.0f} MB/s ({:.1f} MB)", out_bytes / 1e3 / ms, out_bytes / 1e6);
     fmt::print(stderr, "  {:<22} {:>9.1f} ms{}\n", name, ms, rate);
   }
-  fmt::print(stderr, "  {:<22} {:>9.1f} ms  (V = {}, E = {})\n", "total", total_ms, result.n, edges);
+  fmt::print(stderr, "  {:<22} {:>9.1f} ms  (V = {}, E = {})\n", "total", total_ms, n, edges);
+}
+
+// --verify: the shortest-path certificate on the result, where it is; throws std::runtime_error
+// (one line) when it fails.
+void verify(const EdgeList& graph, harness::DeviceSolve* device, const std::optional<DistMatrix>& host, Timing& t) {
+  const auto t0 = Clock::now();
+  const harness::InEdges in = harness::InEdges::of(graph);
+  const std::string fault = device ? device->certify(in) : harness::certify_host(host->view(), in);
+  t.add("verify", ms_since(t0));
+  if (!fault.empty()) throw std::runtime_error("the result fails the shortest-path certificate: " + fault);
+  fmt::print(stderr, "apsp: verified: the shortest-path certificate holds ({:.1f} ms)\n", ms_since(t0));
 }
 
 int run(int argc, char** argv) {
@@ -397,7 +384,10 @@ int run(int argc, char** argv) {
       ->default_str("");
   app.add_option("--db", o.db_path, "a tuning database for --variant auto (none is read unless given)");
   add_integer_option(app, "--threads", o.threads, 0, 4096, "CPU threads for parsing, output and the CPU solver (0: all)");
-  app.add_flag("--timing", o.timing, "print read, parse, H2D, solve, D2H and write times to stderr");
+  app.add_flag("--timing", o.timing, "print read, parse, build, solve and write times to stderr");
+  app.add_flag("--verify", o.verify,
+               "check the result with the shortest-path certificate (every entry against the edges, on the GPU "
+               "after a GPU solve) before anything is written; a fault exits 1");
   app.add_flag("--no-warm-up", o.no_warm_up,
                "do not run the chosen solve once on a small matrix while the input is parsed (it loads the "
                "kernels off the clock; --timing's solve then includes that first-launch cost)");
@@ -439,9 +429,8 @@ int run(int argc, char** argv) {
   Timing t;
   const auto start = Clock::now();
   Input in;
-  std::unique_ptr<PinnedBuffer<int32_t>> pinned;  // the GPU's result
+  std::unique_ptr<harness::DeviceSolve> solved;  // the GPU's result, on the device
   std::optional<DistMatrix> host;                 // the CPU's
-  MatrixView result;
   NextHops hops;
   hops.want_matrix = !o.paths.empty() || (o.path && !device);  // the CPU's rounds read every row
   if (o.path) hops.want_column = o.path->second;
@@ -456,8 +445,14 @@ int run(int argc, char** argv) {
     }
     if (hops.wanted()) hops.edges = harness::OutEdges::of(in.graph);
     if (device) {
-      const uint64_t paths_bytes = hops.wanted() ? matrix_bytes(n) + harness::next_hops_device_bytes(hops.edges) : 0;
-      chosen = choose(o, asked, query_device(), n, paths_bytes);
+      const auto beside = [&](int pitch) {
+        uint64_t most = harness::device_build_bytes(in.graph);
+        if (o.verify) most = std::max(most, harness::device_certificate_bytes(n, in.graph.edges.size()));
+        if (hops.wanted())
+          most = std::max(most, (pitch != n ? 2 : 1) * matrix_bytes(n) + harness::next_hops_device_bytes(hops.edges));
+        return most;
+      };
+      chosen = choose(o, asked, query_device(), n, beside);
     } else if (hops.wanted()) {
       check_host_matrices(n, 2, "the distances and the next hops");
     }
@@ -472,11 +467,11 @@ int run(int argc, char** argv) {
     return kExitRefused;
   }
   bool to_stdout = false;  // what failed was a write to standard output
+  uint64_t out_bytes = 0;
   try {
     const int n = in.graph.num_vertices;
     if (device) {
-      pinned = solve_on_device(in, chosen, hops, t);
-      result = MatrixView{n, pinned->get()};
+      solved = solve_on_device(in, chosen, hops, t);
     } else {
       fmt::print(stderr, "apsp: {}: solving on the CPU ({} threads)\n",
                  o.variant == "cpu" ? "--variant cpu" : "no CUDA device", o.threads > 0 ? o.threads : hardware_threads());
@@ -489,33 +484,35 @@ int run(int argc, char** argv) {
       t0 = Clock::now();
       solve_on_cpu(*host, o.threads);
       t.add("solve (CPU)", ms_since(t0));
-      result = host->view();
-      if (hops.wanted()) next_hops_on_host(result, hops, o.threads, t);
+      if (hops.wanted()) next_hops_on_host(host->view(), hops, o.threads, t);
     }
+    if (o.verify) verify(in.graph, solved.get(), host, t);
+    const MatrixSource result = solved ? MatrixSource::of(*solved) : MatrixSource::of(host->view());
     if (o.writes_distances()) {
       const auto t0 = Clock::now();
       to_stdout = o.output.empty() || o.output == "-";
-      write_output(o, o.output, result, "the distances");
+      out_bytes = write_output(o, o.output, result, "the distances");
       t.add("write", ms_since(t0));
     }
     if (!o.paths.empty()) {
       const auto t0 = Clock::now();
       to_stdout = o.paths == "-";
-      write_output(o, o.paths, MatrixView{n, hops.matrix.get()}, "the next hops");
+      write_output(o, o.paths, MatrixSource::of(MatrixView{n, hops.matrix.get()}), "the next hops");
       t.add("write next hops", ms_since(t0));
     }
     if (o.path) {
       const auto [s, target] = *o.path;
       to_stdout = true;
       const std::vector<int32_t> path = harness::follow_hops(hops.column_of(n, target).data(), n, s, target);
-      fmt::print("{}\n", harness::describe_path(s, target, path, result.row(s)[target]));
+      const int32_t length = solved ? solved->at(s, target) : host->view().row(s)[target];
+      fmt::print("{}\n", harness::describe_path(s, target, path, length));
       if (std::fflush(stdout) != 0) throw std::runtime_error(std::strerror(errno));
     }
   } catch (const std::exception& e) {  // the solve or a write: one line, nothing written
     fmt::print(stderr, "apsp: {}{}\n", to_stdout ? "standard output: " : "", failure_text(e));
     return kExitFailed;
   }
-  if (o.timing) print_timing(t, result, in.bytes, in.graph.edges.size(), ms_since(start));
+  if (o.timing) print_timing(t, in.graph.num_vertices, out_bytes, in.bytes, in.graph.edges.size(), ms_since(start));
   return 0;
 }
 

@@ -265,14 +265,19 @@ void write_all(int fd, const char* p, size_t len) {
 
 }  // namespace
 
-void write_matrix(MatrixView d, int fd, int threads, size_t task_bytes,
-                  const std::function<void(int rows_written)>& rows_written) {
-  const int n = d.n;
-  if (n == 0) return;
+namespace {
+
+// write_matrix over the first `rows` rows of d (d.n columns: a band of a larger matrix); the
+// bytes written.
+uint64_t write_rows(MatrixView d, int rows, int fd, int threads, size_t task_bytes,
+                    const std::function<void(int rows_written)>& rows_written) {
+  const int n = rows;
+  uint64_t bytes = 0;
+  if (n == 0) return 0;
   if (threads <= 0) threads = hardware_threads();
   // Each task formats a band of rows; a batch is `threads` bands. Two sets of buffers: while
   // one batch is written in order, the next is formatted.
-  const size_t row_max = static_cast<size_t>(n) * 11 + 1;
+  const size_t row_max = static_cast<size_t>(d.n) * 11 + 1;
   const int rows_per_task = static_cast<int>(std::max<size_t>(1, task_bytes / row_max));
   std::vector<std::vector<char>> bufs[2] = {std::vector<std::vector<char>>(threads),
                                             std::vector<std::vector<char>>(threads)};
@@ -297,6 +302,7 @@ void write_matrix(MatrixView d, int fd, int threads, size_t task_bytes,
     });
     if (writing.valid()) writing.get();  // rethrows a write error
     if (rows_written) rows_written(first);  // the batches before this one are out
+    for (int t = 0; t < threads; ++t) bytes += used[cur][t];
     writing = std::async(std::launch::async, [&, c = cur] {
       if (!seekable) {
         for (int t = 0; t < threads; ++t) write_all(fd, bufs[c][t].data(), used[c][t]);
@@ -313,6 +319,14 @@ void write_matrix(MatrixView d, int fd, int threads, size_t task_bytes,
   if (writing.valid()) writing.get();
   if (rows_written) rows_written(n);
   if (seekable) lseek(fd, offset, SEEK_SET);  // as if written sequentially
+  return bytes;
+}
+
+}  // namespace
+
+void write_matrix(MatrixView d, int fd, int threads, size_t task_bytes,
+                  const std::function<void(int rows_written)>& rows_written) {
+  write_rows(d, d.n, fd, threads, task_bytes, rows_written);
 }
 
 std::string format_matrix(MatrixView d) {
@@ -355,19 +369,38 @@ std::string matrix_header(MatrixFormat format, int64_t n) {
   return "";
 }
 
-void write_matrix_as(MatrixView d, int fd, MatrixFormat format, int threads,
-                     const std::function<void(int)>& rows_written) {
-  if (format == MatrixFormat::kText) return write_matrix(d, fd, threads, 4u << 20, rows_written);
-  const std::string header = matrix_header(format, d.n);
+uint64_t write_matrix_bands(int n, int band_rows, const RowBand& band, int fd, MatrixFormat format, int threads,
+                            const std::function<void(int)>& rows_written) {
+  const std::string header = matrix_header(format, n);
   write_all(fd, header.data(), header.size());
-  // The matrix as it is in memory, a band of rows (about 64 MB) at a time.
-  const size_t row_bytes = static_cast<size_t>(d.n) * sizeof(int32_t);
-  const int band = static_cast<int>(std::max<size_t>(1, (size_t{64} << 20) / std::max<size_t>(row_bytes, 1)));
-  for (int r = 0; r < d.n; r += band) {
-    const int rows = std::min(band, d.n - r);
-    write_all(fd, reinterpret_cast<const char*>(d.row(r)), rows * row_bytes);
-    if (rows_written) rows_written(r + rows);
+  uint64_t bytes = header.size();
+  const size_t row_bytes = static_cast<size_t>(n) * sizeof(int32_t);
+  // Binary: the rows as they are in memory, about 64 MB a write (and a progress step).
+  const int chunk = static_cast<int>(std::max<size_t>(1, (size_t{64} << 20) / std::max<size_t>(row_bytes, 1)));
+  for (int first = 0; first < n; first += band_rows) {
+    const int rows = std::min(band_rows, n - first);
+    const int32_t* data = band(first, rows);
+    if (format == MatrixFormat::kText) {
+      const auto written = [&](int r) {
+        if (rows_written) rows_written(first + r);
+      };
+      bytes += write_rows(MatrixView{n, data}, rows, fd, threads, 4u << 20, written);
+      continue;
+    }
+    for (int r = 0; r < rows; r += chunk) {
+      const int count = std::min(chunk, rows - r);
+      write_all(fd, reinterpret_cast<const char*>(data + static_cast<size_t>(r) * n), count * row_bytes);
+      bytes += count * row_bytes;
+      if (rows_written) rows_written(first + r + count);
+    }
   }
+  return bytes;
+}
+
+uint64_t write_matrix_as(MatrixView d, int fd, MatrixFormat format, int threads,
+                         const std::function<void(int)>& rows_written) {
+  return write_matrix_bands(d.n, std::max(d.n, 1), [&](int first, int) { return d.row(first); }, fd, format, threads,
+                            rows_written);
 }
 
 }  // namespace apsp

@@ -50,8 +50,16 @@ std::string format_matrix(MatrixView d);
 enum class MatrixFormat { kText, kBin, kNpy };
 std::optional<MatrixFormat> parse_matrix_format(std::string_view name);
 std::string matrix_header(MatrixFormat format, int64_t n);  // "" for text
-// `rows_written` (if set) is called as rows are written, with the count so far.
-void write_matrix_as(MatrixView d, int fd, MatrixFormat format, int threads = 0,
-                     const std::function<void(int)>& rows_written = {});
+// `rows_written` (if set) is called as rows are written, with the count so far. Returns the
+// bytes written.
+uint64_t write_matrix_as(MatrixView d, int fd, MatrixFormat format, int threads = 0,
+                         const std::function<void(int)>& rows_written = {});
+
+// The same for an n x n matrix that is not in host memory as a whole: band(first, count) gives
+// rows [first, first + count) (count <= band_rows), row-major, valid until the next call (apsp
+// copies a device's matrix down a band at a time). Same bytes as write_matrix_as.
+using RowBand = std::function<const int32_t*(int first, int count)>;
+uint64_t write_matrix_bands(int n, int band_rows, const RowBand& band, int fd, MatrixFormat format, int threads = 0,
+                            const std::function<void(int)>& rows_written = {});
 
 }  // namespace apsp

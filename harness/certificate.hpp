@@ -78,6 +78,10 @@ std::string describe_fault(const int32_t* row, const InEdges& g, int s, int v, F
 // when it holds, the lowest fault of the rows over G'.
 std::string certify_host(MatrixView d, const InEdges& g, int threads = 0);
 
+// Device memory the certificate takes at most for a graph of n vertices and `edges` edges: the
+// in-edges, the essential subgraph (at most as large) and a batch's flags (256 MB at most).
+uint64_t device_certificate_bytes(int n, uint64_t edges);
+
 // The same on the device: d is the n x n matrix in device memory. Uploads the edges once.
 class DeviceCertificate {
  public:

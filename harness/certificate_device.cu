@@ -82,6 +82,10 @@ int source_batch(int n) {
 }
 }  // namespace
 
+uint64_t device_certificate_bytes(int n, uint64_t edges) {
+  return 2 * (edges * 8 + (static_cast<uint64_t>(n) + 1) * 8) + kGroundedBytes;
+}
+
 size_t DeviceCertificate::held_bytes() const {
   const Buffers& b = *b_;
   return b.start.size() * 8 + (b.from.size() + b.weight.size()) * 4 + b.kept_start.size() * 8 +

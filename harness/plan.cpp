@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/memory.hpp"
+#include "harness/certificate.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -111,9 +112,7 @@ WorkingSet working_set(const Plan& plan, int n) {
   for (const Request& r : plan.requests)
     work = std::max<uint64_t>(work, buffer_elems(*r.variant, r.config.value_or(r.variant->defaults), n) * sizeof(int32_t));
   WorkingSet w;
-  // The pristine copy, the work buffer; the certificate's in-edges and, at most as large, the
-  // essential subgraph it makes, with its flags (256 MB a batch).
-  w.device = matrix + work + (certificate ? 2 * (edges * 8 + (static_cast<uint64_t>(n) + 1) * 8) + (uint64_t{256} << 20) : 0);
+  w.device = matrix + work + (certificate ? device_certificate_bytes(n, edges) : 0);  // the pristine copy too
   w.host = matrix * (reference == "cpu-reference" ? 2 : 1) + edges * sizeof(Edge) + (certificate ? edges * 8 : 0);
   return w;
 }

@@ -7,6 +7,10 @@
 #   apps_cli.sh checks   BUILD_DIR   checked before any work: output folders, memory (ulimit -v);
 #                                    -o - is standard output; pipes and /dev/stdin are read
 #   apps_cli.sh progress BUILD_DIR   a long CPU solve announces its estimate and shows progress
+#   apps_cli.sh verify   BUILD_DIR   apsp --verify: the certificate holds on every golden graph (CPU)
+#   apps_cli.sh gpu_verify BUILD_DIR the same on the GPU, with the matrix built, solved, checked and
+#                                    read back on the device in every format; a wrong solve
+#                                    (planted_wrong) exits 1 with the fault, nothing written (77: no GPU)
 #   apps_cli.sh gpu_tuned BUILD_DIR  apsp --db takes a tuner pick only where the tuner measured it
 #                                    faster than the shipped default, and no database is read
 #                                    unless named (77: no GPU)
@@ -35,6 +39,30 @@ gpu)
     done
   done
   echo "every variant gives the golden bytes" ;;
+verify)
+  for f in "$here"/data/*.txt; do
+    "$build/apsp" "$f" --variant cpu --verify -o "$tmp/out" 2>"$tmp/err" || fail "apsp --verify exited $? on $f"
+    grep -q "verified: the shortest-path certificate holds" "$tmp/err" || fail "no verdict: $(cat "$tmp/err")"
+    cmp -s "$tmp/out" "${f%.txt}.expected" || fail "$(basename "$f"): output differs from the golden file"
+  done
+  echo "the certificate holds on every golden output (CPU)" ;;
+gpu_verify)
+  "$build/apsp" "$here/data/single.txt" --variant naive >/dev/null 2>&1
+  [ $? -eq 3 ] && { echo "no GPU: skipped"; exit 77; }
+  "$build/gen_graph" --V 1000 --E 20000 --wmin 0 --wmax 5 --seed 11 -o "$tmp/g.txt" || fail "gen_graph"
+  "$build/apsp" "$tmp/g.txt" --variant cpu -o "$tmp/cpu.txt" 2>/dev/null || fail "apsp --variant cpu"
+  for fmt in text bin npy; do
+    "$build/apsp" "$tmp/g.txt" --variant cpu --format $fmt -o "$tmp/cpu.$fmt" 2>/dev/null || fail "cpu $fmt"
+    "$build/apsp" "$tmp/g.txt" --verify --format $fmt -o "$tmp/gpu.$fmt" 2>"$tmp/err" || fail "gpu $fmt: $(cat "$tmp/err")"
+    grep -q "verified: the shortest-path certificate holds" "$tmp/err" || fail "no verdict: $(cat "$tmp/err")"
+    cmp -s "$tmp/gpu.$fmt" "$tmp/cpu.$fmt" || fail "$fmt: the GPU's bytes differ from the CPU's"
+  done
+  APSP_TEST_VARIANTS=1 "$build/apsp" "$tmp/g.txt" --variant planted_wrong --verify -o "$tmp/wrong.txt" 2>"$tmp/err"
+  rc=$?
+  [ $rc -eq 1 ] || fail "a wrong solve with --verify exited $rc: $(cat "$tmp/err")"
+  grep -q "fails the shortest-path certificate: d\[" "$tmp/err" || fail "no fault named: $(cat "$tmp/err")"
+  [ -e "$tmp/wrong.txt" ] && fail "a wrong solve left an output"
+  echo "the GPU's matrix, built, checked and read back on the device, equals the CPU's in every format; a wrong one is refused" ;;
 gpu_tuned)
   "$build/gen_graph" --V 300 --density 0.05 --seed 3 -o "$tmp/g.txt" || fail "gen_graph"
   "$build/tuner" --search batch --n 300 --min-time 0.01 --db "$tmp/db.json" >"$tmp/tuner.log" 2>&1

@@ -159,5 +159,44 @@ TEST(MatrixWriter, ThreadedWriterMatchesFormatter) {
   EXPECT_EQ(got, format_matrix(d.view()));
 }
 
+// The banded writer (apsp copies a device's matrix down a band at a time) gives the bytes of
+// the whole-matrix writer in every format, for bands that do not divide n, and counts them.
+TEST(MatrixWriter, BandsGiveTheBytesOfTheWholeMatrix) {
+  GraphSpec spec;
+  spec.num_vertices = 301;
+  spec.density = 0.02;
+  const DistMatrix d = solve_reference(generate(spec));
+  const auto bytes_of = [](const std::function<uint64_t(int fd)>& write, uint64_t* counted) {
+    FILE* tmp = std::tmpfile();
+    *counted = write(fileno(tmp));
+    const off_t size = lseek(fileno(tmp), 0, SEEK_END);
+    std::string got(static_cast<size_t>(size), '\0');
+    EXPECT_EQ(pread(fileno(tmp), got.data(), got.size(), 0), size);
+    std::fclose(tmp);
+    return got;
+  };
+  for (MatrixFormat format : {MatrixFormat::kText, MatrixFormat::kBin, MatrixFormat::kNpy}) {
+    uint64_t whole_bytes = 0;
+    const std::string whole = bytes_of([&](int fd) { return write_matrix_as(d.view(), fd, format, 2); }, &whole_bytes);
+    EXPECT_EQ(whole_bytes, whole.size());
+    for (int band_rows : {1, 7, 300, 301}) {
+      std::vector<int32_t> copy;  // each band in a buffer of its own, as from a device
+      const RowBand band = [&](int first, int count) {
+        EXPECT_LE(count, band_rows);
+        copy.assign(d.view().row(first), d.view().row(first) + static_cast<size_t>(count) * d.n());
+        return copy.data();
+      };
+      int last = 0;
+      uint64_t counted = 0;
+      const std::string got = bytes_of(
+          [&](int fd) { return write_matrix_bands(d.n(), band_rows, band, fd, format, 2, [&](int r) { last = r; }); },
+          &counted);
+      EXPECT_EQ(got, whole) << "band of " << band_rows;
+      EXPECT_EQ(counted, whole.size());
+      EXPECT_EQ(last, d.n());
+    }
+  }
+}
+
 }  // namespace
 }  // namespace apsp
