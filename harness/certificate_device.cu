@@ -28,6 +28,7 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kSourcesPerBlock = 8;  // check_edges: sources sharing one read of the in-edges
 constexpr size_t kGroundedBytes = size_t{256} << 20;  // a batch's flags: sources x n bytes
+constexpr long long kMaxZeroBlocks = 65535LL * 16;      // ground_zero_edges strides past it
 }  // namespace
 
 DeviceCertificate::DeviceCertificate(const InEdges& g) : g_(g), b_(new Buffers) {
@@ -114,7 +115,8 @@ std::string DeviceCertificate::check(const int* d, int pitch, cudaStream_t strea
     const long long zero_edges = static_cast<long long>(g_.zero.size()), work = zero_edges * rows;
     for (int changed = zero_edges > 0; changed;) {
       APSP_CUDA_CHECK(cudaMemsetAsync(b_->changed.get(), 0, sizeof(int), stream));
-      k::ground_zero_edges<<<static_cast<unsigned>((work + kThreads - 1) / kThreads), kThreads, 0, stream>>>(
+      const long long blocks = std::min<long long>((work + kThreads - 1) / kThreads, kMaxZeroBlocks);
+      k::ground_zero_edges<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
           d, n, pitch, b_->zero.get(), zero_edges, s0, rows, grounded.get(), b_->changed.get());
       APSP_CUDA_CHECK_LAUNCH();
       APSP_CUDA_CHECK(cudaMemcpyAsync(&changed, b_->changed.get(), sizeof(int), cudaMemcpyDeviceToHost, stream));

@@ -96,18 +96,22 @@ static __global__ void check_edges(const int* __restrict__ d, int n, int pitch, 
 }
 
 // One pass along the zero-weight edges for every source of the batch: a grounded tail grounds
-// a head of the same finite value. The host repeats it until nothing changes.
+// a head of the same finite value. The host repeats it until nothing changes. A grid-stride loop
+// over the (edge, source) pairs: there can be more than a grid holds (1e8 zero-weight edges
+// times thousands of sources).
 static __global__ void ground_zero_edges(const int* __restrict__ d, int n, int pitch, const int2* __restrict__ zero, long long count,
                                          int s0, int batch, unsigned char* __restrict__ grounded, int* changed) {
-  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= count * batch) return;
-  const int b = static_cast<int>(i / count);
-  const int2 e = zero[i % count];  // (src, dst)
-  const int* row = d + at(s0 + b, 0, pitch);
-  unsigned char* g = grounded + at(b, 0, n);
-  if (!g[e.y] && g[e.x] && row[e.x] == row[e.y] && row[e.y] < kInf) {
-    g[e.y] = 1;
-    *changed = 1;
+  const long long pairs = count * batch;
+  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < pairs;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const int b = static_cast<int>(i / count);
+    const int2 e = zero[i % count];  // (src, dst)
+    const int* row = d + at(s0 + b, 0, pitch);
+    unsigned char* g = grounded + at(b, 0, n);
+    if (!g[e.y] && g[e.x] && row[e.x] == row[e.y] && row[e.y] < kInf) {
+      g[e.y] = 1;
+      *changed = 1;
+    }
   }
 }
 

@@ -57,7 +57,9 @@ gpu_verify)
     grep -q "verified: the shortest-path certificate holds" "$tmp/err" || fail "no verdict: $(cat "$tmp/err")"
     cmp -s "$tmp/gpu.$fmt" "$tmp/cpu.$fmt" || fail "$fmt: the GPU's bytes differ from the CPU's"
   done
-  APSP_TEST_VARIANTS=1 "$build/apsp" "$tmp/g.txt" --variant planted_wrong --verify -o "$tmp/wrong.txt" 2>"$tmp/err"
+  # planted_wrong sets d[V-1][0] = 0: wrong only where no zero-weight path joins them, so weights >= 1.
+  "$build/gen_graph" --V 500 --E 5000 --wmin 1 --wmax 9 --seed 12 -o "$tmp/positive.txt" || fail "gen_graph"
+  APSP_TEST_VARIANTS=1 "$build/apsp" "$tmp/positive.txt" --variant planted_wrong --verify -o "$tmp/wrong.txt" 2>"$tmp/err"
   rc=$?
   [ $rc -eq 1 ] || fail "a wrong solve with --verify exited $rc: $(cat "$tmp/err")"
   grep -q "fails the shortest-path certificate: d\[" "$tmp/err" || fail "no fault named: $(cat "$tmp/err")"

@@ -411,21 +411,24 @@ struct RoundProblem {
   // The input into d (n x n on the device): a byte fill, then four strided copies.
   void upload(int* d, CudaStream& stream) const {
     const size_t row = sizeof(int) * n, diagonal = row + sizeof(int);
-    PinnedBuffer<int32_t> vectors(3 * static_cast<size_t>(n));
+    // Each vector in pinned memory of its own until the copies are done: they are asynchronous,
+    // so a host write into one of them (the zeros over a, before) races with its DMA.
+    PinnedBuffer<int32_t> vectors(4 * static_cast<size_t>(n));
     int32_t* const pa = vectors.get();
     int32_t* const pb = pa + n;
     int32_t* const pc = pb + n;
+    int32_t* const pz = pc + n;
     std::copy(a.begin(), a.end(), pa);
     std::copy(b.begin(), b.end(), pb);
     std::copy(c.begin(), c.end(), pc);
+    std::fill(pz, pz + n, 0);
     const cudaStream_t s = stream.get();
     const auto h2d = cudaMemcpyHostToDevice;
     APSP_CUDA_CHECK(cudaMemsetAsync(d, harness::kPaddingByte, row * n, s));
     APSP_CUDA_CHECK(cudaMemcpy2DAsync(d + 1, diagonal, pc, sizeof(int), sizeof(int), n - 1, h2d, s));       // c
     APSP_CUDA_CHECK(cudaMemcpy2DAsync(d + k0, row, pa, sizeof(int), sizeof(int), n, h2d, s));              // a
     APSP_CUDA_CHECK(cudaMemcpyAsync(d + static_cast<size_t>(k0) * n, pb, row, h2d, s));                     // b
-    std::fill(pa, pa + n, 0);
-    APSP_CUDA_CHECK(cudaMemcpy2DAsync(d, diagonal, pa, sizeof(int), sizeof(int), n, h2d, s));  // 0 (after a)
+    APSP_CUDA_CHECK(cudaMemcpy2DAsync(d, diagonal, pz, sizeof(int), sizeof(int), n, h2d, s));  // 0 (after a)
     stream.synchronize();
   }
 };
