@@ -1,7 +1,7 @@
 // apsp's solve on the GPU with the matrix kept on the device from start to end: built there from
 // the edges (no V x V matrix on the host), solved in the variant's layout (Variant::pitch),
 // checked there by the certificate when asked, and read back a band of rows at a time for the
-// output (two pinned bands: one copies down while the other is written). So the largest V apsp
+// output (two pinned bands of 64 MB: one copies down while the other is written). So the largest V apsp
 // solves is the largest matrix the device holds, and the host holds two bands, not a matrix.
 #pragma once
 
@@ -30,7 +30,7 @@ class DeviceSolve {
  public:
   // Allocates the matrix in (v, c)'s layout for g's V; the output is copied down in bands of
   // about `band_bytes` (two such pinned buffers on the host).
-  static constexpr size_t kBandBytes = size_t{128} << 20;
+  static constexpr size_t kBandBytes = size_t{64} << 20;
   DeviceSolve(const EdgeList& g, const Variant& v, const Config& c, size_t band_bytes = kBandBytes);
   ~DeviceSolve();
   DeviceSolve(const DeviceSolve&) = delete;
