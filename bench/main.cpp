@@ -76,8 +76,9 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--tuned-any-build", o.any_build, "--tuned: also use entries measured by other builds");
   app.add_option("--verify", p.reference,
                  "above n = 2048 (the CPU reference's range): 'certificate' checks every entry against the graph's "
-                 "edges on the GPU (no second solve; O(n * E) a run), 'naive' compares with the naive variant's "
-                 "output, 'auto' naive up to n = 16384 and the certificate above")
+                 "edges on the GPU (no second solve; O(E + n * E') a run, E' the edges that are shortest paths "
+                 "themselves), 'naive' compares with the naive variant's output, 'auto' naive up to n = 16384 (where it "
+                 "usually runs anyway, as the speedup baseline) and the certificate above")
       ->check(CLI::IsMember({std::string(harness::kAutoReference), std::string(harness::kCertificate),
                              std::string("naive")}));
   app.add_option("--baseline", o.baseline, "reuse naive timings from an earlier results JSON of the same device model");

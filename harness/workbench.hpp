@@ -19,9 +19,9 @@ namespace apsp::harness {
 
 inline constexpr int kCpuReferenceMaxN = 2048;
 inline constexpr const char* kCertificate = "certificate";
-// --verify auto: above the CPU range, the reference variant's output up to this n (one naive
-// solve is cheaper than the certificate on dense graphs: it costs O(n * E) per run), the
-// certificate above it, where a naive solve would take minutes.
+// --verify auto: above the CPU range, the reference variant's output up to this n (naive usually
+// runs there anyway, as the speedup baseline), the certificate
+// above it, where a naive solve would take minutes.
 inline constexpr const char* kAutoReference = "auto";
 inline constexpr int kNaiveReferenceMaxN = 16384;
 
