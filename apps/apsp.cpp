@@ -349,20 +349,24 @@ void verify(const EdgeList& graph, harness::DeviceSolve* device, const std::opti
   fmt::print(stderr, "apsp: verified: the shortest-path certificate holds ({:.1f} ms)\n", ms_since(t0));
 }
 
-int run(int argc, char** argv) {
-  Options o;
-  CLI::App app{"apsp: all-pairs shortest paths of an edge-list file.\n"
-               "Input: 'V E', then E lines 'src dst w' (0-based, 0 <= w < 2^30-1). Output: V lines of\n"
-               "V distances separated by one space; unreachable = 1073741823.\n"
-               "--variant auto (the default) solves with sm90 at this device's policy config for V (see\n"
-               "policies/); with --db it takes a tuning database's pick where the database measured it\n"
-               "faster than that default. No database is read unless --db names one.\n"
-               "Paths: --paths FILE writes the next-hop matrix (next[i][j]: the first vertex after i on a\n"
-               "shortest path, -1 when unreachable or i == j) in --format; --path S T prints one path and its\n"
-               "length on standard output, and the distances then go only to -o FILE. Standard output takes\n"
-               "one of: the distances (no -o, or -o -), the next hops (--paths -), the path line (--path).\n"
-               + exit_codes_help("a solve or a write; nothing is written") +
-               " 3: a GPU variant was asked for (without one, auto solves on the CPU)."};
+constexpr int kGoOn = -1;  // the steps below: go on, or the exit code to stop with
+
+std::string help_text() {
+  return "apsp: all-pairs shortest paths of an edge-list file.\n"
+         "Input: 'V E', then E lines 'src dst w' (0-based, 0 <= w < 2^30-1). Output: V lines of\n"
+         "V distances separated by one space; unreachable = 1073741823.\n"
+         "--variant auto (the default) solves with sm90 at this device's policy config for V (see\n"
+         "policies/); with --db it takes a tuning database's pick where the database measured it\n"
+         "faster than that default. No database is read unless --db names one.\n"
+         "Paths: --paths FILE writes the next-hop matrix (next[i][j]: the first vertex after i on a\n"
+         "shortest path, -1 when unreachable or i == j) in --format; --path S T prints one path and its\n"
+         "length on standard output, and the distances then go only to -o FILE. Standard output takes\n"
+         "one of: the distances (no -o, or -o -), the next hops (--paths -), the path line (--path).\n" +
+         exit_codes_help("a solve or a write; nothing is written") +
+         " 3: a GPU variant was asked for (without one, auto solves on the CPU).";
+}
+
+void add_options(CLI::App& app, Options& o) {
   app.option_defaults()->always_capture_default();
   app.add_option("input", o.input, "edge-list file, or - for standard input")->required();
   app.add_option("-o,--output", o.output, "output file (appears only when whole; the old one stays otherwise); - or none: standard output");
@@ -391,27 +395,38 @@ int run(int argc, char** argv) {
   app.add_flag("--no-warm-up", o.no_warm_up,
                "do not run the chosen solve once on a small matrix while the input is parsed (it loads the "
                "kernels off the clock; --timing's solve then includes that first-launch cost)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);
-    fmt::print(stderr, "apsp: {} (see --help)\n", e.what());
-    return kExitRefused;
-  }
+}
+
+// Everything one run holds, from the input to the outputs.
+struct Run {
+  Timing t;
+  Clock::time_point start = Clock::now();
   std::optional<NamedConfig> asked;
   harness::UserKernels user_kernel;  // --kernel: compiled before the input is read
+  bool device = false;
+  Input in;
+  NamedConfig chosen;
+  std::unique_ptr<harness::DeviceSolve> solved;  // the GPU's result, on the device
+  std::optional<DistMatrix> host;                 // the CPU's
+  NextHops hops;
+  uint64_t out_bytes = 0;
+};
+
+// The options among themselves, before the input is read: --kernel compiled, outputs' folders,
+// --path, the variant, --db; the device. kGoOn or the exit code.
+int check_options(Options& o, Run& r) {
   try {
     if (!o.kernel.empty()) {
       const harness::CompileOptions compile{has_device() ? harness::arch_of(query_device()) : "sm_90", ""};
-      user_kernel = harness::register_user_kernels({o.kernel}, {}, Target::kDevice, compile);
-      const std::string& name = user_kernel.variants.front()->name;
+      r.user_kernel = harness::register_user_kernels({o.kernel}, {}, Target::kDevice, compile);
+      const std::string& name = r.user_kernel.variants.front()->name;
       if (o.variant != "auto" && o.variant.substr(0, o.variant.find('[')) != name)
         throw std::invalid_argument(fmt::format("--kernel {} and --variant {} disagree", o.kernel, o.variant));
       if (o.variant == "auto") o.variant = name;
     }
     if (!o.output.empty()) check_output_path(o.output, "-o", /*dash_is_stdout=*/true);
     check_path_options(o);
-    asked = asked_variant(o);
+    r.asked = asked_variant(o);
     if (!o.db_path.empty() && access(o.db_path.c_str(), R_OK) != 0)
       throw std::invalid_argument(fmt::format("--db {}: cannot read", o.db_path));
   } catch (const harness::CompileError& e) {
@@ -421,39 +436,37 @@ int run(int argc, char** argv) {
     fmt::print(stderr, "apsp: {}\n", e.what());
     return kExitRefused;
   }
-  const bool device = o.variant != "cpu" && has_device();
-  if (!device && o.variant != "cpu" && o.variant != "auto") {
+  r.device = o.variant != "cpu" && has_device();
+  if (!r.device && o.variant != "cpu" && o.variant != "auto") {
     fmt::print(stderr, "apsp: no CUDA device for variant {}; --variant cpu (or auto) solves on the CPU\n", o.variant);
     return kExitNoDevice;
   }
-  Timing t;
-  const auto start = Clock::now();
-  Input in;
-  std::unique_ptr<harness::DeviceSolve> solved;  // the GPU's result, on the device
-  std::optional<DistMatrix> host;                 // the CPU's
-  NextHops hops;
-  hops.want_matrix = !o.paths.empty() || (o.path && !device);  // the CPU's rounds read every row
-  if (o.path) hops.want_column = o.path->second;
-  NamedConfig chosen;
-  try {  // the input and what it asks of this machine: a fault here is a refusal, before any solve
-    in = read_input(o, asked, device, t);
-    const int n = in.graph.num_vertices;
+  r.hops.want_matrix = !o.paths.empty() || (o.path && !r.device);  // the CPU's rounds read every row
+  if (o.path) r.hops.want_column = o.path->second;
+  return kGoOn;
+}
+
+// The input, and what it asks of this machine: a fault here is a refusal, before any solve.
+int read_and_check(const Options& o, Run& r) {
+  try {
+    r.in = read_input(o, r.asked, r.device, r.t);
+    const int n = r.in.graph.num_vertices;
     if (o.path && std::max(o.path->first, o.path->second) >= n) {
       fmt::print(stderr, "apsp: --path {} {}: vertex {} is out of range [0, {}) of {}\n", o.path->first,
                  o.path->second, std::max(o.path->first, o.path->second), n, o.input == "-" ? "<stdin>" : o.input);
       return kExitRefused;
     }
-    if (hops.wanted()) hops.edges = harness::OutEdges::of(in.graph);
-    if (device) {
+    if (r.hops.wanted()) r.hops.edges = harness::OutEdges::of(r.in.graph);
+    if (r.device) {
       const auto beside = [&](int pitch) {
-        uint64_t most = harness::device_build_bytes(in.graph);
-        if (o.verify) most = std::max(most, harness::device_certificate_bytes(n, in.graph.edges.size()));
-        if (hops.wanted())
-          most = std::max(most, (pitch != n ? 2 : 1) * matrix_bytes(n) + harness::next_hops_device_bytes(hops.edges));
+        uint64_t most = harness::device_build_bytes(r.in.graph);
+        if (o.verify) most = std::max(most, harness::device_certificate_bytes(n, r.in.graph.edges.size()));
+        if (r.hops.wanted())
+          most = std::max(most, (pitch != n ? 2 : 1) * matrix_bytes(n) + harness::next_hops_device_bytes(r.hops.edges));
         return most;
       };
-      chosen = choose(o, asked, query_device(), n, beside);
-    } else if (hops.wanted()) {
+      r.chosen = choose(o, r.asked, query_device(), n, beside);
+    } else if (r.hops.wanted()) {
       check_host_matrices(n, 2, "the distances and the next hops");
     }
   } catch (const std::bad_alloc& e) {  // memory that ran out while reading: a failure, not a refusal
@@ -466,53 +479,82 @@ int run(int argc, char** argv) {
     fmt::print(stderr, "apsp: {}\n", failure_text(e));
     return kExitRefused;
   }
+  return kGoOn;
+}
+
+// The solve, on the GPU or the CPU, and the next hops asked for.
+void solve(const Options& o, Run& r) {
+  if (r.device) {
+    r.solved = solve_on_device(r.in, r.chosen, r.hops, r.t);
+    return;
+  }
+  const int n = r.in.graph.num_vertices;
+  fmt::print(stderr, "apsp: {}: solving on the CPU ({} threads)\n",
+             o.variant == "cpu" ? "--variant cpu" : "no CUDA device", o.threads > 0 ? o.threads : hardware_threads());
+  auto t0 = Clock::now();
+  {
+    const Doing doing(fmt::format("building the {0} x {0} distance matrix", n), matrix_bytes(n));
+    r.host = DistMatrix::from_edges(r.in.graph);
+  }
+  r.t.add("build matrix", ms_since(t0));
+  t0 = Clock::now();
+  solve_on_cpu(*r.host, o.threads);
+  r.t.add("solve (CPU)", ms_since(t0));
+  if (r.hops.wanted()) next_hops_on_host(r.host->view(), r.hops, o.threads, r.t);
+}
+
+// The solve, --verify, then the outputs; a failure is one line and exit 1, nothing written.
+int solve_and_write(const Options& o, Run& r) {
   bool to_stdout = false;  // what failed was a write to standard output
-  uint64_t out_bytes = 0;
   try {
-    const int n = in.graph.num_vertices;
-    if (device) {
-      solved = solve_on_device(in, chosen, hops, t);
-    } else {
-      fmt::print(stderr, "apsp: {}: solving on the CPU ({} threads)\n",
-                 o.variant == "cpu" ? "--variant cpu" : "no CUDA device", o.threads > 0 ? o.threads : hardware_threads());
-      auto t0 = Clock::now();
-      {
-        const Doing doing(fmt::format("building the {0} x {0} distance matrix", n), matrix_bytes(n));
-        host = DistMatrix::from_edges(in.graph);
-      }
-      t.add("build matrix", ms_since(t0));
-      t0 = Clock::now();
-      solve_on_cpu(*host, o.threads);
-      t.add("solve (CPU)", ms_since(t0));
-      if (hops.wanted()) next_hops_on_host(host->view(), hops, o.threads, t);
-    }
-    if (o.verify) verify(in.graph, solved.get(), host, t);
-    const MatrixSource result = solved ? MatrixSource::of(*solved) : MatrixSource::of(host->view());
+    const int n = r.in.graph.num_vertices;
+    solve(o, r);
+    if (o.verify) verify(r.in.graph, r.solved.get(), r.host, r.t);
+    const MatrixSource result = r.solved ? MatrixSource::of(*r.solved) : MatrixSource::of(r.host->view());
     if (o.writes_distances()) {
       const auto t0 = Clock::now();
       to_stdout = o.output.empty() || o.output == "-";
-      out_bytes = write_output(o, o.output, result, "the distances");
-      t.add("write", ms_since(t0));
+      r.out_bytes = write_output(o, o.output, result, "the distances");
+      r.t.add("write", ms_since(t0));
     }
     if (!o.paths.empty()) {
       const auto t0 = Clock::now();
       to_stdout = o.paths == "-";
-      write_output(o, o.paths, MatrixSource::of(MatrixView{n, hops.matrix.get()}), "the next hops");
-      t.add("write next hops", ms_since(t0));
+      write_output(o, o.paths, MatrixSource::of(MatrixView{n, r.hops.matrix.get()}), "the next hops");
+      r.t.add("write next hops", ms_since(t0));
     }
     if (o.path) {
       const auto [s, target] = *o.path;
       to_stdout = true;
-      const std::vector<int32_t> path = harness::follow_hops(hops.column_of(n, target).data(), n, s, target);
-      const int32_t length = solved ? solved->at(s, target) : host->view().row(s)[target];
+      const std::vector<int32_t> path = harness::follow_hops(r.hops.column_of(n, target).data(), n, s, target);
+      const int32_t length = r.solved ? r.solved->at(s, target) : r.host->view().row(s)[target];
       fmt::print("{}\n", harness::describe_path(s, target, path, length));
       if (std::fflush(stdout) != 0) throw std::runtime_error(std::strerror(errno));
     }
-  } catch (const std::exception& e) {  // the solve or a write: one line, nothing written
+  } catch (const std::exception& e) {
     fmt::print(stderr, "apsp: {}{}\n", to_stdout ? "standard output: " : "", failure_text(e));
     return kExitFailed;
   }
-  if (o.timing) print_timing(t, in.graph.num_vertices, out_bytes, in.bytes, in.graph.edges.size(), ms_since(start));
+  return kGoOn;
+}
+
+int run(int argc, char** argv) {
+  Options o;
+  CLI::App app{help_text()};
+  add_options(app, o);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    fmt::print(stderr, "apsp: {} (see --help)\n", e.what());
+    return kExitRefused;
+  }
+  Run r;
+  if (const int rc = check_options(o, r); rc != kGoOn) return rc;
+  if (const int rc = read_and_check(o, r); rc != kGoOn) return rc;
+  if (const int rc = solve_and_write(o, r); rc != kGoOn) return rc;
+  if (o.timing)
+    print_timing(r.t, r.in.graph.num_vertices, r.out_bytes, r.in.bytes, r.in.graph.edges.size(), ms_since(r.start));
   return 0;
 }
 
