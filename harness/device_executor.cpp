@@ -30,8 +30,9 @@ class DeviceExecutor final : public Executor {
     }
     // On stream_, where the restores that read it run: a plain cudaMemcpy from pageable memory
     // may return before its DMA has landed, and stream_ (non-blocking) would not wait for it.
-    // That race gave naive "wrong distances" under load in earlier runs (the restore copied a
-    // half-uploaded input).
+    // The likely cause of naive's "wrong distances" beside other GPU processes (the restore
+    // copied a half-uploaded input): under the same load the old build failed 1 run of 24 with
+    // that fault, this one none of 24 (H100).
     APSP_CUDA_CHECK(cudaMemcpyAsync(pristine_.get(), input.data(), input.bytes(), cudaMemcpyHostToDevice, stream_.get()));
     stream_.synchronize();
   }
@@ -97,7 +98,8 @@ class DeviceExecutor final : public Executor {
     graph_key_.clear();  // a captured graph holds the old buffer's address
   }
 
-  // The stream-ordered pool's high-water mark: the scratch a solve allocates (sm90's staging).
+  // The stream-ordered pool's high-water mark: the scratch a solve allocates (cudaMallocAsync;
+  // no built-in variant allocates any now, a user's or a later one may).
   static cudaMemPool_t pool() {
     int dev = 0;
     cudaMemPool_t p;
