@@ -50,6 +50,20 @@ TEST(ResultsReader, RefusesSizesOutOfRangeInsteadOfWrapping) {
   EXPECT_EQ(results_error({{"n", 1000.0}}), "") << "an integral float is the integer";
 }
 
+TEST(ResultsReader, DeviceMemoryIsTwoByteCountsWithTheSolveWithinThePeak) {
+  const auto memory = [](json solve, json peak) { return json{{"device_memory", {{"solve_bytes", solve}, {"peak_bytes", peak}}}}; };
+  EXPECT_EQ(results_error(memory(409010176, 1176408958)), "");
+  const Results back = results_from_json(results_with(memory(409010176, 1176408958)));
+  EXPECT_EQ(back.runs[0].solve_device_bytes, 409010176u);
+  EXPECT_EQ(back.runs[0].peak_device_bytes, 1176408958u);
+  EXPECT_EQ(to_json(back)["runs"][0]["device_memory"]["solve_bytes"], 409010176) << "written back as read";
+  EXPECT_EQ(results_error(memory(-1, 5)), "/runs/0/device_memory/solve_bytes: -1 is not an integer in [0, 9223372036854775807]");
+  EXPECT_EQ(results_error(memory(7, 5)), "/runs/0/device_memory: solve_bytes is larger than peak_bytes");
+  EXPECT_EQ(results_error(memory(1e30, 5)), "/runs/0/device_memory/solve_bytes: 1e+30 is not an integer in [0, 9223372036854775807]");
+  EXPECT_EQ(results_error({{"device_memory", 5}}), "/runs/0/device_memory: not an object");
+  EXPECT_EQ(results_error({{"device_memory", {{"peak_bytes", 5}}}}), "/runs/0/device_memory: no solve_bytes");
+}
+
 TEST(ResultsReader, RefusesNegativeAndNonFiniteTimes) {
   EXPECT_EQ(results_error({{"median_ms", -0.9}}), "/runs/0/median_ms: -0.9 is not a finite number >= 0");
   EXPECT_EQ(results_error({{"samples_ms", {0.5, -4.6}}}), "/runs/0/samples_ms/1: -4.6 is not a finite number >= 0");
