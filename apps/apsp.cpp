@@ -4,8 +4,8 @@
 // --paths and --path add the next hops after the solve (harness/paths.hpp), on the device that
 // solved.
 // Built for speed at large V, where the I/O dominates: whole-file read and from_chars parsing,
-// pinned host memory, async copies on one stream, to_chars output formatted by all cores while
-// the previous batch is written. Exit codes (core/console.hpp): 0 done, 1 the solve or a write
+// the matrix built, solved and checked on the device (harness/device_solve.hpp) and copied down
+// in bands, to_chars output formatted by all cores while the previous batch is written. Exit codes (core/console.hpp): 0 done, 1 the solve or a write
 // failed (nothing written), 2 refused before the solve (the command line, the input, or a graph
 // too large for this machine), 3 a GPU variant asked for and no device.
 #include <CLI/CLI.hpp>
@@ -49,15 +49,14 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 
-// V from the header line, to start allocating before the parse; 0 when it does not look valid
-// (the parser then reports the fault).
-// `cap`: the largest V worth acting on before the parse has checked the file.
-int peek_vertex_count(const std::string& text, int cap) {
+// V from the header line, to warm the solve up while the file is parsed; 0 when it does not look
+// valid (the parser then reports the fault).
+int peek_vertex_count(const std::string& text) {
   size_t i = text.find_first_not_of(" \t\r\n");
   if (i == std::string::npos) return 0;
   int v = 0;
   const auto [p, ec] = std::from_chars(text.data() + i, text.data() + text.size(), v);
-  return ec == std::errc() && v > 0 && v <= cap ? v : 0;
+  return ec == std::errc() && v > 0 && v <= harness::kMaxN ? v : 0;
 }
 double ms_since(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
@@ -241,7 +240,7 @@ Input read_input(const Options& o, const std::optional<NamedConfig>& asked, bool
   }();
   in.bytes = text.size();
   t.add("read", ms_since(t0));
-  if (const int v = peek_vertex_count(text, harness::kMaxN); device && v > 0 && !o.no_warm_up) {
+  if (const int v = peek_vertex_count(text); device && v > 0 && !o.no_warm_up) {
     in.warmed = std::async(std::launch::async, [ctx = in.context, &o, &asked, v] {
       ctx.wait();
       warm_up(o, asked, v);
