@@ -18,6 +18,7 @@
 #include "core/tables.hpp"
 #include "harness/pipeline.hpp"
 #include "harness/build_identity.hpp"
+#include "harness/multi_gpu_model.hpp"
 #include "harness/policy.hpp"
 #include "harness/tuned.hpp"
 #include "harness/user_kernel.hpp"
@@ -33,6 +34,8 @@ struct Options {
   bool list = false, dry_run = false, warm = false, any_graph = false, any_build = false;
   harness::Plan plan;
   std::string graph_file, json_out, md_out, gbench_json, baseline, tuned;
+  std::string gpus = "1";         // --gpus, parsed into plan.gpus
+  bool ranks_on_one_gpu = false;  // --ranks-on-one-gpu
   std::vector<std::string> kernels;  // user kernel files (--kernel)
   harness::WorkerOptions workers;
   harness::UserKernels user_kernels;
@@ -51,6 +54,13 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--kernel-timeout", o.workers.timeout_s,
                  "seconds one solve of a --kernel may take before it is stopped and reported FAILED")
       ->check(CLI::Range(0.1, 1e6));
+  app.add_option("--gpus", o.gpus,
+                 "GPU counts the multi-GPU variants (sm90) run at, comma separated, each a run of its own, or "
+                 "'all' (every GPU here); the other variants run on one GPU. Parallel efficiency is against the "
+                 "one-GPU run of the same config in the same run (ask for 1 too: --gpus 1,8)");
+  app.add_flag("--ranks-on-one-gpu", o.ranks_on_one_gpu,
+               "run the --gpus ranks as separate buffers on one GPU (the single-device transport): the whole "
+               "distributed schedule, checked on a machine with one GPU; its times are not a speedup");
   app.add_flag("--list", o.list, "list variants, their parameter spaces, defaults and constraints, and exit");
   app.add_flag("--dry-run", o.dry_run, "print the plan and validate it; needs no GPU");
   add_integer_option(app, "--reps", p.sampling.max_reps, 1, 1 << 30, "most samples per run");
@@ -125,6 +135,7 @@ void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
     p.sizes = harness::parse_sizes(o.sizes);
   }
   harness::check_weights(p);
+  p.gpus = harness::parse_gpu_counts(o.gpus);
   if (!o.baseline.empty()) {
     std::ifstream in(o.baseline);
     if (!in) throw std::invalid_argument(fmt::format("--baseline {}: cannot open", o.baseline));
@@ -138,6 +149,43 @@ void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
   p.sampling.flush_l2 = !o.warm;
 }
 
+// The multi-GPU runs' predictions (harness/multi_gpu_model.hpp, docs/multi-gpu.md): from the
+// H200's measured one-GPU rate and NVLink bandwidth.
+void print_model(const harness::Plan& p, const DeviceInfo& dev) {
+  if (std::all_of(p.gpus.begin(), p.gpus.end(), [](int g) { return g == 1; })) return;
+  if (std::none_of(p.requests.begin(), p.requests.end(), [](const harness::Request& r) { return r.variant->multi_gpu; }))
+    return;
+  const harness::LinkModel link = harness::h200_nvlink_model();
+  fmt::print("model (docs/multi-gpu.md; H200 rate {:.2f} T updates/s, NVLink {:.0f} GB/s):\n",
+             link.rate_updates_per_s / 1e12, link.bytes_per_s / 1e9);
+  for (const harness::Request& r : p.requests) {
+    if (!r.variant->multi_gpu) continue;
+    for (int n : p.sizes) {
+      const Config c = r.config ? *r.config : harness::default_config(*r.variant, n, &dev).config;
+      for (int gpus : p.gpus)
+        fmt::print("  {}: {}\n", config_name(r.variant->name, c),
+                   harness::describe(n, gpus, harness::predict(n, gpus, c.at("tile"), link)));
+      fmt::print("  n = {}: a round's broadcast hides behind its phase 3 while each GPU holds at least {:.0f} rows\n", n,
+                 harness::rows_per_gpu_to_hide(n, c.at("tile"), link));
+    }
+  }
+}
+
+// Each multi-GPU run beside the model's prediction from the one-GPU rate measured in this run.
+void print_measured_and_model(const Results& r) {
+  for (const RunResult& run : r.runs) {
+    if (run.gpus == 1 || !run.parallel_efficiency) continue;
+    const double one_gpu_ms = run.gpus * run.median_ms * *run.parallel_efficiency;
+    harness::LinkModel link = harness::h200_nvlink_model();
+    link.rate_updates_per_s = static_cast<double>(run.n) * run.n * run.n / (one_gpu_ms / 1000);
+    const harness::Prediction p = harness::predict(run.n, run.gpus, run.config.at("tile"), link);
+    fmt::print("{} at n = {} on {} GPUs: measured {:.3f} s ({:.1f}% parallel efficiency); model from this run's "
+               "one-GPU rate: {:.3f} s ({:.1f}%)\n",
+               run.name, run.n, run.gpus, run.median_ms / 1000, 100 * *run.parallel_efficiency, p.total_s,
+               100 * p.efficiency);
+  }
+}
+
 void print_dry_run(const harness::Plan& p, const Options& o, const TuningDb& tuned_db) {
   std::string assumed;
   const DeviceInfo dev = harness::dry_run_device(assumed);
@@ -148,9 +196,13 @@ void print_dry_run(const harness::Plan& p, const Options& o, const TuningDb& tun
                                          : fmt::format("random, density {}, weights [1, {}], seed {}",
                                                        p.graph.spec.density, p.graph.spec.wmax, p.graph.spec.seed));
   for (const harness::Request& r : p.requests) {
-    fmt::print("  {}{}{}\n", r.config ? config_name(r.variant->name, *r.config) : r.variant->name,
+    const bool several = std::any_of(p.gpus.begin(), p.gpus.end(), [](int g) { return g > 1; });
+    fmt::print("  {}{}{}{}\n", r.config ? config_name(r.variant->name, *r.config) : r.variant->name,
                p.baseline_added && r.variant->name == p.baseline ? "  (added: the speedup baseline)" : "",
-               r.tuned ? "  (tuned from " + o.tuned + " where it beats the default)" : "");
+               r.tuned ? "  (tuned from " + o.tuned + " where it beats the default)" : "",
+               !several ? ""
+               : r.variant->multi_gpu ? fmt::format("  (on {} GPUs)", fmt::join(p.gpus, ", "))
+                                      : "  (on one GPU: it has no multi-GPU engine)");
     if (r.tuned) {  // the picks a run would make on this device (or an H200's), from the database
       const GraphDesc g = harness::describe(p.graph);
       TuningMatch relaxed;
@@ -176,6 +228,7 @@ void print_dry_run(const harness::Plan& p, const Options& o, const TuningDb& tun
     fmt::print("  n = {:>6}: verified against {}; device memory {:.1f} MB\n", n,
                harness::reference_kind(n, p.cpu_reference_max_n, p.reference, p.baseline), harness::working_set(p, n).device / 1e6);
   }
+  print_model(p, dev);
   if (!assumed.empty()) fmt::print("{}\n", assumed);
 }
 
@@ -254,6 +307,7 @@ int run(int argc, char** argv) {
     fmt::print(stderr, "apsp_bench: {}\n", failure_text(e));
     return kExitRefused;
   }
+  harness::resolve_gpu_counts(o.plan.gpus, device_count());
   if (o.dry_run) {
     print_dry_run(o.plan, o, tuned_db);
     return 0;
@@ -262,7 +316,12 @@ int run(int argc, char** argv) {
     fmt::print(stderr, "apsp_bench: no CUDA device found (the bench needs a GPU; --dry-run and --list work without one)\n");
     return kExitNoDevice;
   }
-  const harness::Session session = harness::Session::here(o.workers);
+  if (const std::string why = harness::gpu_count_problem(o.plan.gpus, o.ranks_on_one_gpu ? kMaxGpus : device_count());
+      !why.empty()) {
+    fmt::print(stderr, "apsp_bench: {} (--gpus)\n", why);
+    return kExitTooFewGpus;
+  }
+  const harness::Session session = harness::Session::here(o.workers, o.ranks_on_one_gpu);
   const DeviceInfo& dev = *session.device;
   if (const std::string why = device_problem(o.plan, dev, baseline, o); !why.empty()) {
     fmt::print(stderr, "apsp_bench: {}\n", why);
@@ -287,6 +346,7 @@ int run(int argc, char** argv) {
   for (int i = 0; i < argc; ++i) out.results.context.argv.push_back(argv[i]);
   fmt::print("\n{}", render_text(speedup_grid(out.results)));
   fmt::print("\n{}", render_text(detail_grid(out.results)));
+  print_measured_and_model(out.results);
   try {
     write_outputs(out.results, o, dev);
     if (!o.gbench_json.empty()) write_gbench_json(out.results, o.gbench_json);

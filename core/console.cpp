@@ -103,7 +103,7 @@ std::string exit_codes_help(const std::string& failure, bool uses_device) {
   return fmt::format("Exit codes (the same in every program): 0 done; 1 the work failed ({}); 2 refused "
                      "before any work, nothing written: a bad command line, an input file that cannot be "
                      "read or is malformed, or a graph too large for this machine (one line on stderr); "
-                     "3 no CUDA device{}.",
+                     "3 no CUDA device{}; 4 fewer CUDA devices than --gpus asks (apsp_bench and apsp).",
                      failure, uses_device ? "" : " (never: this program needs none)");
 }
 

@@ -52,6 +52,9 @@ std::string escaped(std::string_view bytes);
 //   3 no CUDA device, for work that needs one.
 // apsp_worker, an internal helper the programs start, follows it too (0, 1 a command failed, 2).
 inline constexpr int kExitOk = 0, kExitFailed = 1, kExitRefused = 2, kExitNoDevice = 3;
+// --gpus asks for more CUDA devices than this machine has (apsp_bench, apsp): checked before any
+// work, like 2, and told apart from it so that a script can fall back to fewer GPUs.
+inline constexpr int kExitTooFewGpus = 4;
 // The --help paragraph listing them, the same words in every program; `failure` gives this
 // program's examples of 1. A program that needs no device says that it never returns 3.
 std::string exit_codes_help(const std::string& failure, bool uses_device = true);

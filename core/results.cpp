@@ -50,6 +50,8 @@ json run_json(const RunResult& r) {
   if (r.config_source) j["config_source"] = *r.config_source;
   if (r.solve_device_bytes && r.peak_device_bytes)
     j["device_memory"] = {{"solve_bytes", *r.solve_device_bytes}, {"peak_bytes", *r.peak_device_bytes}};
+  j["gpus"] = r.gpus;
+  if (r.parallel_efficiency) j["parallel_efficiency"] = *r.parallel_efficiency;
   if (r.phases_ms) {
     const auto& p = *r.phases_ms;
     j["phases_ms"] = {{"other", p[0]}, {"1", p[1]}, {"2", p[2]}, {"3", p[3]}};
@@ -60,8 +62,13 @@ json run_json(const RunResult& r) {
 }  // namespace
 
 json to_json(const Context& c) {
-  return json{{"device", c.device},         {"build", c.build}, {"host", c.host},
-              {"date", c.date},             {"argv", c.argv},   {"ceiling_updates_per_s", c.ceiling_updates_per_s}};
+  json j{{"device", c.device}, {"build", c.build}, {"host", c.host},
+         {"date", c.date},     {"argv", c.argv},   {"ceiling_updates_per_s", c.ceiling_updates_per_s}};
+  if (!c.gpus.empty()) {
+    j["gpus"] = c.gpus;
+    j["transport"] = c.transport;
+  }
+  return j;
 }
 
 json to_json(const Results& r) {
@@ -90,6 +97,11 @@ Results results_from_json(const json& j) {
   if (c.contains("argv")) r.context.argv = jr::string_list(c["argv"], "/context/argv");
   if (c.contains("ceiling_updates_per_s"))
     r.context.ceiling_updates_per_s = jr::non_negative(c["ceiling_updates_per_s"], "/context/ceiling_updates_per_s");
+  if (c.contains("gpus")) {
+    const json& gpus = jr::array(c["gpus"], "/context/gpus");
+    for (size_t i = 0; i < gpus.size(); ++i) r.context.gpus.push_back(jr::object(gpus[i], jr::at("/context/gpus", i)));
+    r.context.transport = jr::optional_string(c, "transport", "/context");
+  }
   const json& runs = jr::array(jr::member(j, "runs", ""), "/runs");
   for (size_t i = 0; i < runs.size(); ++i) {
     const std::string where = jr::at("/runs", i);
@@ -151,6 +163,11 @@ Results results_from_json(const json& j) {
       run.peak_device_bytes = bytes("peak_bytes");
       if (*run.solve_device_bytes > *run.peak_device_bytes)
         jr::fail(mw, "solve_bytes is larger than peak_bytes");
+    }
+    if (x.contains("gpus")) run.gpus = static_cast<int>(jr::integer(x["gpus"], jr::at(where, "gpus"), 1, kMaxGpus));
+    if (x.contains("parallel_efficiency")) {
+      if (run.gpus == 1) jr::fail(jr::at(where, "parallel_efficiency"), "a one-GPU run has no parallel efficiency");
+      run.parallel_efficiency = jr::non_negative(x["parallel_efficiency"], jr::at(where, "parallel_efficiency"));
     }
     if (x.contains("error") && x["error"].is_string()) run.error = x["error"].get<std::string>();
     const bool timed = !run.error && run.verified != "FAILED" && !run.samples_ms.empty();

@@ -19,6 +19,8 @@ inline constexpr const char* kResultsSchema = "apsp-bench/1";
 // The most a timed run's share of the measured ceiling may be: the ceiling is a measured rate,
 // so a run can top it only by the noise of two measurements.
 inline constexpr double kMaxPctOfCeiling = 105.0;
+// The most GPUs one run may name (--gpus): more than any host holds.
+inline constexpr int kMaxGpus = 64;
 
 struct GraphDesc {
   std::string kind = "random";  // generator kind, or "file"
@@ -50,6 +52,12 @@ struct RunResult {
   // Device memory of the verified solve (harness::DeviceMemory): the solve's own buffer and
   // scratch, and everything the harness held on the device for the run. GPU runs only.
   std::optional<uint64_t> solve_device_bytes, peak_device_bytes;
+  // The GPUs the solve ran on (apsp_bench --gpus; harness/distributed): 1 unless asked.
+  // Device memory is then the busiest GPU's, and the share of the ceiling is of gpus ceilings.
+  int gpus = 1;
+  // Over one GPU: t(1) / (gpus x t(gpus)), t(1) the same config's median at the same n in the
+  // same results (absent without that run, and for one-GPU runs).
+  std::optional<double> parallel_efficiency;
   std::optional<std::string> error;       // why it failed or was skipped
 };
 
@@ -59,6 +67,9 @@ struct Context {
   std::string host, date;
   std::vector<std::string> argv;
   double ceiling_updates_per_s = 0;
+  // Each GPU a multi-GPU run used (device_json), in rank order; empty when every run used one.
+  std::vector<nlohmann::json> gpus;
+  std::string transport;  // with gpus: "nccl", or "single-device" (every rank on one GPU)
 };
 
 struct Results {

@@ -53,12 +53,16 @@ Grid detail_grid(const Results& r) {
   const bool phases = std::any_of(r.runs.begin(), r.runs.end(),
                                   [](const RunResult& x) { return x.phases_ms.has_value(); });
   if (phases) g[0].insert(g[0].end(), {"phase 1 ms", "phase 2 ms", "phase 3 ms", "other ms"});
+  // Multi-GPU runs (--gpus): the count, and the parallel efficiency over the one-GPU run.
+  const bool gpus = std::any_of(r.runs.begin(), r.runs.end(), [](const RunResult& x) { return x.gpus > 1; });
+  if (gpus) g[0].insert(g[0].end(), {"GPUs", "efficiency"});
   for (const RunResult& run : r.runs) {
     if (run.error || run.verified == "FAILED") {
       g.push_back({run.name, std::to_string(run.n), "-", "-", "-", "-", "-", "-",
                    run.verified == "FAILED" ? "FAILED: " + run.error.value_or("") : "skipped: " + *run.error});
       if (graphs) g.back().push_back("-");
       if (phases) g.back().insert(g.back().end(), 4, "-");
+      if (gpus) g.back().insert(g.back().end(), {std::to_string(run.gpus), "-"});
       continue;
     }
     std::string speedup = "-";
@@ -74,6 +78,10 @@ Grid detail_grid(const Results& r) {
     if (phases) {
       for (int p : {1, 2, 3, 0})
         g.back().push_back(run.phases_ms ? fmt::format("{:.3f}", (*run.phases_ms)[p]) : "-");
+    }
+    if (gpus) {
+      g.back().push_back(std::to_string(run.gpus));
+      g.back().push_back(run.parallel_efficiency ? fmt::format("{:.1f}%", 100 * *run.parallel_efficiency) : "-");
     }
   }
   return g;

@@ -26,8 +26,9 @@ struct Selection {
   std::string label, source;
 };
 
-struct Slot {  // one (selection, size)
+struct Slot {  // one (selection, size, GPU count)
   Selection sel;
+  int gpus = 1;
   Workbench* bench = nullptr;
   RunResult result;
   int reps = 0;
@@ -81,11 +82,51 @@ std::string cannot_run(const Variant& v, const Config& c, int n, const Session& 
   return v.check(c, n, *s.device);
 }
 
-// Pass 1 of one size: each request's config checked and verified; the sample count planned.
+// The GPU counts a request runs at: the plan's for a multi-GPU variant, else one.
+std::vector<int> gpu_counts(const Plan& plan, const Request& req) {
+  return req.variant->multi_gpu ? plan.gpus : std::vector<int>{1};
+}
+
+// One request at one size on `gpus` GPUs: its config checked and verified; its samples planned.
+void verify_slot(const Plan& plan, const Request& req, int gpus, Workbench& bench, const Session& s,
+                 const std::optional<TunedSource>& tuned, const Observer& obs, std::vector<Slot>& slots,
+                 bool& any_failed) {
+  const int n = bench.n();
+  Slot slot{select(req, n, s, tuned, obs), gpus, &bench, {}, 0, 0};
+  if (gpus > 1) slot.sel.label += fmt::format(" on {} GPUs", gpus);
+  slot.result = new_result(slot.sel, n, describe(plan.graph));
+  RunResult& r = slot.result;
+  r.gpus = gpus;
+  say(obs.progress, fmt::format("n = {}: verifying {}{}", n, r.name, gpus > 1 ? fmt::format(" on {} GPUs", gpus) : ""));
+  if (const std::string why = cannot_run(*slot.sel.variant, slot.sel.config, n, s); !why.empty()) {
+    r.verified = "skipped";
+    r.error = why;
+    any_failed = true;
+  } else {
+    const Verdict v = bench.verify(*slot.sel.variant, slot.sel.config, plan.sampling.flush_l2, gpus);
+    r.verified = v.verified;
+    if (v.memory.peak_bytes > 0) {
+      r.solve_device_bytes = v.memory.solve_bytes;
+      r.peak_device_bytes = v.memory.peak_bytes;
+    }
+    if (v.verified == kCertificate)
+      say(obs.note, fmt::format("n = {}: {} checked by the certificate in {:.1f} ms (its solve: {:.1f} ms)", n,
+                                slot.sel.label, v.check_ms, v.first_ms));
+    if (v.ok()) {
+      slot.reps = planned_reps(v.first_ms, plan.sampling);
+      slot.first_ms = v.first_ms;
+    } else {
+      r.error = v.error;
+      any_failed = true;
+    }
+  }
+  slots.push_back(std::move(slot));
+}
+
+// Pass 1 of one size: each request's config checked and verified, at each of its GPU counts.
 void verify_size(const Plan& plan, Workbench& bench, const Session& s, const std::optional<TunedSource>& tuned,
                  const Observer& obs, std::vector<Slot>& slots, bool& any_failed) {
   const int n = bench.n();
-  const GraphDesc graph = describe(plan.graph);
   for (const Request& req : plan.requests) {
     if (plan.baseline_added && req.variant->name == plan.baseline && !req.config && n > plan.baseline_max_n) {
       say(obs.note, fmt::format("n = {}: {} is not timed above n = {} (its n^3 steps would take minutes); no "
@@ -93,33 +134,7 @@ void verify_size(const Plan& plan, Workbench& bench, const Session& s, const std
                                 n, plan.baseline, plan.baseline_max_n));
       continue;
     }
-    Slot slot{select(req, n, s, tuned, obs), &bench, {}, 0, 0};
-    slot.result = new_result(slot.sel, n, graph);
-    RunResult& r = slot.result;
-    say(obs.progress, fmt::format("n = {}: verifying {}", n, r.name));
-    if (const std::string why = cannot_run(*slot.sel.variant, slot.sel.config, n, s); !why.empty()) {
-      r.verified = "skipped";
-      r.error = why;
-      any_failed = true;
-    } else {
-      const Verdict v = bench.verify(*slot.sel.variant, slot.sel.config, plan.sampling.flush_l2);
-      r.verified = v.verified;
-      if (v.memory.peak_bytes > 0) {
-        r.solve_device_bytes = v.memory.solve_bytes;
-        r.peak_device_bytes = v.memory.peak_bytes;
-      }
-      if (v.verified == kCertificate)
-        say(obs.note, fmt::format("n = {}: {} checked by the certificate in {:.1f} ms (its solve: {:.1f} ms)", n, r.name,
-                                  v.check_ms, v.first_ms));
-      if (v.ok()) {
-        slot.reps = planned_reps(v.first_ms, plan.sampling);
-        slot.first_ms = v.first_ms;
-      } else {
-        r.error = v.error;
-        any_failed = true;
-      }
-    }
-    slots.push_back(std::move(slot));
+    for (int gpus : gpu_counts(plan, req)) verify_slot(plan, req, gpus, bench, s, tuned, obs, slots, any_failed);
   }
 }
 
@@ -130,7 +145,7 @@ std::string eta(double seconds) {
 
 void sample_slot(const Plan& plan, Slot& s) {
   const Variant& v = *s.sel.variant;
-  Executor& ex = s.bench->executor(v);
+  Executor& ex = s.bench->executor(v, s.gpus);
   s.result.samples_ms = take_samples(ex, v, s.sel.config, s.reps, plan.sampling);
   if (plan.cuda_graph) {
     const auto graph = take_samples(ex, v, s.sel.config, s.reps, plan.sampling, Replay::kCudaGraph);
@@ -150,7 +165,8 @@ void sample_size(const Plan& plan, std::vector<Slot>& slots, const Observer& obs
   }
   for (Slot& s : slots) {
     if (s.reps == 0) continue;
-    say(obs.progress, fmt::format("n = {}: [{}/{}] timing {}{}", s.result.n, ++done, total, s.result.name,
+    say(obs.progress, fmt::format("n = {}: [{}/{}] timing {}{}{}", s.result.n, ++done, total, s.result.name,
+                                  s.gpus > 1 ? fmt::format(" on {} GPUs", s.gpus) : "",
                                   eta(left_ms / 1000)));
     left_ms -= s.reps * s.first_ms;
     try {
@@ -165,6 +181,14 @@ void sample_size(const Plan& plan, std::vector<Slot>& slots, const Observer& obs
 }
 
 }  // namespace
+
+Workbench::ExecutorFactory Session::executor_factory() const {
+  return [this](Target t, int gpus) -> std::unique_ptr<Executor> {
+    if (gpus == 1) return executors(t);
+    if (!multi_gpu) throw std::runtime_error(fmt::format("no multi-GPU executor here ({} GPUs asked)", gpus));
+    return multi_gpu(gpus);
+  };
+}
 
 DeviceInfo nominal_h200() {
   DeviceInfo d;
@@ -223,6 +247,15 @@ Outcome run_plan(const Plan& plan, const Session& s, const Observer& obs, const 
     say(obs.note, fmt::format("int32 min-plus ceiling: {:.2f} T updates/s",
                               out.results.context.ceiling_updates_per_s / 1e12));
   }
+  const int most_gpus = *std::max_element(plan.gpus.begin(), plan.gpus.end());
+  if (most_gpus > 1 && s.device) {  // every GPU a multi-GPU run uses, in rank order
+    for (int rank = 0; rank < most_gpus; ++rank) {
+      nlohmann::json gpu = device_json(query_device(s.ranks_on_one_gpu ? s.device->ordinal : rank));
+      gpu["rank"] = rank;
+      out.results.context.gpus.push_back(gpu);
+    }
+    out.results.context.transport = s.ranks_on_one_gpu ? "single-device" : "nccl";
+  }
   // One size at a time: its matrices (host and device) are freed before the next is made.
   for (int n : plan.sizes) {
     const std::string reference = reference_kind(n, plan.cpu_reference_max_n, plan.reference, plan.baseline);
@@ -234,7 +267,7 @@ Outcome run_plan(const Plan& plan, const Session& s, const Observer& obs, const 
     {  // a std::bad_alloc here reaches the user as "out of memory while ..." (core/console: Doing)
       const Doing doing(fmt::format("making the n = {} graph and its expected output ({} a matrix)", n,
                                     human_bytes(matrix_bytes(n))));
-      bench.emplace(*make_graph(plan.graph, n), s.executors, plan.cpu_reference_max_n, reference);
+      bench.emplace(*make_graph(plan.graph, n), s.executor_factory(), plan.cpu_reference_max_n, reference);
     }
     std::vector<Slot> slots;
     verify_size(plan, *bench, s, tuned, obs, slots, out.any_failed);

@@ -28,11 +28,21 @@ struct Observer {
 struct Session {
   std::optional<DeviceInfo> device;  // none: only host variants run; the others are skipped
   std::function<std::unique_ptr<Executor>(Target)> executors;
+  // An executor over this many GPUs for a multi-GPU variant (harness/distributed); null where
+  // none can be made (no device). gpus_present: the CUDA devices here.
+  std::function<std::unique_ptr<Executor>(int gpus)> multi_gpu;
+  int gpus_present = 0;
+  // The multi-GPU executors run their ranks as separate buffers on this session's one device
+  // (the single-device transport: the whole distributed schedule, tested on one GPU).
+  bool ranks_on_one_gpu = false;
+  // What the Workbench makes executors with: `executors`, or `multi_gpu` above one GPU.
+  Workbench::ExecutorFactory executor_factory() const;
   std::function<double(double budget_s)> ceiling;  // the device's min-plus rate, updates/s
   BuildId build;
   // This machine: its first CUDA device if there is one, host executors always; user kernels
-  // (Target::kIsolated) in worker processes started with `workers`.
-  static Session here(const WorkerOptions& workers = {});
+  // (Target::kIsolated) in worker processes started with `workers`; multi-GPU executors over
+  // the first GPUs through NCCL, or, with `ranks_on_one_gpu`, every rank on the first GPU.
+  static Session here(const WorkerOptions& workers = {}, bool ranks_on_one_gpu = false);
 };
 
 // A tuning database for `apsp_bench --tuned`: requests marked tuned run its pick at each n

@@ -12,7 +12,12 @@
 
 namespace apsp::harness {
 
-std::vector<int> parse_sizes(const std::string& text, const std::string& flag) {
+namespace {
+
+// "1000,2500": positive integers up to `max`; messages name an item `item` ("size") and its
+// value `value` ("n").
+std::vector<int> parse_positive_list(const std::string& text, const std::string& flag, int max, const char* item_name,
+                                     const char* value) {
   std::vector<int> out;
   // Every item between commas counts, so "1000," is refused as ",1000" is.
   for (size_t start = 0;;) {
@@ -21,18 +26,45 @@ std::vector<int> parse_sizes(const std::string& text, const std::string& flag) {
     int v = 0;
     auto [p, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
     if (ec == std::errc::result_out_of_range && p == item.data() + item.size())
-      throw std::invalid_argument(fmt::format("{}: {} is out of range (at most {})", flag, item, kMaxN));
-    if (item.empty()) throw std::invalid_argument(fmt::format("{}: an empty size in '{}'", flag, text));
+      throw std::invalid_argument(fmt::format("{}: {} is out of range (at most {})", flag, item, max));
+    if (item.empty()) throw std::invalid_argument(fmt::format("{}: an empty {} in '{}'", flag, item_name, text));
     if (ec != std::errc() || p != item.data() + item.size()) {
       throw std::invalid_argument(fmt::format("{}: '{}' is not an integer", flag, item));
     }
-    if (v <= 0) throw std::invalid_argument(fmt::format("{}: n must be positive, got {}", flag, v));
-    if (v > kMaxN) throw std::invalid_argument(fmt::format("{}: {} is out of range (at most {})", flag, v, kMaxN));
+    if (v <= 0) throw std::invalid_argument(fmt::format("{}: {} must be positive, got {}", flag, value, v));
+    if (v > max) throw std::invalid_argument(fmt::format("{}: {} is out of range (at most {})", flag, v, max));
     out.push_back(v);
     if (comma == text.size()) break;
     start = comma + 1;
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<int> parse_sizes(const std::string& text, const std::string& flag) {
+  return parse_positive_list(text, flag, kMaxN, "size", "n");
+}
+
+std::vector<int> parse_gpu_counts(const std::string& text) {
+  if (text == "all") return {kAllGpus};
+  std::vector<int> counts = parse_positive_list(text, "--gpus", kMaxGpus, "GPU count", "a GPU count");
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  return counts;
+}
+
+void resolve_gpu_counts(std::vector<int>& counts, int present) {
+  for (int& c : counts)
+    if (c == kAllGpus) c = std::max(present, 1);
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+}
+
+std::string gpu_count_problem(const std::vector<int>& counts, int present) {
+  const int most = counts.empty() ? 1 : *std::max_element(counts.begin(), counts.end());
+  if (most <= present) return "";
+  return fmt::format("{} GPUs asked, {} present", most, present);
 }
 
 void check_reps(SampleOptions& s, bool min_given, bool max_given) {

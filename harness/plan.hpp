@@ -46,6 +46,9 @@ struct Plan {
   // minutes. Above it speedups are left out and the share of the ceiling stands in.
   int baseline_max_n = 16384;
   SampleOptions sampling;
+  // --gpus: the GPU counts each multi-GPU variant (Variant::multi_gpu) runs at, each a run of
+  // its own; the other variants run on one GPU. kAllGpus until resolved.
+  std::vector<int> gpus{1};
   bool cuda_graph = false, phases = false;
   double ceiling_s = 1.0;  // seconds spent measuring the device's min-plus ceiling; 0: none
 };
@@ -56,6 +59,15 @@ inline constexpr int kMaxN = 1 << 20;
 
 // Parses "1000,2500,10000"; throws std::invalid_argument with one line on a bad value.
 std::vector<int> parse_sizes(const std::string& text, const std::string& flag = "--n");
+
+// --gpus: "1,2,8" (sorted, without repeats) or "all" ({kAllGpus}, resolved once the device
+// count is known); throws std::invalid_argument with one line on a bad value.
+inline constexpr int kAllGpus = 0;
+std::vector<int> parse_gpu_counts(const std::string& text);
+// Replaces kAllGpus by `present` (1 without a device), keeping the list sorted and unique.
+void resolve_gpu_counts(std::vector<int>& counts, int present);
+// "" when `present` GPUs are enough for every count; else "3 GPUs asked, 1 present".
+std::string gpu_count_problem(const std::vector<int>& counts, int present);
 // --min-reps above --reps: refused when both were given (std::invalid_argument, one line);
 // when one was given, the other (a default) follows it.
 void check_reps(SampleOptions& s, bool min_given, bool max_given);

@@ -7,10 +7,12 @@
 
 namespace apsp::harness {
 
-Session Session::here(const WorkerOptions& workers) {
+Session Session::here(const WorkerOptions& workers, bool ranks_on_one_gpu) {
   Session s;
   s.build = current_build();
-  if (has_device()) s.device = query_device();
+  s.gpus_present = device_count();
+  s.ranks_on_one_gpu = ranks_on_one_gpu;
+  if (s.gpus_present > 0) s.device = query_device();
   const size_t l2 = s.device ? s.device->l2_bytes : 0;
   s.executors = [l2, workers](Target t) {
     return t == Target::kIsolated ? make_isolated_executor(workers) : make_executor(t, l2);

@@ -13,7 +13,7 @@ bool same_graph(const GraphDesc& a, const GraphDesc& b) {
 const std::vector<double>* baseline_samples(const std::vector<RunResult>& runs, const std::string& baseline,
                                             const RunResult& run) {
   for (const RunResult& b : runs)
-    if (b.variant == baseline && b.n == run.n && same_graph(b.graph, run.graph) && !b.samples_ms.empty())
+    if (b.variant == baseline && b.gpus == 1 && b.n == run.n && same_graph(b.graph, run.graph) && !b.samples_ms.empty())
       return &b.samples_ms;
   return nullptr;
 }
@@ -31,7 +31,14 @@ void compute_statistics(Results& r, const std::string& baseline, const std::vect
     run.cv = s.cv;
     const double n = run.n;
     run.updates_per_s = n * n * n / (s.median / 1000.0);
-    run.pct_of_ceiling = ceiling > 0 ? 100.0 * run.updates_per_s / ceiling : 0.0;
+    run.pct_of_ceiling = ceiling > 0 ? 100.0 * run.updates_per_s / (run.gpus * ceiling) : 0.0;
+  }
+  for (RunResult& run : r.runs) {
+    if (run.samples_ms.empty() || run.gpus == 1) continue;
+    for (const RunResult& one : r.runs)
+      if (one.gpus == 1 && one.name == run.name && one.n == run.n && same_graph(one.graph, run.graph) &&
+          !one.samples_ms.empty())
+        run.parallel_efficiency = one.median_ms / (run.gpus * run.median_ms);
   }
   for (RunResult& run : r.runs) {
     if (run.samples_ms.empty()) continue;

@@ -68,7 +68,7 @@ class SizeTuner {
     if (obs.progress) obs.progress(fmt::format("n = {}: the graph and its reference output", n));
     const Doing doing(fmt::format("making the n = {} graph and its reference output ({} a matrix)", n,
                                   human_bytes(matrix_bytes(n))));
-    bench_.emplace(generate(spec), s.executors);
+    bench_.emplace(generate(spec), s.executor_factory());
   }
 
   // The entries of v's code: this build's, or a user kernel's source.

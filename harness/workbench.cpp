@@ -37,22 +37,22 @@ Workbench::Workbench(const EdgeList& graph, ExecutorFactory make, int cpu_refere
   expected_ = ex.output();
 }
 
-Executor& Workbench::executor(const Variant& v) {
-  std::unique_ptr<Executor>& ex = executors_[v.target];
+Executor& Workbench::executor(const Variant& v, int gpus) {
+  std::unique_ptr<Executor>& ex = executors_[{v.target, gpus}];
   if (!ex) {
     if (input_.n() == 0) throw std::logic_error("Workbench: a new target after drop_expected()");
-    ex = make_(v.target);
+    ex = make_(v.target, gpus);
     ex->load(input_);
   }
   return *ex;
 }
 
-Verdict Workbench::verify(const Variant& v, const Config& c, bool flush_l2) {
+Verdict Workbench::verify(const Variant& v, const Config& c, bool flush_l2, int gpus) {
   if (!expected_ && !in_edges_) throw std::logic_error("Workbench::verify after drop_expected()");
   Verdict verdict;
   DistMatrix got;
   try {
-    Executor& ex = executor(v);
+    Executor& ex = executor(v, gpus);
     verdict.first_ms = ex.sample(v, c, flush_l2);
     if (in_edges_) {
       const auto start = std::chrono::steady_clock::now();

@@ -36,8 +36,9 @@ struct Verdict {
 
 class Workbench {
  public:
-  // Makes an executor for a target; the pipeline passes one that knows the device's L2.
-  using ExecutorFactory = std::function<std::unique_ptr<Executor>(Target)>;
+  // Makes an executor for a target on `gpus` GPUs (1, or several for a multi-GPU variant: the
+  // distributed engine); the pipeline passes one that knows the device.
+  using ExecutorFactory = std::function<std::unique_ptr<Executor>(Target, int gpus)>;
 
   // The input is the graph's matrix. Prepares the check now (the slow part: the CPU reference,
   // the edges by destination for the certificate, or one solve of the reference variant).
@@ -46,12 +47,12 @@ class Workbench {
 
   int n() const { return input_.n(); }
   const std::string& reference() const { return reference_; }
-  // The executor of v's target, holding this input.
-  Executor& executor(const Variant& v);
+  // The executor of v's target on `gpus` GPUs, holding this input.
+  Executor& executor(const Variant& v, int gpus = 1);
 
   // Solves once from the input and compares with the expected output. CUDA errors and
   // exceptions from the solve become a FAILED verdict.
-  Verdict verify(const Variant& v, const Config& c, bool flush_l2);
+  Verdict verify(const Variant& v, const Config& c, bool flush_l2, int gpus = 1);
 
   // Frees the host copies (verification is over; the executors keep their own).
   void drop_expected();
@@ -59,7 +60,7 @@ class Workbench {
  private:
   DistMatrix input_;
   ExecutorFactory make_;
-  std::map<Target, std::unique_ptr<Executor>> executors_;
+  std::map<std::pair<Target, int>, std::unique_ptr<Executor>> executors_;  // by target and GPUs
   std::optional<DistMatrix> expected_;
   std::optional<InEdges> in_edges_;  // the certificate's graph
   std::string reference_;

@@ -332,6 +332,7 @@ Variant make_sm90() {
     return launch;
   };
   v.pitch = [](const Config& c, int n) { return round_up(n, c.at("tile")); };
+  v.multi_gpu = true;
   v.run = [](int* d, int n, const Config& c, cudaStream_t stream, PhaseTimer* phases) {
     run_instance(kName, d, n, c, stream, phases);
   };

@@ -64,6 +64,9 @@ struct Variant {
   // entry never lowers a distance and stays P through a solve. Whoever fills d and reads it back
   // uses this layout (row_pitch below); n when absent.
   std::function<int(const Config&, int n)> pitch;
+  // Its configs also run over several GPUs (apsp_bench --gpus, apsp --gpus): the distributed
+  // engine (harness/distributed) solves with this variant's tile and product kernels.
+  bool multi_gpu = false;
   bool test_only = false;  // listed only when APSP_TEST_VARIANTS is set (planted_wrong, CPU tests)
   std::string source;      // the file that registered it; the registry is sorted by its name
   // A run-time compiled user kernel: the hash of its source, which keys its tuning-database

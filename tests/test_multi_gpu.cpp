@@ -1,0 +1,154 @@
+// The multi-GPU layer's CPU side: --gpus parsing, the paper model (harness/multi_gpu_model),
+// parallel efficiency in the statistics, and the results fields that carry it.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/console.hpp"
+#include "core/results.hpp"
+#include "harness/multi_gpu_model.hpp"
+#include "harness/plan.hpp"
+#include "harness/statistics.hpp"
+
+namespace apsp::harness {
+namespace {
+
+TEST(GpuCounts, ParsesSortsAndRefuses) {
+  EXPECT_EQ(parse_gpu_counts("8,1,2,2"), (std::vector<int>{1, 2, 8}));
+  EXPECT_EQ(parse_gpu_counts("all"), (std::vector<int>{kAllGpus}));
+  EXPECT_THROW(parse_gpu_counts("0"), std::invalid_argument);
+  EXPECT_THROW(parse_gpu_counts("1,"), std::invalid_argument);
+  EXPECT_THROW(parse_gpu_counts("two"), std::invalid_argument);
+  EXPECT_THROW(parse_gpu_counts(std::to_string(kMaxGpus + 1)), std::invalid_argument);
+  try {
+    parse_gpu_counts("1,-2");
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "--gpus: a GPU count must be positive, got -2");
+  }
+}
+
+TEST(GpuCounts, AllIsWhatIsPresentAndTooManyIsOneLine) {
+  std::vector<int> counts{1, kAllGpus};
+  resolve_gpu_counts(counts, 4);
+  EXPECT_EQ(counts, (std::vector<int>{1, 4}));
+  std::vector<int> none{kAllGpus};
+  resolve_gpu_counts(none, 0);
+  EXPECT_EQ(none, (std::vector<int>{1}));
+  EXPECT_EQ(gpu_count_problem({1, 2}, 2), "");
+  EXPECT_EQ(gpu_count_problem({3}, 1), "3 GPUs asked, 1 present");
+  EXPECT_EQ(gpu_count_problem({1, 2}, 0), "2 GPUs asked, 0 present");
+}
+
+LinkModel simple_link() {
+  LinkModel m;
+  m.rate_updates_per_s = 1e13;
+  m.bytes_per_s = 1e11;
+  m.round_latency_s = 0;
+  m.device_bytes = uint64_t{1} << 36;
+  return m;
+}
+
+TEST(MultiGpuModel, OneGpuIsTheMeasuredRateWithNoCommunication) {
+  const Prediction p = predict(1000, 1, 128, simple_link());
+  EXPECT_DOUBLE_EQ(p.total_s, 1e9 / 1e13);
+  EXPECT_DOUBLE_EQ(p.efficiency, 1.0);
+  EXPECT_EQ(p.comm_s, 0);
+  EXPECT_EQ(p.tiles, 8);
+  EXPECT_EQ(p.bytes_per_gpu, uint64_t{1024} * 1024 * 4);  // the padded matrix, no panels
+}
+
+TEST(MultiGpuModel, RowBlocksPanelsAndBroadcasts) {
+  // n = 10000, tile 128: 79 tiles, pitch 10112; 8 GPUs own at most 10 tiles (1280 rows).
+  const Prediction p = predict(10000, 8, 128, simple_link());
+  EXPECT_EQ(p.tiles, 79);
+  EXPECT_EQ(p.max_tiles_per_gpu, 10);
+  EXPECT_EQ(p.panel_bytes, uint64_t{4} * 128 * 10112);
+  EXPECT_EQ(p.bytes_per_gpu, uint64_t{1280} * 10112 * 4 + 2 * p.panel_bytes);
+  EXPECT_NEAR(p.comm_s, 79 * p.panel_bytes / 1e11, 1e-12);
+  // The busiest GPU holds 1280 of 10000 rows: 1.024 times an eighth of the one-GPU time.
+  EXPECT_NEAR(p.compute_s, 1e12 / 1e13 * 1280 / 10000, 1e-12);
+  EXPECT_EQ(p.exposed_s, 0);  // 1280 rows a GPU hide a 5 MB broadcast at 100 GB/s
+  EXPECT_NEAR(p.efficiency, 10000.0 / (8 * 1280), 1e-12);
+}
+
+TEST(MultiGpuModel, CommunicationShowsBelowTheRowsThatHideIt) {
+  LinkModel link = simple_link();
+  const double rows = rows_per_gpu_to_hide(100000, 128, link);
+  EXPECT_NEAR(rows, 128 + 4 * 1e13 / 1e11, 1e-9);  // 528 rows at this rate and bandwidth
+  // 4 GPUs at n = 1024 hold 256 rows each, under 528: some of each broadcast shows.
+  const Prediction few = predict(1024, 4, 128, link);
+  EXPECT_GT(few.exposed_s, 0);
+  EXPECT_LT(few.efficiency, 1.0);
+  // Without look-ahead every broadcast shows.
+  link.lookahead = false;
+  const Prediction plain = predict(100000, 8, 128, link);
+  EXPECT_NEAR(plain.exposed_s, plain.comm_s, 1e-12);
+}
+
+TEST(MultiGpuModel, SaysWhenAGpuCannotHoldItsRows) {
+  EXPECT_TRUE(predict(100000, 1, 128, h200_nvlink_model()).fits);
+  EXPECT_FALSE(predict(200000, 1, 128, h200_nvlink_model()).fits);
+  EXPECT_TRUE(predict(400000, 8, 128, h200_nvlink_model()).fits);
+  EXPECT_FALSE(predict(400000, 4, 128, h200_nvlink_model()).fits);
+  EXPECT_THROW(predict(0, 1, 128, simple_link()), std::invalid_argument);
+  EXPECT_THROW(predict(10, 0, 128, simple_link()), std::invalid_argument);
+}
+
+RunResult timed(const std::string& name, int gpus, double ms) {
+  RunResult r;
+  r.variant = "sm90";
+  r.name = name;
+  r.n = 1000;
+  r.gpus = gpus;
+  r.verified = "cpu-reference";
+  r.samples_ms = {ms, ms, ms};
+  return r;
+}
+
+TEST(MultiGpuStatistics, EfficiencyIsAgainstTheSameConfigOnOneGpu) {
+  Results r;
+  r.context.ceiling_updates_per_s = 1e12;
+  r.runs = {timed("sm90[a]", 1, 100), timed("sm90[a]", 4, 30), timed("sm90[b]", 4, 20)};
+  compute_statistics(r, "naive", {});
+  EXPECT_FALSE(r.runs[0].parallel_efficiency);
+  ASSERT_TRUE(r.runs[1].parallel_efficiency);
+  EXPECT_NEAR(*r.runs[1].parallel_efficiency, 100.0 / (4 * 30), 1e-12);
+  EXPECT_FALSE(r.runs[2].parallel_efficiency);  // no one-GPU run of sm90[b]
+  // The share of the ceiling is of four GPUs' ceilings.
+  EXPECT_NEAR(r.runs[1].pct_of_ceiling, 100.0 * (1e9 / 0.030) / 4e12, 1e-9);
+}
+
+TEST(MultiGpuResults, GpusAndEfficiencyRoundTripAndAreValidated) {
+  Results r;
+  r.context.device = {{"name", "x"}};
+  r.context.gpus = {{{"name", "x"}, {"rank", 0}}, {{"name", "x"}, {"rank", 1}}};
+  r.context.transport = "single-device";
+  RunResult run = timed("sm90[a]", 2, 10);
+  run.median_ms = 10;
+  run.parallel_efficiency = 0.9;
+  r.runs = {run};
+  const nlohmann::json j = to_json(r);
+  const Results back = results_from_json(j);
+  EXPECT_EQ(back.runs[0].gpus, 2);
+  EXPECT_DOUBLE_EQ(*back.runs[0].parallel_efficiency, 0.9);
+  EXPECT_EQ(back.context.gpus.size(), 2u);
+  EXPECT_EQ(back.context.transport, "single-device");
+
+  nlohmann::json bad = j;
+  bad["runs"][0]["gpus"] = 0;
+  EXPECT_THROW(results_from_json(bad), std::runtime_error);
+  bad = j;
+  bad["runs"][0]["gpus"] = 1;  // a one-GPU run with an efficiency
+  EXPECT_THROW(results_from_json(bad), std::runtime_error);
+  bad = j;
+  bad["context"]["gpus"] = nlohmann::json::array({1});
+  EXPECT_THROW(results_from_json(bad), std::runtime_error);
+  nlohmann::json old = j;  // files from before --gpus: one GPU
+  old["runs"][0].erase("gpus");
+  old["runs"][0].erase("parallel_efficiency");
+  EXPECT_EQ(results_from_json(old).runs[0].gpus, 1);
+}
+
+}  // namespace
+}  // namespace apsp::harness
