@@ -121,3 +121,23 @@ class PinnedBuffer {
 };
 
 }  // namespace apsp
+
+namespace apsp {
+
+// Makes `device` the calling thread's current CUDA device for its scope, then restores the
+// previous one (the multi-GPU layer works on several devices from one thread).
+class DeviceGuard {
+ public:
+  explicit DeviceGuard(int device) {
+    APSP_CUDA_CHECK(cudaGetDevice(&previous_));
+    if (device != previous_) APSP_CUDA_CHECK(cudaSetDevice(device));
+  }
+  DeviceGuard(const DeviceGuard&) = delete;
+  DeviceGuard& operator=(const DeviceGuard&) = delete;
+  ~DeviceGuard() { cudaSetDevice(previous_); }  // no throw from a destructor
+
+ private:
+  int previous_ = 0;
+};
+
+}  // namespace apsp

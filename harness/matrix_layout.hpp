@@ -26,4 +26,12 @@ void put_matrix(int32_t* dst, int pitch, const int32_t* src, int n, cudaMemcpyKi
 // dst (n x n) <- the matrix in src (rows `pitch` apart). Async on `stream`.
 void get_matrix(int32_t* dst, const int32_t* src, int pitch, int n, cudaMemcpyKind kind, cudaStream_t stream);
 
+// The same for a band of rows (a rank's row block, harness/distributed.hpp): dst holds
+// `padded_rows` rows `pitch` apart; its first `rows` rows get src's rows (n entries each, rows n
+// apart) and padding past column n; the rows after them are padding.
+void put_rows(int32_t* dst, int pitch, int padded_rows, const int32_t* src, int n, int rows, cudaMemcpyKind kind,
+              cudaStream_t stream);
+// dst (rows x n, rows n apart) <- the first `rows` rows of src (rows `pitch` apart), n entries each.
+void get_rows(int32_t* dst, const int32_t* src, int pitch, int n, int rows, cudaMemcpyKind kind, cudaStream_t stream);
+
 }  // namespace apsp::harness

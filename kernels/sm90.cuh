@@ -105,14 +105,19 @@ __device__ __forceinline__ int live_chunks(int n, int kt) {
   return (min(kTile, n - kt * kTile) + kChunk - 1) / kChunk;
 }
 
-// acc = min(acc, A (x) B) for the kTile x kTile tile (ci, cj): A the tile (ci, kt), B the tile
-// (kt, cj), k over the kTile columns of A, in chunks of kChunk staged through registers into
-// double-buffered shared memory (A transposed, so both operands are read with 16-byte loads).
-// Only the first `chunks` chunks and the first kRows x kCols of acc are updated (padding, above).
-// Ends with a barrier, so smem is free again on return.
+// acc = min(acc, A (x) B) for one kTile x kTile output tile: A the tile (a_ti, a_tk) of `a` (rows
+// a_pitch apart), B the tile (b_tk, b_tj) of `b`. sm90 reads both from its one matrix (a = b = d,
+// a_tk = b_tk = kt); the distributed engine (kernels/distributed.cuh) A from a rank's row block
+// and B from the broadcast pivot-row panel. (Scalars, not a struct of them: with a struct, nvcc
+// 13.0 emitted different code for sm90's kernels; with these it emits the same PTX as the
+// one-matrix form before it.) k runs over the kTile columns of A, in chunks of kChunk staged
+// through registers into double-buffered shared memory (A transposed, so both operands are read
+// with 16-byte loads). Only the first `chunks` chunks and the first kRows x kCols of acc are
+// updated (padding, above). Ends with a barrier, so smem is free again on return.
 template <int kTile, int kChunk, int kPer, int kRows = kPer, int kCols = kPer>
-__device__ __forceinline__ void accumulate(int (&acc)[kPer][kPer], const int* __restrict__ d,
-                                           int pitch, int ci, int cj, int kt, int chunks, int* smem) {
+__device__ __forceinline__ void accumulate(int (&acc)[kPer][kPer], const int* __restrict__ a, int a_pitch, int a_ti,
+                                           int a_tk, const int* __restrict__ b, int b_pitch, int b_tk, int b_tj,
+                                           int chunks, int* smem) {
   using Layout = ThreadTile<kTile, kPer>;
   constexpr int kThreads = Layout::kThreads;
   constexpr int kAStride = kTile + kAPad;
@@ -127,7 +132,7 @@ __device__ __forceinline__ void accumulate(int (&acc)[kPer][kPer], const int* __
   int* As = smem;                            // [2][kChunk][kAStride], A transposed (k-major)
   int* Bs = smem + 2 * kChunk * kAStride;    // [2][kChunk][kTile]
   const int tid = threadIdx.x;
-  const int row0 = ci * kTile, col0 = cj * kTile, k0 = kt * kTile;
+  const int row0 = a_ti * kTile, col0 = b_tj * kTile, a_k0 = a_tk * kTile, b_k0 = b_tk * kTile;
 
   int4 ra[kLoads], rb[kLoads];
   auto load_chunk = [&](int chunk) {
@@ -136,9 +141,9 @@ __device__ __forceinline__ void accumulate(int (&acc)[kPer][kPer], const int* __
       const int v = l * kThreads + tid;
       // A: kTile rows of kChunk/4 vectors; B: kChunk rows of kTile/4 vectors.
       const int am = v / (kChunk / 4), ak = (v % (kChunk / 4)) * 4;
-      ra[l] = *reinterpret_cast<const int4*>(d + at(row0 + am, k0 + chunk * kChunk + ak, pitch));
+      ra[l] = *reinterpret_cast<const int4*>(a + at(row0 + am, a_k0 + chunk * kChunk + ak, a_pitch));
       const int bk = v / (kTile / 4), bn = (v % (kTile / 4)) * 4;
-      rb[l] = *reinterpret_cast<const int4*>(d + at(k0 + chunk * kChunk + bk, col0 + bn, pitch));
+      rb[l] = *reinterpret_cast<const int4*>(b + at(b_k0 + chunk * kChunk + bk, col0 + bn, b_pitch));
     }
   };
   auto store_chunk = [&](int stage) {
@@ -189,30 +194,40 @@ __device__ __forceinline__ void accumulate(int (&acc)[kPer][kPer], const int* __
   }
 }
 
-// C = min(C, A (x) B) for one tile, C at (ci, cj). No block of the same launch writes A or B
-// (phase 2 reads its own tile as an operand, and only it reads that tile). kSkipHalves: leave out
-// a padded half of the tiles in the last row and column (three copies of the loop, so only the
-// kernels that update most tiles use it).
-template <int kTile, int kChunk, int kPer = kPerThread, bool kSkipHalves = false>
-__device__ __forceinline__ void product_tile(int* __restrict__ d, int pitch, int n, int ci, int cj,
-                                             int kt, int* smem) {
+// C = min(C, A (x) B) for one tile, C the tile (ci, cj) of c (rows `pitch` apart), A and B as
+// for accumulate; C's row tile in the whole matrix is row_tile (ci itself in sm90's one matrix,
+// the rank's first tile + ci in a row block). No block of the same launch writes A or B (phase 2
+// reads its own tile as an operand, and only it reads that tile). kSkipHalves: leave out a padded
+// half of the tiles in the last row and column (three copies of the loop, so only the kernels
+// that update most tiles use it).
+template <int kTile, int kChunk, int kPer, bool kSkipHalves>
+__device__ __forceinline__ void update_tile(int* __restrict__ c, int pitch, int n, int ci, int cj, int row_tile,
+                                            const int* __restrict__ a, int a_pitch, int a_ti, int a_tk,
+                                            const int* __restrict__ b, int b_pitch, int b_tk, int b_tj, int* smem) {
   int acc[kPer][kPer];
-  load_tile<kTile, kPer>(acc, d, pitch, ci, cj);
-  const int chunks = live_chunks<kTile, kChunk>(n, kt);
+  load_tile<kTile, kPer>(acc, c, pitch, ci, cj);
+  const int chunks = live_chunks<kTile, kChunk>(n, a_tk);
   using Layout = ThreadTile<kTile, kPer>;
   if constexpr (kSkipHalves && Layout::kSubs == 2) {
     constexpr int kHalfPer = kPer / 2;
-    if (n - ci * kTile <= Layout::kHalf) {  // (the corner tile too: its columns are done in full)
-      accumulate<kTile, kChunk, kPer, kHalfPer, kPer>(acc, d, pitch, ci, cj, kt, chunks, smem);
+    if (n - row_tile * kTile <= Layout::kHalf) {  // (the corner tile too: its columns are done in full)
+      accumulate<kTile, kChunk, kPer, kHalfPer, kPer>(acc, a, a_pitch, a_ti, a_tk, b, b_pitch, b_tk, b_tj, chunks, smem);
     } else if (n - cj * kTile <= Layout::kHalf) {
-      accumulate<kTile, kChunk, kPer, kPer, kHalfPer>(acc, d, pitch, ci, cj, kt, chunks, smem);
+      accumulate<kTile, kChunk, kPer, kPer, kHalfPer>(acc, a, a_pitch, a_ti, a_tk, b, b_pitch, b_tk, b_tj, chunks, smem);
     } else {
-      accumulate<kTile, kChunk, kPer>(acc, d, pitch, ci, cj, kt, chunks, smem);
+      accumulate<kTile, kChunk, kPer>(acc, a, a_pitch, a_ti, a_tk, b, b_pitch, b_tk, b_tj, chunks, smem);
     }
   } else {
-    accumulate<kTile, kChunk, kPer>(acc, d, pitch, ci, cj, kt, chunks, smem);
+    accumulate<kTile, kChunk, kPer>(acc, a, a_pitch, a_ti, a_tk, b, b_pitch, b_tk, b_tj, chunks, smem);
   }
-  store_tile<kTile, kPer>(acc, d, pitch, ci, cj);
+  store_tile<kTile, kPer>(acc, c, pitch, ci, cj);
+}
+
+// sm90's product: C = tile (ci, cj) of d, A = (ci, kt), B = (kt, cj).
+template <int kTile, int kChunk, int kPer = kPerThread, bool kSkipHalves = false>
+__device__ __forceinline__ void product_tile(int* __restrict__ d, int pitch, int n, int ci, int cj,
+                                             int kt, int* smem) {
+  update_tile<kTile, kChunk, kPer, kSkipHalves>(d, pitch, n, ci, cj, ci, d, pitch, ci, kt, d, pitch, kt, cj, smem);
 }
 
 // Phase 2: blockIdx.y == 0 the pivot-row tiles (kt, t), == 1 the pivot-column tiles (t, kt).
@@ -383,7 +398,7 @@ __device__ __forceinline__ void update_and_close_next_pivot(int* __restrict__ d,
   const int next = r + 1;
   int acc[kPer][kPer];
   load_tile<kTile, kPer>(acc, d, pitch, next, next);
-  accumulate<kTile, kChunk, kPer>(acc, d, pitch, next, next, r, live_chunks<kTile, kChunk>(n, r), smem);
+  accumulate<kTile, kChunk, kPer>(acc, d, pitch, next, r, d, pitch, r, next, live_chunks<kTile, kChunk>(n, r), smem);
   close_pivot<kTile, kPer>(acc, smem);
   store_tile<kTile, kPer>(acc, d, pitch, next, next);
 }

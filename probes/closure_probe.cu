@@ -53,7 +53,7 @@ __global__ void probe(int* d, long long* cycles, int reps) {
   const long long start = clock64();
   for (int r = 0; r < reps; ++r) {
     if constexpr (kWork == kClose64 || kWork == kClose128) close_pivot<kTile, kPer>(acc, smem);
-    if constexpr (kWork == kProduct64) accumulate<64, 16, 4>(acc, d, kPitch, 0, 1, 2, 4, smem);
+    if constexpr (kWork == kProduct64) accumulate<64, 16, 4>(acc, d, kPitch, 0, 2, d, kPitch, 2, 1, 4, smem);
     if constexpr (kWork == kIndependent64) independent_steps(acc, smem);
   }
   const long long stop = clock64();

@@ -1,0 +1,78 @@
+// The distributed blocked Floyd-Warshall's kernels (the host side: harness/distributed.cu). Each
+// rank holds a row block: its row tiles (first_tile .. first_tile + count - 1 of the matrix), all
+// pitch columns, in sm90's padded layout (padding kPadding, so nothing checks bounds), plus the
+// pivot-row panel of the round (tile rows x pitch, broadcast by the round's owner; the owner reads
+// its own rows in place). A tile (i, j) of a block is its local row tile i, global column tile j;
+// its global row tile is first_tile + i. Every product is sm90's (kernels/sm90.cuh update_tile),
+// its operands in the block or the panel.
+#pragma once
+
+#include "kernels/sm90.cuh"
+
+namespace apsp::kernels::distributed {
+
+// Phase 1 on the owner: the pivot tile, local row tile lt, column tile kt, closed in place
+// (sm90's close_pivot on 16 x 16 threads, as sm90's phase1).
+template <int kTile>
+__global__ void __launch_bounds__(sm90::kPhase1Edge * sm90::kPhase1Edge)
+    close_pivot_tile(int* __restrict__ block, int pitch, int lt, int kt) {
+  constexpr int kPer = kTile / sm90::kPhase1Edge;
+  extern __shared__ int4 smem4[];
+  int acc[kPer][kPer];
+  sm90::load_tile<kTile, kPer>(acc, block, pitch, lt, kt);
+  sm90::close_pivot<kTile, kPer>(acc, reinterpret_cast<int*>(smem4));
+  sm90::store_tile<kTile, kPer>(acc, block, pitch, lt, kt);
+}
+
+// Phase 2's shape (both parts): sm90's phase2 (4 x 4 per thread, kTile^2 / 16 threads) at tile
+// 64; at tile 128 its 1024 threads (64 registers each) spill 8 bytes here (nvcc 13.0: the two
+// operand buffers take more registers than sm90's one matrix), so 8 x 8 per thread on 256 threads
+// in chunks of 8, as phase 3.
+template <int kTile>
+struct Phase2 {
+  static constexpr int kPer = kTile == 128 ? sm90::kPerThread : sm90::kPerThread2;
+  static constexpr int kChunk = kTile == 128 ? 8 : sm90::phase2_chunk<kTile>();
+  static constexpr int kThreads = sm90::product_threads<kTile, kPer>();
+  static constexpr int kSmem = sm90::product_smem<kTile, kChunk>();
+};
+
+// Phase 2, the pivot row, on the owner: tiles (lt, j), j != kt, one block each (tiles blocks):
+// A the closed pivot (lt, kt), B the tile itself (as sm90's phase2).
+template <int kTile>
+__global__ void __launch_bounds__(Phase2<kTile>::kThreads)
+    pivot_row(int* __restrict__ block, int pitch, int n, int lt, int kt) {
+  const int j = blockIdx.x;
+  if (j == kt) return;
+  extern __shared__ int4 smem4[];
+  sm90::update_tile<kTile, Phase2<kTile>::kChunk, Phase2<kTile>::kPer, false>(block, pitch, n, lt, j, kt, block, pitch, lt, kt, block,
+                                                          pitch, lt, j, reinterpret_cast<int*>(smem4));
+}
+
+// Phase 2, the pivot column, on every rank: its tiles (i, kt) but the pivot, one block each
+// (count blocks): A the tile itself, B the closed pivot, column tile kt of the panel.
+template <int kTile>
+__global__ void __launch_bounds__(Phase2<kTile>::kThreads)
+    pivot_column(int* __restrict__ block, int pitch, int n, int first_tile, int kt, const int* __restrict__ panel) {
+  const int i = blockIdx.x;
+  if (first_tile + i == kt) return;
+  extern __shared__ int4 smem4[];
+  sm90::update_tile<kTile, Phase2<kTile>::kChunk, Phase2<kTile>::kPer, false>(block, pitch, n, i, kt, first_tile + i, block, pitch, i, kt,
+                                                          panel, pitch, 0, kt, reinterpret_cast<int*>(smem4));
+}
+
+// Phase 3 on every rank: tiles (i, j) with i = first_row_tile + blockIdx.y (local), off the
+// pivot row and column, and off global row tile skip (the look-ahead row, updated on the side
+// stream; -1 for none). A = (i, kt) of the block, B = column tile j of the panel. Grid: tiles x
+// rows. Two blocks per SM, as sm90's phase3.
+template <int kTile, int kChunk, int kPer>
+__global__ void __launch_bounds__(sm90::product_threads<kTile, kPer>(), 2)
+    phase3(int* __restrict__ block, int pitch, int n, int first_tile, int first_row_tile, int kt, int skip,
+           const int* __restrict__ panel) {
+  const int i = first_row_tile + blockIdx.y, j = blockIdx.x, row_tile = first_tile + i;
+  if (j == kt || row_tile == kt || row_tile == skip) return;
+  extern __shared__ int4 smem4[];
+  sm90::update_tile<kTile, kChunk, kPer, true>(block, pitch, n, i, j, row_tile, block, pitch, i, kt, panel, pitch, 0, j,
+                                               reinterpret_cast<int*>(smem4));
+}
+
+}  // namespace apsp::kernels::distributed

@@ -1,0 +1,230 @@
+// The distributed engine (harness/distributed.hpp) on one GPU: the single-device transport runs
+// P = 1, 2, 3, 4 and 8 ranks as separate buffers, the whole schedule (ownership, panels,
+// look-ahead, idle ranks, n not a multiple of tile x P), bit-exact against the CPU reference; the
+// NCCL transport with P = 1; a larger case checked by the certificate.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
+#include "core/device_info.hpp"
+#include "core/generators.hpp"
+#include "core/reference.hpp"
+#include "harness/certificate.hpp"
+#include "harness/distributed.hpp"
+#include "harness/row_partition.hpp"
+#include "harness/transport.hpp"
+#include "variants/variant.hpp"
+
+namespace apsp::harness {
+namespace {
+
+// Unreachable pairs (3 components), zero weights and duplicate edges in one graph; or a dense
+// one, where most entries improve many times.
+EdgeList graph(int n, bool dense) {
+  GraphSpec s;
+  s.num_vertices = n;
+  s.seed = 31 * n + (dense ? 1 : 0);
+  if (dense) {
+    s.density = 0.3;
+    s.wmax = 100;
+  } else {
+    s.kind = GraphKind::kComponents;
+    s.components = 3;
+    s.density = std::min(1.0, 6.0 / n);
+    s.wmin = 0;
+    s.wmax = 5;
+    s.duplicates = 0.5;
+  }
+  return generate(s);
+}
+
+struct Problem {
+  EdgeList edges;
+  DistMatrix input, expected;
+};
+
+const Problem& problem(int n, bool dense) {
+  static std::map<std::pair<int, bool>, std::unique_ptr<Problem>> cache;
+  auto& slot = cache[{n, dense}];
+  if (!slot) {
+    slot = std::make_unique<Problem>();
+    slot->edges = graph(n, dense);
+    slot->input = DistMatrix::from_edges(slot->edges);
+    slot->expected = slot->input;
+    floyd_warshall_blocked(slot->expected);
+  }
+  return *slot;
+}
+
+const Variant& sm90() {
+  const Variant* v = find_variant("sm90");
+  if (!v) throw std::runtime_error("no sm90 variant registered");
+  return *v;
+}
+
+Config config(int tile, int chunk, int per_thread, int lookahead) {
+  return {{"tile", tile}, {"chunk", chunk}, {"per_thread", per_thread}, {"lookahead", lookahead}};
+}
+Config config(int tile, int lookahead) {
+  return tile == 64 ? config(64, 16, 4, lookahead) : config(128, 8, 8, lookahead);
+}
+
+std::string describe(const Mismatch& m) {
+  return std::to_string(m.count) + " entries differ, first d[" + std::to_string(m.i) + "][" + std::to_string(m.j) +
+         "] = " + std::to_string(m.got) + ", expected " + std::to_string(m.expected);
+}
+
+// One solve on `executor` from problem(n, dense), compared element by element.
+void expect_solves(Executor& executor, int n, bool dense, const Config& c) {
+  const Problem& p = problem(n, dense);
+  executor.load(p.input);
+  const double ms = executor.sample(sm90(), c, false);
+  EXPECT_GE(ms, 0.0);
+  const Mismatch m = compare(executor.output(), p.expected);
+  EXPECT_FALSE(m) << describe(m);
+}
+
+class SingleDevice : public testing::TestWithParam<std::tuple<int, int, bool>> {};
+
+TEST_P(SingleDevice, BitExactAgainstTheCpuReference) {
+  const auto [ranks, tile, lookahead] = GetParam();
+  auto executor = make_distributed_executor(make_single_device_transport(ranks, 0));
+  for (int n : {1, 100, 300, 1000, 1337}) {
+    for (bool dense : {false, true}) {
+      SCOPED_TRACE("n = " + std::to_string(n) + (dense ? ", dense" : ", components, zero weights, duplicates"));
+      expect_solves(*executor, n, dense, config(tile, lookahead ? 1 : 0));
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, SingleDevice,
+                         testing::Combine(testing::Values(1, 2, 3, 4, 8), testing::Values(64, 128), testing::Bool()),
+                         [](const auto& info) {
+                           return "P" + std::to_string(std::get<0>(info.param)) + "_tile" +
+                                  std::to_string(std::get<1>(info.param)) +
+                                  (std::get<2>(info.param) ? "_lookahead" : "_plain");
+                         });
+
+// Every compiled (tile, chunk, per_thread), on 3 ranks.
+TEST(Distributed, EveryInstance) {
+  auto executor = make_distributed_executor(make_single_device_transport(3, 0));
+  for (auto [tile, chunk, per] : {std::tuple{64, 8, 8}, {64, 16, 4}, {64, 16, 8}, {64, 32, 4}, {64, 32, 8}, {128, 8, 8}}) {
+    for (int lookahead : {0, 1}) {
+      const Config c = config(tile, chunk, per, lookahead);
+      SCOPED_TRACE(config_name("sm90", c));
+      EXPECT_EQ(distributed_check(distributed_config(c)), "");
+      expect_solves(*executor, 777, true, c);
+    }
+  }
+}
+
+// Samples restore the input (Floyd-Warshall works in place), the L2 flush changes nothing, and a
+// new tile rebuilds the layout; device_memory is the partition's.
+TEST(Distributed, RepeatedSamplesAndTileChanges) {
+  const int n = 1000, ranks = 3;
+  const Problem& p = problem(n, true);
+  auto executor = make_distributed_executor(make_single_device_transport(ranks, 0));
+  executor->load(p.input);
+  for (const Config& c : {config(128, 1), config(128, 1), config(64, 0), config(128, 0), config(64, 1)}) {
+    SCOPED_TRACE(config_name("sm90", c));
+    executor->sample(sm90(), c, true);
+    const Mismatch m = compare(executor->output(), p.expected);
+    EXPECT_FALSE(m) << describe(m);
+    const Partition part = partition_rows(n, c.at("tile"), ranks);
+    EXPECT_EQ(executor->device_memory().solve_bytes, part.max_bytes_per_rank());
+    EXPECT_GE(executor->device_memory().peak_bytes, part.max_bytes_per_rank());
+  }
+  EXPECT_EQ(executor->sample_graph("key", sm90(), config(64, 1), false) >= 0, true);
+  EXPECT_FALSE(compare(executor->output(), p.expected));
+}
+
+TEST(Distributed, RefusesOtherVariantsAndConfigs) {
+  auto executor = make_distributed_executor(make_single_device_transport(2, 0));
+  executor->load(problem(100, false).input);
+  const Variant* naive = find_variant("naive");
+  ASSERT_NE(naive, nullptr);
+  EXPECT_THROW(executor->sample(*naive, naive->defaults, false), std::invalid_argument);
+  EXPECT_THROW(executor->sample(sm90(), config(64, 8, 4, 1), false), std::invalid_argument);
+}
+
+TEST(Distributed, NcclOneRankBitExact) {
+  ASSERT_TRUE(nccl_available()) << "this build has no NCCL (CMake found no nccl.h or libnccl)";
+  auto transport = make_nccl_transport({0});
+  EXPECT_EQ(transport->name(), "nccl");
+  EXPECT_EQ(transport->ranks(), 1);
+  auto executor = make_distributed_executor(std::move(transport));
+  for (int n : {1, 300, 1337}) {
+    for (int tile : {64, 128}) {
+      for (int lookahead : {0, 1}) {
+        SCOPED_TRACE("n = " + std::to_string(n) + ", tile " + std::to_string(tile) + ", lookahead " +
+                     std::to_string(lookahead));
+        expect_solves(*executor, n, false, config(tile, lookahead));
+        expect_solves(*executor, n, true, config(tile, lookahead));
+      }
+    }
+  }
+}
+
+TEST(Distributed, NcclRefusesMissingDevicesInOneLine) {
+  if (!nccl_available()) GTEST_SKIP() << "no NCCL in this build";
+  try {
+    make_nccl_transport({0, 999});
+    FAIL() << "accepted device 999";
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("device 999 asked"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+}
+
+// n = 3000 over 3 ranks (tile 128: 24 tiles, 8 each), checked by the shortest-path certificate.
+TEST(Distributed, LargerCaseByCertificate) {
+  const int n = 3000;
+  const EdgeList edges = graph(n, false);
+  const InEdges in = InEdges::of(edges);
+  auto executor = make_distributed_executor(make_single_device_transport(3, 0));
+  executor->load(DistMatrix::from_edges(edges));
+  for (int lookahead : {0, 1}) {
+    executor->sample(sm90(), config(128, lookahead), false);
+    EXPECT_EQ(executor->certify(in), "");
+  }
+}
+
+TEST(Transport, SingleDeviceBroadcastCopiesTheRootsBuffer) {
+  const int ranks = 4;
+  auto t = make_single_device_transport(ranks, 0);
+  EXPECT_EQ(t->name(), "single-device");
+  EXPECT_EQ(t->ranks(), ranks);
+  EXPECT_EQ(t->device(3), 0);
+  const size_t count = 1 << 16;
+  std::vector<DeviceBuffer<int>> buffers;
+  std::vector<CudaStream> streams(ranks);
+  std::vector<void*> pointers;
+  std::vector<cudaStream_t> handles;
+  for (int r = 0; r < ranks; ++r) {
+    std::vector<int> fill(count, r);
+    buffers.push_back(to_device<int>(fill));
+    pointers.push_back(buffers.back().get());
+    handles.push_back(streams[r].get());
+  }
+  t->broadcast(2, pointers, count * sizeof(int), handles);
+  for (int r = 0; r < ranks; ++r) {
+    std::vector<int> back(count);
+    APSP_CUDA_CHECK(cudaMemcpyAsync(back.data(), pointers[r], count * sizeof(int), cudaMemcpyDeviceToHost, handles[r]));
+    streams[r].synchronize();
+    EXPECT_EQ(std::count(back.begin(), back.end(), 2), static_cast<long>(count)) << "rank " << r;
+  }
+  EXPECT_THROW(t->broadcast(4, pointers, 4, handles), std::invalid_argument);
+  EXPECT_THROW(make_single_device_transport(0, 0), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace apsp::harness
