@@ -34,6 +34,7 @@
 #include "core/tuning_db.hpp"
 #include "harness/certificate.hpp"
 #include "harness/device_solve.hpp"
+#include "harness/distributed.hpp"
 #include "harness/matrix_layout.hpp"
 #include "harness/paths.hpp"
 #include "harness/plan.hpp"
@@ -73,6 +74,8 @@ struct Options {
   std::optional<std::pair<int, int>> path;  // read from it
   bool timing = false, no_warm_up = false, verify = false;
   int threads = 0;
+  std::string gpus = "1";         // --gpus: one count, or all
+  bool ranks_on_one_gpu = false;  // --ranks-on-one-gpu
   // Standard output carries one thing: the path line (--path), the next hops (--paths -), or
   // else the distances. The distances are written unless another takes standard output and
   // -o names no file.
@@ -348,6 +351,58 @@ void verify(const EdgeList& graph, harness::DeviceSolve* device, const std::opti
   fmt::print(stderr, "apsp: verified: the shortest-path certificate holds ({:.1f} ms)\n", ms_since(t0));
 }
 
+// --gpus as one count (all: every GPU here); 1 when not given. Throws std::invalid_argument.
+int one_gpu_count(const Options& o) {
+  std::vector<int> counts = harness::parse_gpu_counts(o.gpus);
+  if (counts.size() != 1) throw std::invalid_argument(fmt::format("--gpus {}: apsp solves on one GPU count", o.gpus));
+  harness::resolve_gpu_counts(counts, device_count());
+  if (counts[0] > 1 && o.variant == "cpu") throw std::invalid_argument("--gpus and --variant cpu disagree");
+  if (counts[0] > 1 && !o.kernel.empty()) throw std::invalid_argument("--gpus: a --kernel runs on one GPU");
+  return counts[0];
+}
+
+// The config for a solve over `gpus` GPUs: a multi-GPU variant's (sm90's default for V, or as
+// asked), checked against the engine and each GPU's memory; throws std::runtime_error (one line).
+NamedConfig choose_for_gpus(const Options& o, const std::optional<NamedConfig>& asked, const DeviceInfo& dev, int n,
+                            int gpus) {
+  const auto [chosen, why] = pick(o, asked, dev, n, /*say_note=*/true);
+  const Variant& v = *chosen.variant;
+  if (!v.multi_gpu) throw std::runtime_error(fmt::format("--gpus {}: {} runs on one GPU only", gpus, v.name));
+  if (const std::string reason = harness::distributed_check(harness::distributed_config(chosen.config)); !reason.empty())
+    throw std::runtime_error(fmt::format("--gpus {}: {}", gpus, reason));
+  const harness::Partition part = harness::partition_rows(n, chosen.config.at("tile"), gpus);
+  uint64_t need = part.max_bytes_per_rank();
+  if (o.ranks_on_one_gpu) need *= gpus;
+  if (const uint64_t free = device_free_bytes(); need > free)
+    throw std::runtime_error(fmt::format("V = {} on {} GPUs needs {} of device memory {}, {} are free", n, gpus,
+                                         human_bytes(need), o.ranks_on_one_gpu ? "on the one GPU" : "per GPU",
+                                         human_bytes(free)));
+  check_host_matrices(n, 3, "the input, the distributed engine's copy and the gathered distances");
+  fmt::print(stderr, "apsp: solving with {} on {} {}s ({})\n", config_name(v.name, chosen.config), gpus,
+             o.ranks_on_one_gpu ? "ranks on one " + dev.name : dev.name, why);
+  return chosen;
+}
+
+// The solve over several GPUs (harness/distributed.hpp): the matrix built on the host, laid out
+// into the ranks' row blocks, solved, and gathered back.
+DistMatrix solve_on_gpus(const Options& o, const EdgeList& graph, const NamedConfig& chosen, int gpus, Timing& t) {
+  auto t0 = Clock::now();
+  const std::unique_ptr<harness::Executor> engine = harness::make_multi_gpu_executor(gpus, o.ranks_on_one_gpu);
+  t.add(fmt::format("start {} ranks", gpus), ms_since(t0));
+  t0 = Clock::now();
+  {
+    const Doing doing(fmt::format("building the {0} x {0} distance matrix", graph.num_vertices),
+                      matrix_bytes(graph.num_vertices));
+    engine->load(DistMatrix::from_edges(graph));
+  }
+  t.add("build matrix", ms_since(t0));
+  t.add(fmt::format("solve ({} GPUs)", gpus), engine->sample(*chosen.variant, chosen.config, false));
+  t0 = Clock::now();
+  DistMatrix d = engine->output();
+  t.add("gather", ms_since(t0));
+  return d;
+}
+
 constexpr int kGoOn = -1;  // the steps below: go on, or the exit code to stop with
 
 std::string help_text() {
@@ -391,6 +446,10 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--verify", o.verify,
                "check the result with the shortest-path certificate (every entry against the edges, on the GPU "
                "after a GPU solve) before anything is written; a fault exits 1");
+  add_gpu_options(app, o.gpus, o.ranks_on_one_gpu,
+                  "solve over this many GPUs (or 'all') with the distributed engine (docs/multi-gpu.md): sm90's "
+                  "config, row blocks per GPU, the pivot panel broadcast over NCCL; the distances are gathered on "
+                  "the host, where --verify and --paths then run");
   app.add_flag("--no-warm-up", o.no_warm_up,
                "do not run the chosen solve once on a small matrix while the input is parsed (it loads the "
                "kernels off the clock; --timing's solve then includes that first-launch cost)");
@@ -403,6 +462,7 @@ struct Run {
   std::optional<NamedConfig> asked;
   harness::UserKernels user_kernel;  // --kernel: compiled before the input is read
   bool device = false;
+  int gpus = 1;  // --gpus, resolved: above 1 the distributed engine solves
   Input in;
   NamedConfig chosen;
   std::unique_ptr<harness::DeviceSolve> solved;  // the GPU's result, on the device
@@ -426,6 +486,7 @@ int check_options(Options& o, Run& r) {
     if (!o.output.empty()) check_output_path(o.output, "-o", /*dash_is_stdout=*/true);
     check_path_options(o);
     r.asked = asked_variant(o);
+    r.gpus = one_gpu_count(o);
     if (!o.db_path.empty() && access(o.db_path.c_str(), R_OK) != 0)
       throw std::invalid_argument(fmt::format("--db {}: cannot read", o.db_path));
   } catch (const harness::CompileError& e) {
@@ -436,9 +497,15 @@ int check_options(Options& o, Run& r) {
     return kExitRefused;
   }
   r.device = o.variant != "cpu" && has_device();
-  if (!r.device && o.variant != "cpu" && o.variant != "auto") {
-    fmt::print(stderr, "apsp: no CUDA device for variant {}; --variant cpu (or auto) solves on the CPU\n", o.variant);
+  if (!r.device && o.variant != "cpu" && (o.variant != "auto" || r.gpus > 1)) {
+    fmt::print(stderr, "apsp: no CUDA device for {}; --variant cpu (or auto) solves on the CPU\n",
+               r.gpus > 1 ? fmt::format("--gpus {}", r.gpus) : "variant " + o.variant);
     return kExitNoDevice;
+  }
+  if (const std::string why = harness::gpu_count_problem({r.gpus}, o.ranks_on_one_gpu ? kMaxGpus : device_count());
+      r.gpus > 1 && !why.empty()) {
+    fmt::print(stderr, "apsp: {} (--gpus)\n", why);
+    return kExitTooFewGpus;
   }
   r.hops.want_matrix = !o.paths.empty() || (o.path && !r.device);  // the CPU's rounds read every row
   if (o.path) r.hops.want_column = o.path->second;
@@ -464,7 +531,7 @@ int read_and_check(const Options& o, Run& r) {
           most = std::max(most, (pitch != n ? 2 : 1) * matrix_bytes(n) + harness::next_hops_device_bytes(r.hops.edges));
         return most;
       };
-      r.chosen = choose(o, r.asked, query_device(), n, beside);
+      r.chosen = r.gpus > 1 ? choose_for_gpus(o, r.asked, query_device(), n, r.gpus) : choose(o, r.asked, query_device(), n, beside);
     } else if (r.hops.wanted()) {
       check_host_matrices(n, 2, "the distances and the next hops");
     }
@@ -483,6 +550,11 @@ int read_and_check(const Options& o, Run& r) {
 
 // The solve, on the GPU or the CPU, and the next hops asked for.
 void solve(const Options& o, Run& r) {
+  if (r.gpus > 1) {
+    r.host = solve_on_gpus(o, r.in.graph, r.chosen, r.gpus, r.t);
+    if (r.hops.wanted()) next_hops_on_host(r.host->view(), r.hops, o.threads, r.t);
+    return;
+  }
   if (r.device) {
     r.solved = solve_on_device(r.in, r.chosen, r.hops, r.t);
     return;

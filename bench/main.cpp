@@ -54,13 +54,10 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--kernel-timeout", o.workers.timeout_s,
                  "seconds one solve of a --kernel may take before it is stopped and reported FAILED")
       ->check(CLI::Range(0.1, 1e6));
-  app.add_option("--gpus", o.gpus,
-                 "GPU counts the multi-GPU variants (sm90) run at, comma separated, each a run of its own, or "
-                 "'all' (every GPU here); the other variants run on one GPU. Parallel efficiency is against the "
-                 "one-GPU run of the same config in the same run (ask for 1 too: --gpus 1,8)");
-  app.add_flag("--ranks-on-one-gpu", o.ranks_on_one_gpu,
-               "run the --gpus ranks as separate buffers on one GPU (the single-device transport): the whole "
-               "distributed schedule, checked on a machine with one GPU; its times are not a speedup");
+  add_gpu_options(app, o.gpus, o.ranks_on_one_gpu,
+                  "GPU counts the multi-GPU variants (sm90) run at, comma separated, each a run of its own, or "
+                  "'all' (every GPU here); the other variants run on one GPU. Parallel efficiency is against the "
+                  "one-GPU run of the same config in the same run (ask for 1 too: --gpus 1,8)");
   app.add_flag("--list", o.list, "list variants, their parameter spaces, defaults and constraints, and exit");
   app.add_flag("--dry-run", o.dry_run, "print the plan and validate it; needs no GPU");
   add_integer_option(app, "--reps", p.sampling.max_reps, 1, 1 << 30, "most samples per run");
@@ -136,6 +133,7 @@ void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
   }
   harness::check_weights(p);
   p.gpus = harness::parse_gpu_counts(o.gpus);
+  p.ranks_on_one_gpu = o.ranks_on_one_gpu;
   if (!o.baseline.empty()) {
     std::ifstream in(o.baseline);
     if (!in) throw std::invalid_argument(fmt::format("--baseline {}: cannot open", o.baseline));
@@ -225,8 +223,14 @@ void print_dry_run(const harness::Plan& p, const Options& o, const TuningDb& tun
     }
   }
   for (int n : p.sizes) {
-    fmt::print("  n = {:>6}: verified against {}; device memory {:.1f} MB\n", n,
-               harness::reference_kind(n, p.cpu_reference_max_n, p.reference, p.baseline), harness::working_set(p, n).device / 1e6);
+    std::string several;
+    for (int gpus : p.gpus)
+      if (gpus > 1 && harness::multi_gpu_bytes(p, n, gpus) > 0)
+        several += fmt::format("; on {} GPUs {:.1f} MB {}", gpus, harness::multi_gpu_bytes(p, n, gpus) / 1e6,
+                               p.ranks_on_one_gpu ? "on the one GPU" : "per GPU");
+    fmt::print("  n = {:>6}: verified against {}; device memory {:.1f} MB{}\n", n,
+               harness::reference_kind(n, p.cpu_reference_max_n, p.reference, p.baseline),
+               harness::working_set(p, n).device / 1e6, several);
   }
   print_model(p, dev);
   if (!assumed.empty()) fmt::print("{}\n", assumed);
@@ -321,7 +325,7 @@ int run(int argc, char** argv) {
     fmt::print(stderr, "apsp_bench: {} (--gpus)\n", why);
     return kExitTooFewGpus;
   }
-  const harness::Session session = harness::Session::here(o.workers, o.ranks_on_one_gpu);
+  const harness::Session session = harness::Session::here(o.workers, o.plan.ranks_on_one_gpu);
   const DeviceInfo& dev = *session.device;
   if (const std::string why = device_problem(o.plan, dev, baseline, o); !why.empty()) {
     fmt::print(stderr, "apsp_bench: {}\n", why);

@@ -91,5 +91,8 @@ class DistributedSolver {
 //              buffer); per rank, so the single-device transport's one GPU holds P times that.
 // Only the variant named "sm90" runs (std::invalid_argument otherwise).
 std::unique_ptr<Executor> make_distributed_executor(std::unique_ptr<Transport> t);
+// Over `gpus` ranks: on GPUs 0 .. gpus - 1 through NCCL, or with `ranks_on_one_gpu` every rank on
+// GPU `device` (the single-device transport).
+std::unique_ptr<Executor> make_multi_gpu_executor(int gpus, bool ranks_on_one_gpu, int device = 0);
 
 }  // namespace apsp::harness

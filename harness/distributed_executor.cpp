@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <numeric>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -216,6 +217,13 @@ class DistributedExecutor final : public Executor {
 
 std::unique_ptr<Executor> make_distributed_executor(std::unique_ptr<Transport> t) {
   return std::make_unique<DistributedExecutor>(std::move(t));
+}
+
+std::unique_ptr<Executor> make_multi_gpu_executor(int gpus, bool ranks_on_one_gpu, int device) {
+  if (ranks_on_one_gpu) return make_distributed_executor(make_single_device_transport(gpus, device));
+  std::vector<int> devices(gpus);
+  std::iota(devices.begin(), devices.end(), 0);
+  return make_distributed_executor(make_nccl_transport(devices));
 }
 
 }  // namespace apsp::harness

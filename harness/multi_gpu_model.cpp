@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/memory.hpp"
+#include "harness/row_partition.hpp"
 
 namespace apsp::harness {
 
@@ -26,14 +27,16 @@ LinkModel h200_nvlink_model() {
 Prediction predict(int n, int gpus, int tile, const LinkModel& link) {
   if (n < 1 || gpus < 1 || tile < 1)
     throw std::invalid_argument(fmt::format("predict: n = {}, gpus = {}, tile = {}: each must be at least 1", n, gpus, tile));
+  const Partition part = partition_rows(n, tile, gpus);  // what the engine allocates
   Prediction p;
-  p.tiles = (n + tile - 1) / tile;
-  const uint64_t pitch = static_cast<uint64_t>(p.tiles) * tile;
-  p.max_tiles_per_gpu = (p.tiles + gpus - 1) / gpus;
-  p.panel_bytes = uint64_t{4} * tile * pitch;
+  p.tiles = part.tiles;
+  const uint64_t pitch = part.pitch;
+  p.max_tiles_per_gpu = part.tile_count(0);  // rank 0 owns the most
+  p.panel_bytes = part.panel_bytes();
   const uint64_t rows = static_cast<uint64_t>(p.max_tiles_per_gpu) * tile;
-  // Its rows, and two panels (the round's and the next one, received during phase 3).
-  p.bytes_per_gpu = rows * pitch * 4 + (gpus > 1 ? 2 * p.panel_bytes : 0);
+  // One GPU: sm90's padded matrix. Several: the busiest rank's rows and its two panels (the
+  // round's and the next one, received during phase 3).
+  p.bytes_per_gpu = gpus == 1 ? pitch * pitch * 4 : part.max_bytes_per_rank();
   p.fits = p.bytes_per_gpu <= link.device_bytes;
 
   const double one_gpu_s = static_cast<double>(n) * n * n / link.rate_updates_per_s;

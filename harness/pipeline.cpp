@@ -10,6 +10,7 @@
 #include "core/memory.hpp"
 #include "core/stats.hpp"
 #include "harness/build_identity.hpp"
+#include "harness/distributed.hpp"
 #include "harness/policy.hpp"
 #include "harness/sampler.hpp"
 #include "harness/statistics.hpp"
@@ -71,8 +72,12 @@ RunResult new_result(const Selection& sel, int n, const GraphDesc& graph) {
   return r;
 }
 
-// "" when (v, c) can run at n here; else why not.
-std::string cannot_run(const Variant& v, const Config& c, int n, const Session& s) {
+// "" when (v, c) can run at n here on `gpus` GPUs; else why not.
+std::string cannot_run(const Variant& v, const Config& c, int n, const Session& s, int gpus) {
+  if (gpus > 1) {
+    if (!s.multi_gpu) return "no CUDA device";
+    if (std::string why = distributed_check(distributed_config(c)); !why.empty()) return why;
+  }
   if (v.target == Target::kHost) {
     DeviceInfo host;  // host variants' check() reads nothing of a device
     host.max_threads_per_block = 1;
@@ -98,7 +103,7 @@ void verify_slot(const Plan& plan, const Request& req, int gpus, Workbench& benc
   RunResult& r = slot.result;
   r.gpus = gpus;
   say(obs.progress, fmt::format("n = {}: verifying {}{}", n, r.name, gpus > 1 ? fmt::format(" on {} GPUs", gpus) : ""));
-  if (const std::string why = cannot_run(*slot.sel.variant, slot.sel.config, n, s); !why.empty()) {
+  if (const std::string why = cannot_run(*slot.sel.variant, slot.sel.config, n, s, gpus); !why.empty()) {
     r.verified = "skipped";
     r.error = why;
     any_failed = true;

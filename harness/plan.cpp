@@ -4,6 +4,7 @@
 
 #include "core/memory.hpp"
 #include "harness/certificate.hpp"
+#include "harness/row_partition.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -140,17 +141,49 @@ WorkingSet working_set(const Plan& plan, int n) {
   const bool certificate = reference == kCertificate;
   // The work buffer in the widest layout a request solves in (sm90 pads its rows to its tile;
   // a request without a config is taken at its declared defaults, the widest of its tiles).
-  uint64_t work = matrix;
-  for (const Request& r : plan.requests)
-    work = std::max<uint64_t>(work, buffer_elems(*r.variant, r.config.value_or(r.variant->defaults), n) * sizeof(int32_t));
+  uint64_t work = 0;
+  bool several = false;  // a run on several GPUs: the input kept on the host, the output gathered there
+  for (const Request& r : plan.requests) {
+    if (runs_on_one_gpu(plan, r, n))
+      work = std::max<uint64_t>(work, buffer_elems(*r.variant, r.config.value_or(r.variant->defaults), n) * sizeof(int32_t));
+    several = several || (r.variant->multi_gpu && *std::max_element(plan.gpus.begin(), plan.gpus.end()) > 1);
+  }
   WorkingSet w;
-  w.device = matrix + work + (certificate ? device_certificate_bytes(n, edges) : 0);  // the pristine copy too
-  w.host = matrix * (reference == "cpu-reference" ? 2 : 1) + edges * sizeof(Edge) + (certificate ? edges * 8 : 0);
+  if (work > 0) w.device = matrix + work + (certificate ? device_certificate_bytes(n, edges) : 0);  // the pristine copy too
+  w.host = matrix * (reference == "cpu-reference" ? 2 : 1) + edges * sizeof(Edge) + (certificate ? edges * 8 : 0) +
+           (several ? 2 * matrix : 0);
   return w;
+}
+
+bool runs_on_one_gpu(const Plan& plan, const Request& r, int n) {
+  if (plan.baseline_added && r.variant->name == plan.baseline && !r.config && n > plan.baseline_max_n) return false;
+  return !r.variant->multi_gpu || std::find(plan.gpus.begin(), plan.gpus.end(), 1) != plan.gpus.end();
+}
+
+uint64_t multi_gpu_bytes(const Plan& plan, int n, int gpus) {
+  uint64_t most = 0;
+  for (const Request& r : plan.requests) {
+    if (!r.variant->multi_gpu) continue;
+    const Partition part = partition_rows(n, r.config.value_or(r.variant->defaults).at("tile"), gpus);
+    uint64_t bytes = part.max_bytes_per_rank();
+    if (plan.ranks_on_one_gpu) {
+      bytes = 0;
+      for (int rank = 0; rank < gpus; ++rank) bytes += part.bytes_per_rank(rank);
+    }
+    most = std::max(most, bytes);
+  }
+  return most;
 }
 
 std::string memory_problem(const Plan& plan, uint64_t device_free, uint64_t host_free) {
   for (int n : plan.sizes) {
+    for (int gpus : plan.gpus) {
+      const uint64_t need = gpus > 1 ? multi_gpu_bytes(plan, n, gpus) : 0;
+      if (need > device_free)
+        return fmt::format("n = {} on {} GPUs needs {} of device memory {}, {} are free", n, gpus, human_bytes(need),
+                           plan.ranks_on_one_gpu ? "on the one GPU that holds every rank" : "per GPU",
+                           human_bytes(device_free));
+    }
     const WorkingSet w = working_set(plan, n);
     if (w.device > device_free)
       return fmt::format("n = {} needs {} of device memory, {} are free", n, human_bytes(w.device), human_bytes(device_free));

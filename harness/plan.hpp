@@ -49,6 +49,7 @@ struct Plan {
   // --gpus: the GPU counts each multi-GPU variant (Variant::multi_gpu) runs at, each a run of
   // its own; the other variants run on one GPU. kAllGpus until resolved.
   std::vector<int> gpus{1};
+  bool ranks_on_one_gpu = false;  // the single-device transport: every rank on one GPU
   bool cuda_graph = false, phases = false;
   double ceiling_s = 1.0;  // seconds spent measuring the device's min-plus ceiling; 0: none
 };
@@ -89,7 +90,15 @@ void check_weights(const Plan& plan);
 struct WorkingSet {
   uint64_t device = 0, host = 0;
 };
+// Device: zero when no run at n is on one GPU. Host: a multi-GPU run keeps the input and
+// gathers its output on the host, two matrices more.
 WorkingSet working_set(const Plan& plan, int n);
+// Whether request r runs on one GPU at n (a multi-GPU variant only when --gpus lists 1; the
+// added baseline not above baseline_max_n).
+bool runs_on_one_gpu(const Plan& plan, const Request& r, int n);
+// The most device memory one GPU holds for a multi-GPU request at n on `gpus` GPUs (the engine's
+// row block and panels, harness/row_partition.hpp; with ranks_on_one_gpu, every rank's).
+uint64_t multi_gpu_bytes(const Plan& plan, int n, int gpus);
 // The edges of the graph at size n: the file's count, or the generator's expected count.
 uint64_t expected_edges(const GraphInput& graph, int n);
 // "" when every size fits `device_free` and `host_free` bytes; else one line with the bytes

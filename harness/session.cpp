@@ -1,6 +1,7 @@
 // Session::here(): the CUDA device of this machine, if any. Kept apart from the pipeline so
 // that the pipeline's logic has no device code in it.
 #include "harness/build_identity.hpp"
+#include "harness/distributed.hpp"
 #include "harness/isolated_executor.hpp"
 #include "harness/pipeline.hpp"
 #include "variants/ceiling_probe.hpp"
@@ -20,6 +21,10 @@ Session Session::here(const WorkerOptions& workers, bool ranks_on_one_gpu) {
   if (s.device) {
     const DeviceInfo dev = *s.device;
     s.ceiling = [dev](double budget_s) { return measure_minplus_ceiling(dev, budget_s).updates_per_s; };
+    // Ranks 0..P-1 on GPUs 0..P-1 through NCCL, or every rank on this session's GPU.
+    s.multi_gpu = [ranks_on_one_gpu, ordinal = dev.ordinal](int gpus) {
+      return make_multi_gpu_executor(gpus, ranks_on_one_gpu, ordinal);
+    };
   }
   return s;
 }

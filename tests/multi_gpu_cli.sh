@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # apsp_bench --gpus (docs/multi-gpu.md): the CPU side in CI, the one-GPU side on a GPU machine.
 #   multi_gpu_cli.sh cpu BIN_DIR   the model in --dry-run; bad counts refused (2); no device (3)
-#   multi_gpu_cli.sh gpu BIN_DIR   more GPUs than present refused (4) before any work
+#   multi_gpu_cli.sh gpu BIN_DIR   more GPUs than present refused (4) before any work; the bench
+#                                  and apsp over 3 ranks on one GPU (--ranks-on-one-gpu): verified,
+#                                  the same distances as one GPU, the results fields filled
 # The gpu mode exits 77 (skipped) without a CUDA device.
 set -u
 mode=$1 bin=$2
@@ -32,6 +34,30 @@ gpu)
   expect 4 "apsp_bench: 64 GPUs asked, " "$bin/apsp_bench" --n 100 --variant sm90 --gpus 1,64 --json "$tmp/r.json"
   [ -e "$tmp/r.json" ] && fail "a refused run wrote its results file"
   echo "ok: refused before any work ($(( ($(date +%s%N) - start) / 1000000 )) ms)"
+  expect 4 "apsp: 64 GPUs asked, " "$bin/apsp" "$(dirname "$0")/data/single.txt" --gpus 64
+  "$bin/apsp_bench" --variant sm90 --n 500,1337 --gpus 1,3 --ranks-on-one-gpu --reps 3 --ceiling-time 0.2 \
+    --json "$tmp/r.json" >"$tmp/bench.txt" 2>&1 || { cat "$tmp/bench.txt"; fail "bench over 3 ranks exited $?"; }
+  python3 - "$tmp/r.json" <<'PY' || fail "results of the 3-rank runs: $(cat "$tmp/bench.txt")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["context"]["transport"] == "single-device", r["context"]
+assert [g["rank"] for g in r["context"]["gpus"]] == [0, 1, 2], r["context"]["gpus"]
+three = [x for x in r["runs"] if x["variant"] == "sm90" and x["gpus"] == 3]
+assert len(three) == 2, r["runs"]
+for x in three:
+    assert x["verified"] == "cpu-reference" and x["error"] is None, x
+    assert x["parallel_efficiency"] > 0, x
+    assert x["device_memory"]["solve_bytes"] > 0, x
+print("ok: 3 ranks verified at n =", [x["n"] for x in three], "efficiency", [round(x["parallel_efficiency"], 3) for x in three])
+PY
+  grep -q "on 3 GPUs: measured" "$tmp/bench.txt" || fail "no model beside the measurement: $(cat "$tmp/bench.txt")"
+  "$bin/gen_graph" --V 777 --density 0.01 --wmax 5 --seed 3 -o "$tmp/g.txt" || fail "gen_graph exited $?"
+  "$bin/apsp" "$tmp/g.txt" -o "$tmp/one.txt" 2>/dev/null || fail "apsp on one GPU exited $?"
+  "$bin/apsp" "$tmp/g.txt" --gpus 3 --ranks-on-one-gpu --verify -o "$tmp/three.txt" 2>"$tmp/err.txt" ||
+    fail "apsp over 3 ranks exited $?: $(cat "$tmp/err.txt")"
+  cmp -s "$tmp/one.txt" "$tmp/three.txt" || fail "apsp over 3 ranks differs from one GPU"
+  grep -q "verified" "$tmp/err.txt" || fail "apsp --verify said nothing: $(cat "$tmp/err.txt")"
+  echo "ok: apsp over 3 ranks writes what one GPU writes, verified"
   ;;
 *) fail "unknown mode $mode" ;;
 esac
