@@ -169,10 +169,19 @@ void print_model(const harness::Plan& p, const DeviceInfo& dev) {
   }
 }
 
-// Each multi-GPU run beside the model's prediction from the one-GPU rate measured in this run.
+// Each multi-GPU run beside the model's prediction from the one-GPU rate measured in this run;
+// ranks on one GPU beside the same config solved whole on that GPU (the engine's own cost).
 void print_measured_and_model(const Results& r) {
   for (const RunResult& run : r.runs) {
-    if (run.gpus == 1 || !run.parallel_efficiency) continue;
+    if (run.gpus == 1 || run.samples_ms.empty()) continue;
+    if (r.context.transport == "single-device") {
+      for (const RunResult& one : r.runs)
+        if (one.gpus == 1 && one.name == run.name && one.n == run.n && !one.samples_ms.empty())
+          fmt::print("{} at n = {} over {} ranks on one GPU: {:.3f} ms, {:+.1f}% against {:.3f} ms solved whole\n",
+                     run.name, run.n, run.gpus, run.median_ms, 100 * (run.median_ms / one.median_ms - 1), one.median_ms);
+      continue;
+    }
+    if (!run.parallel_efficiency) continue;
     const double one_gpu_ms = run.gpus * run.median_ms * *run.parallel_efficiency;
     harness::LinkModel link = harness::h200_nvlink_model();
     link.rate_updates_per_s = static_cast<double>(run.n) * run.n * run.n / (one_gpu_ms / 1000);

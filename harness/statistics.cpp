@@ -33,8 +33,9 @@ void compute_statistics(Results& r, const std::string& baseline, const std::vect
     run.updates_per_s = n * n * n / (s.median / 1000.0);
     run.pct_of_ceiling = ceiling > 0 ? 100.0 * run.updates_per_s / (run.gpus * ceiling) : 0.0;
   }
+  // Ranks that share one GPU (the single-device transport) run in no parallel: no efficiency.
   for (RunResult& run : r.runs) {
-    if (run.samples_ms.empty() || run.gpus == 1) continue;
+    if (run.samples_ms.empty() || run.gpus == 1 || r.context.transport == "single-device") continue;
     for (const RunResult& one : r.runs)
       if (one.gpus == 1 && one.name == run.name && one.n == run.n && same_graph(one.graph, run.graph) &&
           !one.samples_ms.empty())

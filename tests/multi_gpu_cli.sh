@@ -46,11 +46,11 @@ three = [x for x in r["runs"] if x["variant"] == "sm90" and x["gpus"] == 3]
 assert len(three) == 2, r["runs"]
 for x in three:
     assert x["verified"] == "cpu-reference" and x["error"] is None, x
-    assert x["parallel_efficiency"] > 0, x
+    assert "parallel_efficiency" not in x, x  # ranks sharing one GPU run in no parallel
     assert x["device_memory"]["solve_bytes"] > 0, x
-print("ok: 3 ranks verified at n =", [x["n"] for x in three], "efficiency", [round(x["parallel_efficiency"], 3) for x in three])
+print("ok: 3 ranks verified at n =", [x["n"] for x in three])
 PY
-  grep -q "on 3 GPUs: measured" "$tmp/bench.txt" || fail "no model beside the measurement: $(cat "$tmp/bench.txt")"
+  grep -q "over 3 ranks on one GPU: .* ms solved whole" "$tmp/bench.txt" || fail "no one-GPU comparison: $(cat "$tmp/bench.txt")"
   "$bin/gen_graph" --V 777 --density 0.01 --wmax 5 --seed 3 -o "$tmp/g.txt" || fail "gen_graph exited $?"
   "$bin/apsp" "$tmp/g.txt" -o "$tmp/one.txt" 2>/dev/null || fail "apsp on one GPU exited $?"
   "$bin/apsp" "$tmp/g.txt" --gpus 3 --ranks-on-one-gpu --verify -o "$tmp/three.txt" 2>"$tmp/err.txt" ||

@@ -117,6 +117,11 @@ TEST(MultiGpuStatistics, EfficiencyIsAgainstTheSameConfigOnOneGpu) {
   EXPECT_FALSE(r.runs[2].parallel_efficiency);  // no one-GPU run of sm90[b]
   // The share of the ceiling is of four GPUs' ceilings.
   EXPECT_NEAR(r.runs[1].pct_of_ceiling, 100.0 * (1e9 / 0.030) / 4e12, 1e-9);
+  // Ranks that share one GPU run in no parallel: no efficiency.
+  r.context.transport = "single-device";
+  r.runs[1].parallel_efficiency.reset();
+  compute_statistics(r, "naive", {});
+  EXPECT_FALSE(r.runs[1].parallel_efficiency);
 }
 
 TEST(MultiGpuResults, GpusAndEfficiencyRoundTripAndAreValidated) {
