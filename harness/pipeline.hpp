@@ -28,7 +28,8 @@ struct Observer {
 struct Session {
   std::optional<DeviceInfo> device;  // none: only host variants run; the others are skipped
   std::function<std::unique_ptr<Executor>(Target)> executors;
-  std::function<double(double budget_s)> ceiling;  // the device's min-plus rate, updates/s
+  // The device's min-plus rate in updates/s, for a precision (kPrecisionInt32, kPrecisionU16x2).
+  std::function<double(double budget_s, const std::string& precision)> ceiling;
   BuildId build;
   // This machine: its first CUDA device if there is one, host executors always; user kernels
   // (Target::kIsolated) in worker processes started with `workers`.
@@ -45,7 +46,8 @@ struct TunedSource {
 
 struct Outcome {
   Results results;
-  bool any_failed = false;  // a run FAILED or could not run
+  bool any_failed = false;  // a run FAILED or could not run (not: skipped as outside what a variant
+                            // solves exactly, Variant::admits)
 };
 
 // Runs the plan. `baseline` (may be null) supplies baseline samples for sizes the plan does not

@@ -108,11 +108,15 @@ WorkingSet working_set(const Plan& plan, int n) {
   const bool certificate = reference == kCertificate;
   // The work buffer in the widest layout a request solves in (sm90 pads its rows to its tile;
   // a request without a config is taken at its declared defaults, the widest of its tiles).
-  uint64_t work = matrix;
-  for (const Request& r : plan.requests)
-    work = std::max<uint64_t>(work, buffer_elems(*r.variant, r.config.value_or(r.variant->defaults), n) * sizeof(int32_t));
+  // Beside it, the most scratch a request's solve allocates itself (sm90_u16: its 16-bit copy).
+  uint64_t work = matrix, scratch = 0;
+  for (const Request& r : plan.requests) {
+    const Config& c = r.config.value_or(r.variant->defaults);
+    work = std::max<uint64_t>(work, buffer_elems(*r.variant, c, n) * sizeof(int32_t));
+    scratch = std::max(scratch, scratch_bytes(*r.variant, c, n));
+  }
   WorkingSet w;
-  w.device = matrix + work + (certificate ? device_certificate_bytes(n, edges) : 0);  // the pristine copy too
+  w.device = matrix + work + scratch + (certificate ? device_certificate_bytes(n, edges) : 0);  // the pristine copy too
   w.host = matrix * (reference == "cpu-reference" ? 2 : 1) + edges * sizeof(Edge) + (certificate ? edges * 8 : 0);
   return w;
 }

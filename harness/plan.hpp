@@ -47,7 +47,7 @@ struct Plan {
   int baseline_max_n = 16384;
   SampleOptions sampling;
   bool cuda_graph = false, phases = false;
-  double ceiling_s = 1.0;  // seconds spent measuring the device's min-plus ceiling; 0: none
+  double ceiling_s = 1.0;  // seconds spent measuring each min-plus ceiling (int32, 16-bit); 0: none
 };
 
 // The largest n any program accepts: a matrix of 4.4 TB, beyond every GPU; what fits is

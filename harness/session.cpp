@@ -17,7 +17,9 @@ Session Session::here(const WorkerOptions& workers) {
   };
   if (s.device) {
     const DeviceInfo dev = *s.device;
-    s.ceiling = [dev](double budget_s) { return measure_minplus_ceiling(dev, budget_s).updates_per_s; };
+    s.ceiling = [dev](double budget_s, const std::string& precision) {
+      return measure_minplus_ceiling(dev, budget_s, precision).updates_per_s;
+    };
   }
   return s;
 }

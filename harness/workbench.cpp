@@ -5,6 +5,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "core/precision.hpp"
 #include "core/reference.hpp"
 
 namespace apsp::harness {
@@ -18,6 +19,8 @@ std::string reference_kind(int n, int cpu_reference_max_n, const std::string& re
 Workbench::Workbench(const EdgeList& graph, ExecutorFactory make, int cpu_reference_max_n,
                      const std::string& reference_variant)
     : input_(DistMatrix::from_edges(graph)),
+      n_(input_.n()),
+      max_weight_(max_finite_entry(input_)),
       make_(std::move(make)),
       reference_(reference_kind(input_.n(), cpu_reference_max_n, reference_variant)) {
   if (reference_ == kCertificate) {
@@ -50,6 +53,7 @@ Executor& Workbench::executor(const Variant& v) {
 Verdict Workbench::verify(const Variant& v, const Config& c, bool flush_l2) {
   if (!expected_ && !in_edges_) throw std::logic_error("Workbench::verify after drop_expected()");
   Verdict verdict;
+  if (std::string why = admission(v); !why.empty()) return Verdict{"FAILED", std::move(why), 0, 0, {}};
   DistMatrix got;
   try {
     Executor& ex = executor(v);

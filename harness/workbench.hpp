@@ -44,13 +44,19 @@ class Workbench {
   Workbench(const EdgeList& graph, ExecutorFactory make, int cpu_reference_max_n = kCpuReferenceMaxN,
             const std::string& reference = kAutoReference);
 
-  int n() const { return input_.n(); }
+  int n() const { return n_; }
+  // The input's largest finite entry (core/precision.hpp), for Variant::admits; kept after
+  // drop_expected().
+  int64_t max_weight() const { return max_weight_; }
+  // "" when v may run on this input (admission_problem); else why not.
+  std::string admission(const Variant& v) const { return admission_problem(v, n_, max_weight_); }
   const std::string& reference() const { return reference_; }
   // The executor of v's target, holding this input.
   Executor& executor(const Variant& v);
 
   // Solves once from the input and compares with the expected output. CUDA errors and
-  // exceptions from the solve become a FAILED verdict.
+  // exceptions from the solve become a FAILED verdict; a variant that does not admit this input
+  // (admission) is not run: FAILED with the reason (callers skip such runs before they get here).
   Verdict verify(const Variant& v, const Config& c, bool flush_l2);
 
   // Frees the host copies (verification is over; the executors keep their own).
@@ -58,6 +64,8 @@ class Workbench {
 
  private:
   DistMatrix input_;
+  int n_ = 0;
+  int64_t max_weight_ = 0;
   ExecutorFactory make_;
   std::map<Target, std::unique_ptr<Executor>> executors_;
   std::optional<DistMatrix> expected_;

@@ -12,6 +12,7 @@ namespace apsp::kernels {
 // One int32 distance a word.
 struct Int32Elements {
   static constexpr int kPerWord = 1;  // elements a 32-bit word holds
+  static constexpr int kUnreachable = kInf;
   // min(c, a + b) on a word: one VIADDMNMX.
   __device__ static __forceinline__ int update(int c, int a, int b) { return min_plus(c, a, b); }
   // The word that stands for element q (0 .. 4 kPerWord - 1) of a 16-byte vector of the A
@@ -32,6 +33,7 @@ inline constexpr int kInf16 = 0x7FFF;
 // pairs run along a row (j), so a word of the B operand or of the result holds d[i][j], d[i][j+1].
 struct U16x2Elements {
   static constexpr int kPerWord = 2;
+  static constexpr int kUnreachable = kInf16;
   // Per half, min(c, a + b): two updates in one VIADDMNMX.U16x2 (sm_90).
   __device__ static __forceinline__ int update(int c, int a, int b) {
     return static_cast<int>(

@@ -293,9 +293,13 @@ constexpr int phase2_chunk() {  // one int4 per thread and operand (16-bit pairs
   return F::kPerWord == 1 ? (kTile == 64 ? 16 : 32) : 16;
 }
 
+// (16-bit pairs: one block per SM asked, or ptxas caps the registers at 80 and spills 16 bytes.)
+template <class F = Int32Elements>
+constexpr int phase2_min_blocks() { return F::kPerWord == 1 ? 0 : 1; }
+
 template <int kTile, class F = Int32Elements>
-__global__ void __launch_bounds__(product_threads<kTile, per_thread2<F>()>()) phase2(int* __restrict__ d,
-                                                                                  int pitch, int n, int kt) {
+__global__ void __launch_bounds__(product_threads<kTile, per_thread2<F>()>(), phase2_min_blocks<F>())
+    phase2(int* __restrict__ d, int pitch, int n, int kt) {
   wait_for_previous();
   allow_next();
   const int t = blockIdx.x;
