@@ -116,21 +116,27 @@ __device__ __forceinline__ void store_tile(const int (&acc)[kPer][kPer / F::kPer
 
 // The tile (ci, cj) as one int a distance in the element layout ThreadTile<kTile, kPer> (what
 // close_pivot works on), read from and written back to words of format F: for int32 the same
-// as load_tile / store_tile.
+// as load_tile / store_tile. Packed formats: f(r, c, p) for each 4 elements acc[r][c .. c+3],
+// p their first word (F::load4 / F::store4 convert).
+template <int kTile, int kPer, class F, class Int, class Fn>
+__device__ __forceinline__ void for_each_element_quad(Int* d, int pitch, int ci, int cj, Fn&& f) {
+  const ThreadTile<kTile, kPer> t;
+#pragma unroll
+  for (int r = 0; r < kPer; ++r)
+#pragma unroll
+    for (int c = 0; c < kPer; c += 4) f(r, c, d + at(ci * kTile + t.row(r), (cj * kTile + t.col(c)) / F::kPerWord, pitch));
+}
+
 template <int kTile, int kPer, class F = Int32Elements>
 __device__ __forceinline__ void load_elements(int (&acc)[kPer][kPer], const int* __restrict__ d, int pitch,
                                               int ci, int cj) {
   if constexpr (F::kPerWord == 1) {
     load_tile<kTile, kPer>(acc, d, pitch, ci, cj);
   } else {
-    const ThreadTile<kTile, kPer> t;
-#pragma unroll
-    for (int r = 0; r < kPer; ++r)
-#pragma unroll
-      for (int c = 0; c < kPer; c += 4) {
-        const int4 v = F::load4(d + at(ci * kTile + t.row(r), (cj * kTile + t.col(c)) / F::kPerWord, pitch));
-        acc[r][c + 0] = v.x, acc[r][c + 1] = v.y, acc[r][c + 2] = v.z, acc[r][c + 3] = v.w;
-      }
+    for_each_element_quad<kTile, kPer, F>(d, pitch, ci, cj, [&](int r, int c, const int* p) {
+      const int4 v = F::load4(p);
+      acc[r][c + 0] = v.x, acc[r][c + 1] = v.y, acc[r][c + 2] = v.z, acc[r][c + 3] = v.w;
+    });
   }
 }
 
@@ -140,13 +146,9 @@ __device__ __forceinline__ void store_elements(const int (&acc)[kPer][kPer], int
   if constexpr (F::kPerWord == 1) {
     store_tile<kTile, kPer>(acc, d, pitch, ci, cj);
   } else {
-    const ThreadTile<kTile, kPer> t;
-#pragma unroll
-    for (int r = 0; r < kPer; ++r)
-#pragma unroll
-      for (int c = 0; c < kPer; c += 4)
-        F::store4(d + at(ci * kTile + t.row(r), (cj * kTile + t.col(c)) / F::kPerWord, pitch),
-                  make_int4(acc[r][c + 0], acc[r][c + 1], acc[r][c + 2], acc[r][c + 3]));
+    for_each_element_quad<kTile, kPer, F>(d, pitch, ci, cj, [&](int r, int c, int* p) {
+      F::store4(p, make_int4(acc[r][c + 0], acc[r][c + 1], acc[r][c + 2], acc[r][c + 3]));
+    });
   }
 }
 

@@ -355,27 +355,20 @@ TEST(Tuner, SearchesRecordsReferencesAndResumes) {
 // The tuner never measures a variant on a graph it does not admit: the point is rejected with
 // the reason (and measured where it fits).
 TEST(Tuner, RejectsAVariantOnAGraphItDoesNotAdmit) {
-  const DeviceInfo dev = fake_device();
-  const Session s = host_session(dev);
+  const Session s = host_session(fake_device());
   const std::string path = testing::TempDir() + "pipeline_tuner_u16.json";
-  std::filesystem::remove(path);
   TuneOptions o = cpu_tuning();
   o.graph.wmax = 2000;
-  const std::vector<const Variant*> variants{find_variant("cpu_u16")};
   TuningDb db;
-  std::vector<std::string> notes;
-  tune(variants, {60}, o, s, db, path, {{}, [&](const std::string& l) { notes.push_back(l); }});
-  TuningMatch m;
-  m.device = DeviceModel::of(dev);
-  m.graph = GraphKey{"random", 0.2, 2000};
-  m.kernels = "test-kernels";
+  tune({find_variant("cpu_u16")}, {60}, o, s, db, path, {});
+  TuningMatch m{DeviceModel::of(*s.device), GraphKey{"random", 0.2, 2000}, "test-kernels"};
   const TuningEntry* e = db.find(m, "cpu_u16", 60);
   ASSERT_NE(e, nullptr);
   EXPECT_EQ(e->status, "rejected");
   EXPECT_NE(e->reason.find("cpu_u16 does not solve this graph exactly"), std::string::npos) << e->reason;
   EXPECT_TRUE(e->samples_ms.empty());
   o.graph.wmax = 9;
-  tune(variants, {60}, o, s, db, path, {});
+  tune({find_variant("cpu_u16")}, {60}, o, s, db, path, {});
   m.graph = GraphKey{"random", 0.2, 9};
   ASSERT_NE(db.find(m, "cpu_u16", 60), nullptr);
   EXPECT_EQ(db.find(m, "cpu_u16", 60)->status, "ok");

@@ -48,6 +48,16 @@ struct Named {
   GraphSpec spec;
 };
 
+// A random graph of n vertices, weights in [wmin, wmax].
+GraphSpec random_graph(int n, double density, int wmin, int wmax) {
+  GraphSpec s;
+  s.num_vertices = n;
+  s.density = density;
+  s.wmin = wmin;
+  s.wmax = wmax;
+  return s;
+}
+
 // The qualifying graphs of size n.
 std::vector<Named> graphs(int n) {
   GraphSpec base;
@@ -195,11 +205,7 @@ TEST(Sm90U16, AnInputOverTheLimitComesBackAsMinusOneEverywhere) {
 // the side stream of lookahead = 1) captured once and replayed, twice, from a fresh input.
 TEST(Sm90U16, ReplaysAsACudaGraph) {
   const Variant& v = u16();
-  GraphSpec s;
-  s.num_vertices = 700;
-  s.wmax = 1;
-  s.density = 0.01;
-  const DistMatrix input = DistMatrix::from_edges(generate(s));
+  const DistMatrix input = DistMatrix::from_edges(generate(random_graph(700, 0.01, 1, 1)));
   DistMatrix expected = input;
   floyd_warshall_blocked(expected);
   for (const Config& c : all_configs(v)) {
@@ -233,11 +239,7 @@ TEST(Sm90U16, ReplaysAsACudaGraph) {
 // Through the bench's own executor and workbench: verified against the CPU reference, and the
 // solve's device memory counts the 16-bit buffer it allocated (the pool's high-water mark).
 TEST(Sm90U16, TheBenchVerifiesItAndCountsItsScratch) {
-  GraphSpec s;
-  s.num_vertices = 1500;
-  s.wmax = 1;
-  s.density = 0.004;
-  const EdgeList g = generate(s);
+  const EdgeList g = generate(random_graph(1500, 0.004, 1, 1));
   const size_t l2 = query_device().l2_bytes;
   harness::Workbench bench(g, [l2](Target t) { return harness::make_executor(t, l2); });
   const Variant& v = u16();

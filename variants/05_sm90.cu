@@ -67,22 +67,10 @@ struct NoSpills {
 using Rules = std::tuple<sm90_family::ProductFits<Int32Elements>, NoSpills>;
 using Family = sm90_family::Family<Int32Elements, TileValues, ChunkValues, PerThreadValues, LookaheadValues, Rules>;
 
-// One instance: Variant::run for one point (InstanceFn). d comes in the padded layout that
-// Variant::pitch declares (rows round_up(n, kTile) apart, padding set): no bounds checks, and no
-// second matrix.
-template <int kTile, int kChunk, int kPer, int kLookahead>
-void solve(int* d, int n, const Config&, cudaStream_t stream, PhaseTimer* phases) {
-  sm90_family::solve<Int32Elements, kTile, kChunk, kPer, kLookahead>(d, n, stream, phases);
-}
-
-// This shard's instances, registered before main() (variants/instances.hpp).
-void add_instances() {
-  Family::Space::for_each_in_shard<APSP_SHARD, APSP_SHARDS>(Family::kBuilt, [](auto t, auto ch, auto p, auto la) {
-    constexpr int kT = decltype(t)::value, kC = decltype(ch)::value, kP = decltype(p)::value;
-    constexpr int kL = decltype(la)::value;
-    register_instance(kName, make_config(kT, kC, kP, kL), &solve<kT, kC, kP, kL>, __FILE__);
-  });
-}
+// This shard's instances, registered before main() (variants/instances.hpp): each the schedule
+// on the caller's buffer in the padded layout that Variant::pitch declares (rows
+// round_up(n, kTile) apart, padding set): no bounds checks, and no second matrix.
+void add_instances() { Family::register_shard<APSP_SHARD, APSP_SHARDS, Family::Plain>(kName, __FILE__); }
 
 }  // namespace
 
@@ -93,38 +81,19 @@ APSP_REGISTER_INSTANCES(add_instances)
 
 namespace {
 
-// Declared defaults: the best measured at n = 10000 on the H200 (70.3 ms; docs/perf-notes.md,
-// step 6). Smaller n want tile 64 (step 8): the policy tables (policies/) and, on a device
-// without one, sm90_heuristic below give each n its config.
-constexpr int kDefaultTile = 128;
-constexpr int kDefaultChunk = 8;  // tile 128 with chunk 16 or 32 spills at 128 registers
-constexpr int kDefaultPerThread = 8;
-constexpr int kDefaultLookahead = 1;
-
-// For a device with no policy table (harness/policy): the configs the H200 and H100 tables
-// (policies/) hold: while a round has few tiles, tile 64 with the next pivot inside phase 3
-// (tuned at n = 1000), then tile 64 with the side stream (2500); from the geometric mean of
-// 2500 and 5000, where tile 128 was already the faster on both, the declared default.
-Config sm90_heuristic(int n, const DeviceInfo&) {
-  if (n <= 1500) return make_config(64, 32, 4, 2);
-  if (n <= 3500) return make_config(64, 16, 4, 1);
-  return make_config(kDefaultTile, kDefaultChunk, kDefaultPerThread, kDefaultLookahead);
-}
-
+// Declared default (tile, chunk, per_thread, lookahead): the best measured at n = 10000 on the
+// H200 (70.3 ms; docs/perf-notes.md, step 6; chunk 16 or 32 spills at tile 128 at 128
+// registers). Smaller n want tile 64 (step 8): the policy tables (policies/) and, on a device
+// without one, the heuristic give each n its config. The heuristic's configs are the ones the
+// H200 and H100 tables (policies/) hold: while a round has few tiles, tile 64 with the next pivot
+// inside phase 3 (tuned at n = 1000), then tile 64 with the side stream (2500); from the
+// geometric mean of 2500 and 5000, where tile 128 was already the faster on both, the default.
 Variant make_sm90() {
-  Variant v;
-  v.name = kName;
-  v.summary = "padded 64/128 tiles, GEMM-like 4x4/8x8 per thread, double-buffered k chunks, "
-              "look-ahead rounds";
-  v.space = Family::space();
-  v.defaults = make_config(kDefaultTile, kDefaultChunk, kDefaultPerThread, kDefaultLookahead);
-  v.constraints = Family::constraints();
-  v.heuristic = sm90_heuristic;
-  v.check = Family::check;
+  Variant v = Family::variant(kName,
+                              "padded 64/128 tiles, GEMM-like 4x4/8x8 per thread, double-buffered k chunks, "
+                              "look-ahead rounds",
+                              make_config(128, 8, 8, 1), make_config(64, 32, 4, 2), make_config(64, 16, 4, 1));
   v.pitch = [](const Config& c, int n) { return sm90_family::round_up(n, c.at("tile")); };
-  v.run = [](int* d, int n, const Config& c, cudaStream_t stream, PhaseTimer* phases) {
-    run_instance(kName, d, n, c, stream, phases);
-  };
   return v;
 }
 

@@ -20,6 +20,7 @@
 // apsp-instance-shards: 2
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <tuple>
@@ -93,28 +94,25 @@ dim3 conversion_grid(int rows, int words) {
               static_cast<unsigned>(std::min(rows, 65535)));
 }
 
-// One instance: Variant::run for one point (InstanceFn). d is the caller's n x n int32 matrix.
+// One instance: Variant::run for one point (InstanceFn). d is the caller's n x n int32 matrix:
+// packed into the 16-bit buffer, solved there by the family's schedule, unpacked back.
 template <int kTile, int kChunk, int kPer, int kLookahead>
-void solve(int* d, int n, const Config&, cudaStream_t stream, PhaseTimer* phases) {
-  namespace k = kernels::sm90_u16;
-  const int pitch = round_up(n, kTile);
-  const Packed packed(pitch, stream);
-  k::pack<<<conversion_grid(pitch, pitch / 2), 256, 0, stream>>>(d, n, packed.words, pitch, packed.seen);
-  APSP_CUDA_CHECK_LAUNCH();
-  sm90_family::solve<U16x2Elements, kTile, kChunk, kPer, kLookahead>(reinterpret_cast<int*>(packed.words), n, stream,
-                                                                     phases);
-  k::unpack<<<conversion_grid(n, (n + 1) / 2), 256, 0, stream>>>(packed.words, pitch, d, n, packed.seen);
-  APSP_CUDA_CHECK_LAUNCH();
-}
+struct Solve {
+  static void run(int* d, int n, const Config&, cudaStream_t stream, PhaseTimer* phases) {
+    namespace k = kernels::sm90_u16;
+    const int pitch = round_up(n, kTile);
+    const Packed packed(pitch, stream);
+    k::pack<<<conversion_grid(pitch, pitch / 2), 256, 0, stream>>>(d, n, packed.words, pitch, packed.seen);
+    APSP_CUDA_CHECK_LAUNCH();
+    sm90_family::solve<U16x2Elements, kTile, kChunk, kPer, kLookahead>(reinterpret_cast<int*>(packed.words), n,
+                                                                       stream, phases);
+    k::unpack<<<conversion_grid(n, (n + 1) / 2), 256, 0, stream>>>(packed.words, pitch, d, n, packed.seen);
+    APSP_CUDA_CHECK_LAUNCH();
+  }
+};
 
 // This shard's instances, registered before main() (variants/instances.hpp).
-void add_instances() {
-  Family::Space::for_each_in_shard<APSP_SHARD, APSP_SHARDS>(Family::kBuilt, [](auto t, auto ch, auto p, auto la) {
-    constexpr int kT = decltype(t)::value, kC = decltype(ch)::value, kP = decltype(p)::value;
-    constexpr int kL = decltype(la)::value;
-    register_instance(kName, make_config(kT, kC, kP, kL), &solve<kT, kC, kP, kL>, __FILE__);
-  });
-}
+void add_instances() { Family::register_shard<APSP_SHARD, APSP_SHARDS, Solve>(kName, __FILE__); }
 
 }  // namespace
 
@@ -124,38 +122,20 @@ APSP_REGISTER_INSTANCES(add_instances)
 
 namespace {
 
-// Declared defaults: sm90's shape at large n (tile 128 with the side stream). Not tuned yet: the
-// policy tables (policies/) hold no sm90_u16 entries, so the heuristic below picks per n.
-constexpr int kDefaultTile = 128;
-constexpr int kDefaultChunk = 16;
-constexpr int kDefaultPerThread = 8;
-constexpr int kDefaultLookahead = 1;
-
-// sm90's rule of thumb in this space (unmeasured for 16 bits): the next pivot inside phase 3 while
-// a round has few tiles, then tile 64 with the side stream, then the default.
-Config u16_heuristic(int n, const DeviceInfo&) {
-  if (n <= 1500) return make_config(64, 16, 8, 2);
-  if (n <= 3500) return make_config(64, 16, 8, 1);
-  return make_config(kDefaultTile, kDefaultChunk, kDefaultPerThread, kDefaultLookahead);
-}
-
+// Declared default (tile, chunk, per_thread, lookahead): sm90's shape at large n, tile 128 with
+// the side stream, chunk 16 (512 VIADDMNMX.U16x2 a chunk, as sm90's chunk 8 has 512 VIADDMNMX).
+// Not tuned yet: the policy tables (policies/) hold no sm90_u16 entries, so the heuristic picks
+// per n: sm90's rule of thumb in this space (unmeasured for 16 bits), the next pivot inside
+// phase 3 while a round has few tiles, then tile 64 with the side stream, then the default.
 Variant make_sm90_u16() {
-  Variant v;
-  v.name = kName;
-  v.summary = "sm90 on packed 16-bit distances (2 updates per VIADDMNMX.U16x2), for graphs with "
-              "(V - 1) * max weight < 32767";
-  v.space = Family::space();
-  v.defaults = make_config(kDefaultTile, kDefaultChunk, kDefaultPerThread, kDefaultLookahead);
-  v.constraints = Family::constraints();
-  v.heuristic = u16_heuristic;
-  v.check = Family::check;
+  Variant v = Family::variant(kName,
+                              "sm90 on packed 16-bit distances (2 updates per VIADDMNMX.U16x2), for graphs with "
+                              "(V - 1) * max weight < 32767",
+                              make_config(128, 16, 8, 1), make_config(64, 16, 8, 2), make_config(64, 16, 8, 1));
   v.admits = [](int n, int64_t max_weight) { return u16_admission(n, max_weight); };
   v.precision = kPrecisionU16x2;
   v.scratch_bytes = [](const Config& c, int n) {
     return static_cast<uint64_t>(Packed::bytes(round_up(n, c.at("tile"))));
-  };
-  v.run = [](int* d, int n, const Config& c, cudaStream_t stream, PhaseTimer* phases) {
-    run_instance(kName, d, n, c, stream, phases);
   };
   return v;
 }

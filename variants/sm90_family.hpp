@@ -246,6 +246,46 @@ struct Family {
                      k::product_smem<kTile, k::phase2_chunk<kTile, F>(), F>(), k::pivot_smem<kTile>()});
   }
 
+  // The instance function of one point: the schedule on the caller's buffer as it is (sm90). A
+  // variant with work around the schedule (sm90_u16's pack and unpack) passes its own.
+  template <int kTile, int kChunk, int kPer, int kLookahead>
+  struct Plain {
+    static void run(int* d, int n, const Config&, cudaStream_t stream, PhaseTimer* phases) {
+      solve<F, kTile, kChunk, kPer, kLookahead>(d, n, stream, phases);
+    }
+  };
+
+  // Registers the points of shard kShard of kShards that make a kernel, each as
+  // Instance<tile, chunk, per_thread, lookahead>::run (variants/instances.hpp).
+  template <int kShard, int kShards, template <int, int, int, int> class Instance>
+  static void register_shard(const char* variant, const char* file) {
+    Space::template for_each_in_shard<kShard, kShards>(kBuilt, [&](auto t, auto ch, auto p, auto la) {
+      constexpr int kT = decltype(t)::value, kC = decltype(ch)::value, kP = decltype(p)::value;
+      constexpr int kL = decltype(la)::value;
+      register_instance(variant, make_config(kT, kC, kP, kL), &Instance<kT, kC, kP, kL>::run, file);
+    });
+  }
+
+  // The Variant of this family: its space, constraints and checks from the lists and rules; run()
+  // finds the compiled instance. The heuristic (for a device without a policy table) is sm90's
+  // rule of thumb with the family's configs: `small` while a round has few tiles (n <= 1500),
+  // `medium` up to n = 3500, the declared default above.
+  static Variant variant(const std::string& name, const std::string& summary, const Config& defaults,
+                         const Config& small, const Config& medium) {
+    Variant v;
+    v.name = name;
+    v.summary = summary;
+    v.space = space();
+    v.defaults = defaults;
+    v.constraints = constraints();
+    v.heuristic = [=](int n, const DeviceInfo&) { return n <= 1500 ? small : n <= 3500 ? medium : defaults; };
+    v.check = check;
+    v.run = [name](int* d, int n, const Config& c, cudaStream_t stream, PhaseTimer* phases) {
+      run_instance(name, d, n, c, stream, phases);
+    };
+    return v;
+  }
+
   // Variant::check: the constraints, then the launches' threads and shared memory on `dev`.
   static std::string check(const Config& c, int n, const DeviceInfo& dev) {
     for (const Constraint& rule : constraints()) {
