@@ -20,7 +20,6 @@ Workbench::Workbench(const EdgeList& graph, ExecutorFactory make, int cpu_refere
                      const std::string& reference_variant)
     : input_(DistMatrix::from_edges(graph)),
       n_(input_.n()),
-      max_weight_(max_finite_entry(input_)),
       make_(std::move(make)),
       reference_(reference_kind(input_.n(), cpu_reference_max_n, reference_variant)) {
   if (reference_ == kCertificate) {
@@ -38,6 +37,14 @@ Workbench::Workbench(const EdgeList& graph, ExecutorFactory make, int cpu_refere
   Executor& ex = executor(*ref);
   ex.sample(*ref, ref->defaults, false);
   expected_ = ex.output();
+}
+
+int64_t Workbench::max_weight() const {
+  if (!max_weight_) {
+    if (input_.n() != n_) throw std::logic_error("Workbench::max_weight after drop_expected()");
+    max_weight_ = max_finite_entry(input_);
+  }
+  return *max_weight_;
 }
 
 Executor& Workbench::executor(const Variant& v) {

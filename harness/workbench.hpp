@@ -45,11 +45,12 @@ class Workbench {
             const std::string& reference = kAutoReference);
 
   int n() const { return n_; }
-  // The input's largest finite entry (core/precision.hpp), for Variant::admits; kept after
-  // drop_expected().
-  int64_t max_weight() const { return max_weight_; }
+  // The input's largest finite entry (core/precision.hpp), for Variant::admits: a pass over the
+  // matrix, made on first use (so never for plans without such a variant), before
+  // drop_expected() (std::logic_error after it).
+  int64_t max_weight() const;
   // "" when v may run on this input (admission_problem); else why not.
-  std::string admission(const Variant& v) const { return admission_problem(v, n_, max_weight_); }
+  std::string admission(const Variant& v) const { return v.admits ? admission_problem(v, n_, max_weight()) : ""; }
   const std::string& reference() const { return reference_; }
   // The executor of v's target, holding this input.
   Executor& executor(const Variant& v);
@@ -65,7 +66,7 @@ class Workbench {
  private:
   DistMatrix input_;
   int n_ = 0;
-  int64_t max_weight_ = 0;
+  mutable std::optional<int64_t> max_weight_;
   ExecutorFactory make_;
   std::map<Target, std::unique_ptr<Executor>> executors_;
   std::optional<DistMatrix> expected_;
