@@ -87,11 +87,12 @@ struct Packed {
   static size_t bytes(int pitch) { return pair_bytes(pitch) + 256; }
 };
 
-// A grid for the grid-stride pack and unpack: rows on y (at most 65535 a launch), words on x.
+// A grid for the grid-stride pack and unpack: words on x (up to 64 blocks a row), rows on y, about
+// 2048 blocks in all (enough to fill any GPU's memory pipes; the pack's atomics stay few).
 dim3 conversion_grid(int rows, int words) {
-  constexpr int kThreads = 256;
-  return dim3(static_cast<unsigned>(std::min((words + kThreads - 1) / kThreads, 64)),
-              static_cast<unsigned>(std::min(rows, 65535)));
+  constexpr int kThreads = kernels::sm90_u16::kConvertThreads;
+  const int across = std::min((words + kThreads - 1) / kThreads, 64);
+  return dim3(static_cast<unsigned>(across), static_cast<unsigned>(std::min(rows, std::max(1, 2048 / across))));
 }
 
 // One instance: Variant::run for one point (InstanceFn). d is the caller's n x n int32 matrix:
@@ -102,11 +103,13 @@ struct Solve {
     namespace k = kernels::sm90_u16;
     const int pitch = round_up(n, kTile);
     const Packed packed(pitch, stream);
-    k::pack<<<conversion_grid(pitch, pitch / 2), 256, 0, stream>>>(d, n, packed.words, pitch, packed.seen);
+    k::pack<<<conversion_grid(pitch, pitch / 2), k::kConvertThreads, 0, stream>>>(d, n, packed.words, pitch,
+                                                                               packed.seen);
     APSP_CUDA_CHECK_LAUNCH();
     sm90_family::solve<U16x2Elements, kTile, kChunk, kPer, kLookahead>(reinterpret_cast<int*>(packed.words), n,
                                                                        stream, phases);
-    k::unpack<<<conversion_grid(n, (n + 1) / 2), 256, 0, stream>>>(packed.words, pitch, d, n, packed.seen);
+    k::unpack<<<conversion_grid(n, (n + 1) / 2), k::kConvertThreads, 0, stream>>>(packed.words, pitch, d, n,
+                                                                                 packed.seen);
     APSP_CUDA_CHECK_LAUNCH();
   }
 };
