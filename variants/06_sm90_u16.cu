@@ -53,9 +53,10 @@ using PerThreadValues = IntList<8>;       // <- 8 x 8 elements a thread: 8 rows 
                                           //    would be 2 words a row: no 16-byte loads)
 using LookaheadValues = IntList<0, 1, 2>;  // <- the schedules of sm90
 
-// ptxas (nvcc 13.0, sm_90) with -warn-spills: see docs/perf-notes.md ("the 16-bit path") for the
-// registers of each kernel. Tile 128 with chunk 32 doubles the staging registers of the product
-// for no fewer barriers that matter: left out, with tile 64 chunk 32 at lookahead 0 only.
+// The space is kept small so that the build stays fast: chunk 32 only at tile 64 with lookahead
+// 0. Every compiled kernel is free of spills (their registers: docs/perf-notes.md, "The 16-bit
+// path"); the points left out compiled without spills too (tile 128 with chunk 32: 100-123
+// registers), and none of them was measured: a tuner run that wants them adds them here.
 struct Compiled {
   static constexpr const char* kRule =
       "a small space: chunk 16 at tile 128; chunk 32 at tile 64 only with lookahead 0";
