@@ -30,6 +30,7 @@
 #include "core/integer.hpp"
 #include "core/memory.hpp"
 #include "core/parallel.hpp"
+#include "core/precision.hpp"
 #include "core/reference.hpp"
 #include "core/tuning_db.hpp"
 #include "harness/certificate.hpp"
@@ -162,10 +163,11 @@ std::optional<NamedConfig> asked_variant(Options& o) {
   return std::nullopt;
 }
 
-// The variant and config for V = n on `dev`, asked or auto (--db's pick where it beat the
-// default), and why. Prints nothing but the database's note, and that only when `say_note`.
+// The variant and config for V = n on `dev`, asked or auto (sm90_u16 where the largest edge
+// weight `max_weight` lets 16 bits solve the graph exactly, else sm90; --db's pick where it beat
+// the default), and why. Prints nothing but the database's note, and that only when `say_note`.
 std::pair<NamedConfig, std::string> pick(const Options& o, const std::optional<NamedConfig>& asked,
-                                         const DeviceInfo& dev, int n, bool say_note) {
+                                         const DeviceInfo& dev, int n, int64_t max_weight, bool say_note) {
   NamedConfig chosen = asked.value_or(NamedConfig{});
   if (asked && o.config.empty() && o.variant.find('[') == std::string::npos) {  // a bare name
     const harness::DefaultChoice d = harness::default_config(*chosen.variant, n, &dev);
@@ -179,24 +181,30 @@ std::pair<NamedConfig, std::string> pick(const Options& o, const std::optional<N
     db = TuningDb::load(o.db_path, &note);
     if (!note.empty() && say_note) fmt::print(stderr, "apsp: {}\n", note);
   }
-  const harness::SolverChoice c = harness::choose_solver(dev, n, db ? &*db : nullptr, o.db_path);
+  const harness::SolverChoice c = harness::choose_solver(dev, n, max_weight, db ? &*db : nullptr, o.db_path);
   return {c.chosen, c.why};
 }
 
 // The variant to run on `dev` (asked, or auto), checked; throws std::runtime_error (one line)
-// when it cannot run at this size, the device lacks the memory, or the --db file cannot be read
-// (the caller exits 2).
+// when it does not solve this graph exactly (Variant::admits: sm90_u16 asked for a graph whose
+// distances need more than 16 bits), cannot run at this size, the device lacks the memory, or
+// the --db file cannot be read (the caller exits 2).
 // `beside`: device memory needed beside the solve's buffer at its peak (the edges while the
 // matrix is built, the certificate, the next hops with a compact copy of the distances).
 NamedConfig choose(const Options& o, const std::optional<NamedConfig>& asked, const DeviceInfo& dev, int n,
-                   const std::function<uint64_t(int pitch)>& beside) {
-  const auto [chosen, why] = pick(o, asked, dev, n, /*say_note=*/true);
+                   int64_t max_weight, const std::function<uint64_t(int pitch)>& beside) {
+  const auto [chosen, why] = pick(o, asked, dev, n, max_weight, /*say_note=*/true);
   const Variant& v = *chosen.variant;
+  if (const std::string reason = admission_problem(v, n, max_weight); !reason.empty())
+    throw std::runtime_error(fmt::format("V = {}: {}", n, reason));
   if (const std::string reason = v.check(chosen.config, n, dev); !reason.empty())
     throw std::runtime_error(fmt::format("{} cannot run at V = {}: {}", config_name(v.name, chosen.config), n, reason));
-  // The solve's buffer (in its layout: sm90's is padded to its tile) and what comes beside it.
+  // The solve's buffer (in its layout: sm90's is padded to its tile) and, at the peak, the most
+  // of what comes beside it and what the solve allocates itself (sm90_u16's 16-bit copy), which
+  // are never held at once.
   const uint64_t solve = buffer_elems(v, chosen.config, n) * sizeof(int32_t);
-  if (const uint64_t need = solve + beside(row_pitch(v, chosen.config, n)), free = device_free_bytes(); need > free)
+  const uint64_t peak = solve + std::max(beside(row_pitch(v, chosen.config, n)), scratch_bytes(v, chosen.config, n));
+  if (const uint64_t need = peak, free = device_free_bytes(); need > free)
     throw std::runtime_error(fmt::format("V = {} needs {} on {}, which has {} free", n, human_bytes(need), dev.name,
                                          human_bytes(free)));
   fmt::print(stderr, "apsp: solving with {} on {} ({})\n", config_name(v.name, chosen.config), dev.name, why);
@@ -206,20 +214,27 @@ NamedConfig choose(const Options& o, const std::optional<NamedConfig>& asked, co
 // Runs the solve picked for V once on a small matrix, while the input is parsed: its kernels
 // load (lazy module loading), their attributes are set, its streams and memory pool are made,
 // and the GPU wakes, so that the timed solve costs what the bench measures (a fresh process's
-// first solve took 94 ms at V = 10000 against the bench's 70 ms). Errors are left to the solve.
+// first solve took 94 ms at V = 10000 against the bench's 70 ms). The weights are not known yet:
+// where auto may take either precision at this V (16 bits if the weights are small enough), both
+// are warmed. Errors are left to the solve.
 void warm_up(const Options& o, const std::optional<NamedConfig>& asked, int v) {
   try {
     const DeviceInfo dev = query_device();
-    const NamedConfig c = pick(o, asked, dev, v, /*say_note=*/false).first;
+    const NamedConfig wide = pick(o, asked, dev, v, kInf, /*say_note=*/false).first;
+    const NamedConfig narrow = pick(o, asked, dev, v, 0, /*say_note=*/false).first;
     const int n = std::min(v, 3 * 128 + 1);  // a few rounds of the largest tile, padded
-    if (c.variant->target != Target::kDevice || !c.variant->check(c.config, n, dev).empty()) return;
-    const DistMatrix empty(n);
-    DeviceBuffer<int32_t> d(buffer_elems(*c.variant, c.config, n));
-    CudaStream stream;
-    harness::put_matrix(d.get(), row_pitch(*c.variant, c.config, n), empty.data(), n, cudaMemcpyHostToDevice,
-                        stream.get());
-    c.variant->run(d.get(), n, c.config, stream.get(), nullptr);
-    stream.synchronize();
+    std::vector<NamedConfig> solves{narrow};
+    if (wide.variant != narrow.variant || wide.config != narrow.config) solves.push_back(wide);
+    for (const NamedConfig& c : solves) {
+      if (c.variant->target != Target::kDevice || !c.variant->check(c.config, n, dev).empty()) continue;
+      const DistMatrix empty(n);  // every entry kInf but the diagonal: any variant admits it
+      DeviceBuffer<int32_t> d(buffer_elems(*c.variant, c.config, n));
+      CudaStream stream;
+      harness::put_matrix(d.get(), row_pitch(*c.variant, c.config, n), empty.data(), n, cudaMemcpyHostToDevice,
+                          stream.get());
+      c.variant->run(d.get(), n, c.config, stream.get(), nullptr);
+      stream.synchronize();
+    }
   } catch (const std::exception&) {
   }
 }
@@ -365,7 +380,8 @@ int one_gpu_count(const Options& o) {
 // asked), checked against the engine and each GPU's memory; throws std::runtime_error (one line).
 NamedConfig choose_for_gpus(const Options& o, const std::optional<NamedConfig>& asked, const DeviceInfo& dev, int n,
                             int gpus) {
-  const auto [chosen, why] = pick(o, asked, dev, n, /*say_note=*/true);
+  // The engine computes in int32 (sm90's kernels): auto takes sm90 whatever the weights.
+  const auto [chosen, why] = pick(o, asked, dev, n, /*max_weight=*/kInf, /*say_note=*/true);
   const Variant& v = *chosen.variant;
   if (!v.multi_gpu) throw std::runtime_error(fmt::format("--gpus {}: {} runs on one GPU only", gpus, v.name));
   if (const std::string reason = harness::distributed_check(harness::distributed_config(chosen.config)); !reason.empty())
@@ -410,8 +426,10 @@ std::string help_text() {
          "Input: 'V E', then E lines 'src dst w' (0-based, 0 <= w < 2^30-1). Output: V lines of\n"
          "V distances separated by one space; unreachable = 1073741823.\n"
          "--variant auto (the default) solves with sm90 at this device's policy config for V (see\n"
-         "policies/); with --db it takes a tuning database's pick where the database measured it\n"
-         "faster than that default. No database is read unless --db names one.\n"
+         "policies/), or with sm90_u16 (16-bit distances, about twice the rate) when every distance\n"
+         "provably fits: (V - 1) * the largest edge weight < 32767 (unweighted graphs up to V = 32767);\n"
+         "the output is the same either way. With --db it takes a tuning database's pick where the\n"
+         "database measured it faster than that default. No database is read unless --db names one.\n"
          "Paths: --paths FILE writes the next-hop matrix (next[i][j]: the first vertex after i on a\n"
          "shortest path, -1 when unreachable or i == j) in --format; --path S T prints one path and its\n"
          "length on standard output, and the distances then go only to -o FILE. Standard output takes\n"
@@ -531,7 +549,8 @@ int read_and_check(const Options& o, Run& r) {
           most = std::max(most, (pitch != n ? 2 : 1) * matrix_bytes(n) + harness::next_hops_device_bytes(r.hops.edges));
         return most;
       };
-      r.chosen = r.gpus > 1 ? choose_for_gpus(o, r.asked, query_device(), n, r.gpus) : choose(o, r.asked, query_device(), n, beside);
+      r.chosen = r.gpus > 1 ? choose_for_gpus(o, r.asked, query_device(), n, r.gpus)
+                            : choose(o, r.asked, query_device(), n, max_edge_weight(r.in.graph), beside);
     } else if (r.hops.wanted()) {
       check_host_matrices(n, 2, "the distances and the next hops");
     }

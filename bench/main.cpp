@@ -89,7 +89,7 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::IsMember({std::string(harness::kAutoReference), std::string(harness::kCertificate),
                              std::string("naive")}));
   app.add_option("--baseline", o.baseline, "reuse naive timings from an earlier results JSON of the same device model");
-  app.add_option("--ceiling-time", p.ceiling_s, "seconds spent measuring the min-plus ceiling")->check(CLI::Range(0.0, 1e6));
+  app.add_option("--ceiling-time", p.ceiling_s, "seconds spent measuring each min-plus ceiling (int32, then packed 16-bit)")->check(CLI::Range(0.0, 1e6));
   app.allow_extras();  // --benchmark_* flags go to Google Benchmark
 }
 
@@ -227,8 +227,12 @@ void print_dry_run(const harness::Plan& p, const Options& o, const TuningDb& tun
       const Config& c = d.config;
       const std::string& source = d.source;
       const std::string why = r.variant->check(c, n, dev);
-      fmt::print("    n = {}: {} ({}){}\n", n, config_name(r.variant->name, c), source,
-                 why.empty() ? "" : "; cannot run: " + why);
+      // A generated graph's weights go up to --wmax (a file's: its largest edge weight).
+      const int64_t wmax = p.graph.edges ? max_edge_weight(*p.graph.edges) : p.graph.spec.wmax;
+      const std::string outside = admission_problem(*r.variant, n, wmax);
+      fmt::print("    n = {}: {} ({}){}{}\n", n, config_name(r.variant->name, c), source,
+                 why.empty() ? "" : "; cannot run: " + why,
+                 outside.empty() ? "" : "; skipped unless the graph's largest weight is smaller: " + outside);
     }
   }
   for (int n : p.sizes) {
@@ -259,8 +263,7 @@ void write_outputs(const Results& results, const Options& o, const DeviceInfo& d
     std::string md = fmt::format("# apsp_bench on {}\n\n{} (cc {}, {} SMs), driver {}, runtime {}, git {}, {}\n\n",
                                  dev.name, dev.name, dev.cc(), dev.sms, dev.driver, dev.runtime,
                                  results.context.build.value("git", "?"), results.context.date);
-    const double ceiling = results.context.ceiling_updates_per_s;
-    if (ceiling > 0) md += fmt::format("Measured int32 min-plus ceiling: {:.2f} T updates/s.\n\n", ceiling / 1e12);
+    if (const std::string line = ceilings_line(results.context); !line.empty()) md += line + "\n\n";
     md += "## Time and speedup over naive\n\n" + render_markdown(speedup_grid(results));
     md += "\n## Every run\n\n" + render_markdown(detail_grid(results));
     write_file_atomic(o.md_out, md);

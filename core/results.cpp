@@ -43,7 +43,8 @@ json run_json(const RunResult& r) {
          {"speedup_vs_naive", r.speedup_vs_naive ? json(*r.speedup_vs_naive) : json(nullptr)},
          {"speedup_ci95", r.speedup_ci95 ? json::array({r.speedup_ci95->first, r.speedup_ci95->second})
                                          : json(nullptr)},
-         {"error", r.error ? json(*r.error) : json(nullptr)}};
+         {"error", r.error ? json(*r.error) : json(nullptr)},
+         {"precision", r.precision}};
   if (!r.graph.file.empty()) j["graph"]["file"] = r.graph.file;
   if (r.graph_median_ms) j["cuda_graph_median_ms"] = *r.graph_median_ms;
   if (r.label) j["label"] = *r.label;
@@ -63,7 +64,8 @@ json run_json(const RunResult& r) {
 
 json to_json(const Context& c) {
   json j{{"device", c.device}, {"build", c.build}, {"host", c.host},
-         {"date", c.date},     {"argv", c.argv},   {"ceiling_updates_per_s", c.ceiling_updates_per_s}};
+         {"date", c.date},     {"argv", c.argv},   {"ceiling_updates_per_s", c.ceiling_updates_per_s},
+         {"ceiling_u16_updates_per_s", c.ceiling_u16_updates_per_s}};
   if (!c.gpus.empty()) {
     j["gpus"] = c.gpus;
     j["transport"] = c.transport;
@@ -102,6 +104,9 @@ Results results_from_json(const json& j) {
     for (size_t i = 0; i < gpus.size(); ++i) r.context.gpus.push_back(jr::object(gpus[i], jr::at("/context/gpus", i)));
     r.context.transport = jr::optional_string(c, "transport", "/context");
   }
+  if (c.contains("ceiling_u16_updates_per_s"))  // absent in files from before the 16-bit path
+    r.context.ceiling_u16_updates_per_s =
+        jr::non_negative(c["ceiling_u16_updates_per_s"], "/context/ceiling_u16_updates_per_s");
   const json& runs = jr::array(jr::member(j, "runs", ""), "/runs");
   for (size_t i = 0; i < runs.size(); ++i) {
     const std::string where = jr::at("/runs", i);
@@ -170,15 +175,23 @@ Results results_from_json(const json& j) {
       run.parallel_efficiency = jr::non_negative(x["parallel_efficiency"], jr::at(where, "parallel_efficiency"));
     }
     if (x.contains("error") && x["error"].is_string()) run.error = x["error"].get<std::string>();
+    if (x.contains("precision")) {
+      run.precision = jr::string(x["precision"], jr::at(where, "precision"));
+      if (run.precision != kPrecisionInt32 && run.precision != kPrecisionU16x2)
+        jr::fail(jr::at(where, "precision"), fmt::format("\"{}\" is not one of \"{}\", \"{}\"", escaped(run.precision),
+                                                         kPrecisionInt32, kPrecisionU16x2));
+    }
     const bool timed = !run.error && run.verified != "FAILED" && !run.samples_ms.empty();
     if (timed && run.median_ms <= 0) jr::fail(jr::at(where, "median_ms"), "a timed run's median must be positive");
     // The ceiling is the device's measured top rate: a run above it beyond noise means the
     // ceiling or the time in this file is wrong, and every share and plot of it would mislead.
     if (timed && run.pct_of_ceiling > kMaxPctOfCeiling)
       jr::fail(jr::at(where, "pct_of_ceiling"),
-               fmt::format("{:.1f}% of the measured ceiling ({:.3g} updates/s in /context/ceiling_updates_per_s) "
+               fmt::format("{:.1f}% of the measured ceiling ({:.3g} updates/s in /context/{}) "
                            "is impossible beyond noise ({:.0f}%): the ceiling or the time is wrong",
-                           run.pct_of_ceiling, r.context.ceiling_updates_per_s, kMaxPctOfCeiling));
+                           run.pct_of_ceiling, r.context.ceiling_for(run.precision),
+                           run.precision == kPrecisionU16x2 ? "ceiling_u16_updates_per_s" : "ceiling_updates_per_s",
+                           kMaxPctOfCeiling));
     r.runs.push_back(std::move(run));
   }
   return r;

@@ -12,6 +12,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/device_info.hpp"
+#include "core/precision.hpp"
 
 namespace apsp {
 
@@ -59,6 +60,9 @@ struct RunResult {
   // same results (absent without that run, and for one-GPU runs).
   std::optional<double> parallel_efficiency;
   std::optional<std::string> error;       // why it failed or was skipped
+  // What the variant computed in (Variant::precision): "int32", or "u16x2" (sm90_u16). Absent
+  // in files from before it was recorded: int32. pct_of_ceiling is against this precision's.
+  std::string precision = kPrecisionInt32;
 };
 
 struct Context {
@@ -66,7 +70,12 @@ struct Context {
   nlohmann::json build;
   std::string host, date;
   std::vector<std::string> argv;
-  double ceiling_updates_per_s = 0;
+  double ceiling_updates_per_s = 0;      // int32 min-plus (VIADDMNMX), measured by the bench
+  double ceiling_u16_updates_per_s = 0;  // packed 16-bit (VIADDMNMX.U16x2, 2 updates each); 0: not measured
+  // The ceiling a run of `precision` is measured against.
+  double ceiling_for(const std::string& precision) const {
+    return precision == kPrecisionU16x2 ? ceiling_u16_updates_per_s : ceiling_updates_per_s;
+  }
   // Each GPU a multi-GPU run used (device_json), in rank order; empty when every run used one.
   std::vector<nlohmann::json> gpus;
   std::string transport;  // with gpus: "nccl", or "single-device" (every rank on one GPU)

@@ -15,14 +15,28 @@ namespace {
 
 class DeviceExecutor final : public Executor {
  public:
-  explicit DeviceExecutor(size_t l2_bytes) : scrub_(2 * l2_bytes) {}
+  // The stream-ordered pool keeps what a solve freed until this executor allocates a buffer of its
+  // own or goes away (release threshold raised; trimmed then): a variant that allocates scratch
+  // in its solve (sm90_u16's 16-bit copy) maps it once, in the verifying solve, not in every timed
+  // sample, as every variant's matrix buffer is allocated once, untimed. With the default
+  // threshold (0) the pool gives the memory back at each synchronisation and each sample mapped
+  // it again.
+  explicit DeviceExecutor(size_t l2_bytes) : scrub_(2 * l2_bytes) {
+    APSP_CUDA_CHECK(cudaMemPoolGetAttribute(pool(), cudaMemPoolAttrReleaseThreshold, &old_threshold_));
+    uint64_t keep = UINT64_MAX;
+    APSP_CUDA_CHECK(cudaMemPoolSetAttribute(pool(), cudaMemPoolAttrReleaseThreshold, &keep));
+  }
   ~DeviceExecutor() override {
     if (graph_) cudaGraphExecDestroy(graph_);
+    cudaStreamSynchronize(stream_.get());
+    cudaMemPoolTrimTo(pool(), 0);
+    cudaMemPoolSetAttribute(pool(), cudaMemPoolAttrReleaseThreshold, &old_threshold_);
   }
 
   void load(const DistMatrix& input) override {
     n_ = pitch_ = input.n();
     if (pristine_.size() != input.size()) {
+      release_pool();
       pristine_ = DeviceBuffer<int>();  // free before allocating: two matrices at most
       work_ = DeviceBuffer<int>();
       pristine_ = DeviceBuffer<int>(input.size());
@@ -93,13 +107,14 @@ class DeviceExecutor final : public Executor {
     pitch_ = row_pitch(v, c, n_);
     const size_t need = buffer_elems(v, c, n_);
     if (work_.size() >= need) return;
+    release_pool();
     work_ = DeviceBuffer<int>();  // free before allocating
     work_ = DeviceBuffer<int>(need);
     graph_key_.clear();  // a captured graph holds the old buffer's address
   }
 
-  // The stream-ordered pool's high-water mark: the scratch a solve allocates (cudaMallocAsync;
-  // no built-in variant allocates any now, a user's or a later one may).
+  // The stream-ordered pool's high-water mark: the scratch a solve allocates (cudaMallocAsync:
+  // sm90_u16's 16-bit copy; a user's kernel may too).
   static cudaMemPool_t pool() {
     int dev = 0;
     cudaMemPool_t p;
@@ -115,6 +130,11 @@ class DeviceExecutor final : public Executor {
     uint64_t high = 0;
     APSP_CUDA_CHECK(cudaMemPoolGetAttribute(pool(), cudaMemPoolAttrUsedMemHigh, &high));
     return high;
+  }
+  // What the pool kept of earlier solves goes back to the device before a buffer of ours is made.
+  void release_pool() {
+    stream_.synchronize();
+    APSP_CUDA_CHECK(cudaMemPoolTrimTo(pool(), 0));
   }
   uint64_t held_bytes() const {
     return (pristine_.size() + work_.size()) * sizeof(int) + scrub_.size() +
@@ -146,6 +166,7 @@ class DeviceExecutor final : public Executor {
     graph_key_ = key;
   }
 
+  uint64_t old_threshold_ = 0;  // the pool's release threshold before this executor
   int n_ = 0, pitch_ = 0;  // the matrix's size, and the layout of the last solve (reserve)
   CudaStream stream_;
   DeviceBuffer<int> pristine_, work_;

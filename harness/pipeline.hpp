@@ -37,7 +37,8 @@ struct Session {
   bool ranks_on_one_gpu = false;
   // What the Workbench makes executors with: `executors`, or `multi_gpu` above one GPU.
   Workbench::ExecutorFactory executor_factory() const;
-  std::function<double(double budget_s)> ceiling;  // the device's min-plus rate, updates/s
+  // The device's min-plus rate in updates/s, for a precision (kPrecisionInt32, kPrecisionU16x2).
+  std::function<double(double budget_s, const std::string& precision)> ceiling;
   BuildId build;
   // This machine: its first CUDA device if there is one, host executors always; user kernels
   // (Target::kIsolated) in worker processes started with `workers`; multi-GPU executors over
@@ -55,7 +56,8 @@ struct TunedSource {
 
 struct Outcome {
   Results results;
-  bool any_failed = false;  // a run FAILED or could not run
+  bool any_failed = false;  // a run FAILED or could not run (not: skipped as outside what a variant
+                            // solves exactly, Variant::admits)
 };
 
 // Runs the plan. `baseline` (may be null) supplies baseline samples for sizes the plan does not

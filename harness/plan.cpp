@@ -141,15 +141,19 @@ WorkingSet working_set(const Plan& plan, int n) {
   const bool certificate = reference == kCertificate;
   // The work buffer in the widest layout a request solves in (sm90 pads its rows to its tile;
   // a request without a config is taken at its declared defaults, the widest of its tiles).
-  uint64_t work = 0;
+  // Beside it, the most scratch a request's solve allocates itself (sm90_u16: its 16-bit copy).
+  uint64_t work = 0, scratch = 0;
   bool several = false;  // a run on several GPUs: the input kept on the host, the output gathered there
   for (const Request& r : plan.requests) {
-    if (runs_on_one_gpu(plan, r, n))
-      work = std::max<uint64_t>(work, buffer_elems(*r.variant, r.config.value_or(r.variant->defaults), n) * sizeof(int32_t));
+    const Config& c = r.config.value_or(r.variant->defaults);
+    if (runs_on_one_gpu(plan, r, n)) {
+      work = std::max<uint64_t>(work, buffer_elems(*r.variant, c, n) * sizeof(int32_t));
+      scratch = std::max(scratch, scratch_bytes(*r.variant, c, n));
+    }
     several = several || (r.variant->multi_gpu && *std::max_element(plan.gpus.begin(), plan.gpus.end()) > 1);
   }
   WorkingSet w;
-  if (work > 0) w.device = matrix + work + (certificate ? device_certificate_bytes(n, edges) : 0);  // the pristine copy too
+  if (work > 0) w.device = matrix + work + scratch + (certificate ? device_certificate_bytes(n, edges) : 0);  // the pristine copy too
   w.host = matrix * (reference == "cpu-reference" ? 2 : 1) + edges * sizeof(Edge) + (certificate ? edges * 8 : 0) +
            (several ? 2 * matrix : 0);
   return w;

@@ -51,7 +51,7 @@ struct Plan {
   std::vector<int> gpus{1};
   bool ranks_on_one_gpu = false;  // the single-device transport: every rank on one GPU
   bool cuda_graph = false, phases = false;
-  double ceiling_s = 1.0;  // seconds spent measuring the device's min-plus ceiling; 0: none
+  double ceiling_s = 1.0;  // seconds spent measuring each min-plus ceiling (int32, 16-bit); 0: none
 };
 
 // The largest n any program accepts: a matrix of 4.4 TB, beyond every GPU; what fits is

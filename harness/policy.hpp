@@ -22,6 +22,9 @@ inline constexpr const char* kPolicySchema = "apsp-policy/1";
 // The variant `apsp` solves with when nothing else is asked for: its shipped default at each n
 // is the reference every pick from a tuning database must beat.
 inline constexpr const char* kSolverVariant = "sm90";
+// Its 16-bit sibling, which `apsp` solves with instead where the graph's distances fit 16 bits
+// (harness/solver_choice.hpp).
+inline constexpr const char* kSolverVariantU16 = "sm90_u16";
 
 struct PolicyRange {
   int n_min = 1, n_max = INT_MAX;  // inclusive

@@ -20,7 +20,9 @@ Session Session::here(const WorkerOptions& workers, bool ranks_on_one_gpu) {
   };
   if (s.device) {
     const DeviceInfo dev = *s.device;
-    s.ceiling = [dev](double budget_s) { return measure_minplus_ceiling(dev, budget_s).updates_per_s; };
+    s.ceiling = [dev](double budget_s, const std::string& precision) {
+      return measure_minplus_ceiling(dev, budget_s, precision).updates_per_s;
+    };
     // Ranks 0..P-1 on GPUs 0..P-1 through NCCL, or every rank on this session's GPU.
     s.multi_gpu = [ranks_on_one_gpu, ordinal = dev.ordinal](int gpus) {
       return make_multi_gpu_executor(gpus, ranks_on_one_gpu, ordinal);

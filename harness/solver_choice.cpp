@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/console.hpp"
 #include "harness/build_identity.hpp"
 #include "harness/policy.hpp"
@@ -9,28 +11,45 @@
 
 namespace apsp::harness {
 
-SolverChoice choose_solver(const DeviceInfo& dev, int n, const TuningDb* db, const std::string& db_path) {
-  const Variant& solver = *find_variant(kSolverVariant);
+const Variant& solver_for(int n, int64_t max_weight) {
+  const Variant* u16 = find_variant(kSolverVariantU16);
+  if (u16 && admission_problem(*u16, n, max_weight).empty()) return *u16;
+  return *find_variant(kSolverVariant);
+}
+
+SolverChoice choose_solver(const DeviceInfo& dev, int n, int64_t max_weight, const TuningDb* db,
+                           const std::string& db_path) {
+  const Variant& solver = solver_for(n, max_weight);
   const DefaultChoice d = default_config(solver, n, &dev);
-  SolverChoice out{{&solver, d.config}, d.source};
+  // Why 16 bits, when so: the rule with this graph's numbers.
+  const std::string precision =
+      solver.precision == kPrecisionU16x2
+          ? fmt::format("16-bit distances: (V - 1) * largest weight = {} * {} = {} < {}; ", std::max(n - 1, 0),
+                        max_weight, static_cast<int64_t>(std::max(n - 1, 0)) * max_weight, kInf16)
+          : "";
+  SolverChoice out{{&solver, d.config}, precision + d.source};
   if (!db) return out;
   TuningMatch match;
   match.device = DeviceModel::of(dev);
   match.kernels = current_build().kernels;
   match.any_graph = true;
   auto reference_at = [&](int m) { return NamedConfig{&solver, default_config(solver, m, &dev).config}; };
-  const auto pick = pick_tuned(*db, match, "", n, reference_at);
+  auto admits = [&](const std::string& name) {
+    const Variant* v = find_variant(name);
+    return v && admission_problem(*v, n, max_weight).empty();
+  };
+  const auto pick = pick_tuned(*db, match, "", n, reference_at, admits);
   if (!pick) {
-    out.why = fmt::format("{}; {} holds no entries for this device and build within a factor 2 of n = {} that "
+    out.why = fmt::format("{}{}; {} holds no entries for this device and build within a factor 2 of n = {} that "
                           "include that default",
-                          d.source, db_path, n);
+                          precision, d.source, db_path, n);
   } else if (!pick->improves()) {
-    out.why = fmt::format("{}; in {} nothing beat it at n = {} ({:.3f} ms)", d.source, db_path, pick->reference->n,
-                          pick->reference->median_ms);
+    out.why = fmt::format("{}{}; in {} nothing beat it at n = {} ({:.3f} ms)", precision, d.source, db_path,
+                          pick->reference->n, pick->reference->median_ms);
   } else {
     out.chosen = NamedConfig{find_variant(pick->pick->variant), pick->pick->config};
-    out.why = fmt::format("tuned in {} at n = {}: {:.3f} ms against the default's {:.3f} ms", db_path, pick->pick->n,
-                          pick->pick->median_ms, pick->reference->median_ms);
+    out.why = fmt::format("{}tuned in {} at n = {}: {:.3f} ms against the default's {:.3f} ms", precision, db_path,
+                          pick->pick->n, pick->pick->median_ms, pick->reference->median_ms);
   }
   return out;
 }

@@ -3,6 +3,7 @@
 // database is given (--db), its pick where it measured the pick faster than that default.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -16,10 +17,18 @@ struct SolverChoice {
   std::string why;  // one line for stderr: which default, or which entry of which database
 };
 
+// The variant --variant auto solves a graph of n vertices with, whose largest edge weight (self
+// loops left out: core/precision.hpp, max_edge_weight) is max_weight: sm90_u16 (16-bit
+// distances, twice the updates per instruction) where it admits the graph ((n - 1) * max_weight
+// < 0x7FFF, Variant::admits), else sm90. A graph one step over that limit never gets sm90_u16.
+const Variant& solver_for(int n, int64_t max_weight);
+
 // `db` may be null (no --db). The input of `apsp` is a file, not a generator spec: a database
 // given explicitly is read across graph specs (the kernels' time does not depend on the
-// weights), for this device model and this build only.
-SolverChoice choose_solver(const DeviceInfo& dev, int n, const TuningDb* db, const std::string& db_path);
+// weights), for this device model and this build only; its picks are only variants that admit
+// the graph. `why` says which solver and, for sm90_u16, that the graph's distances fit 16 bits.
+SolverChoice choose_solver(const DeviceInfo& dev, int n, int64_t max_weight, const TuningDb* db,
+                           const std::string& db_path);
 
 // The CPU solve's time for all its rounds at the rate of those done; nullopt until it has run
 // long enough (1 s, or every round) for the rate to mean something.

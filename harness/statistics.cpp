@@ -21,7 +21,6 @@ const std::vector<double>* baseline_samples(const std::vector<RunResult>& runs, 
 }  // namespace
 
 void compute_statistics(Results& r, const std::string& baseline, const std::vector<RunResult>& earlier) {
-  const double ceiling = r.context.ceiling_updates_per_s;
   for (RunResult& run : r.runs) {
     if (run.samples_ms.empty()) continue;
     const Summary s = summarize(run.samples_ms);
@@ -31,6 +30,9 @@ void compute_statistics(Results& r, const std::string& baseline, const std::vect
     run.cv = s.cv;
     const double n = run.n;
     run.updates_per_s = n * n * n / (s.median / 1000.0);
+    // Against the ceiling of the run's own precision (a 16-bit run's updates are twice as cheap),
+    // of every GPU the run used.
+    const double ceiling = r.context.ceiling_for(run.precision);
     run.pct_of_ceiling = ceiling > 0 ? 100.0 * run.updates_per_s / (run.gpus * ceiling) : 0.0;
   }
   // Ranks that share one GPU (the single-device transport) run in no parallel: no efficiency.

@@ -12,10 +12,12 @@
 namespace apsp::harness {
 
 std::optional<TunedPick> pick_tuned(const TuningDb& db, const TuningMatch& match,
-                                    const std::string& variant, int n, const ReferenceAt& reference_at) {
+                                    const std::string& variant, int n, const ReferenceAt& reference_at,
+                                    const std::function<bool(const std::string& variant)>& allowed) {
   auto usable = [&](const TuningEntry& e) {
     return match.accepts(e) && e.status == "ok" && e.median_ms > 0 &&
-           (variant.empty() || e.variant == variant) && config_problem(e.variant, e.config).empty();
+           (variant.empty() || e.variant == variant) && (!allowed || allowed(e.variant)) &&
+           config_problem(e.variant, e.config).empty();
   };
   std::set<int> tuned;
   for (const TuningEntry& e : db.entries())

@@ -24,10 +24,12 @@ using ReferenceAt = std::function<NamedConfig(int n)>;
 
 // Among the tuned sizes within a factor of 2 of n at which the database holds the shipped
 // default (reference_at(tuned n)), the nearest (by ratio); there, the fastest verified entry of
-// `variant` ("" for any variant) that this build compiles, or the reference if none beats it.
-// nullopt when no such size exists: run the shipped default.
+// `variant` ("" for any variant; then only those `allowed` passes, when given) that this build
+// compiles, or the reference if none beats it. nullopt when no such size exists: run the
+// shipped default.
 std::optional<TunedPick> pick_tuned(const TuningDb& db, const TuningMatch& match,
-                                    const std::string& variant, int n, const ReferenceAt& reference_at);
+                                    const std::string& variant, int n, const ReferenceAt& reference_at,
+                                    const std::function<bool(const std::string& variant)>& allowed = {});
 
 // What a variant asked for with --tuned runs at n on `device` (null: none): the database's pick
 // where it beat the shipped default there, else that default. `note` is the line saying which

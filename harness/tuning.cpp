@@ -90,7 +90,10 @@ class SizeTuner {
     }
     TuningEntry e{match_.device, v.name, n_, c, name, match_.graph, o_.graph.seed, build_of(v, s_.build), "ok", "", {},
                   0, now_iso()};
-    if (const std::string why = v.check(c, n_, *s_.device); !why.empty()) {
+    // A graph the variant does not solve exactly (Variant::admits) is never run: rejected.
+    std::string why = bench_->admission(v);
+    if (why.empty()) why = v.check(c, n_, *s_.device);
+    if (!why.empty()) {
       e.status = "rejected";
       e.reason = why;
       note(fmt::format("  n = {}: rejected {}: {}", n_, name, why));

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "core/precision.hpp"
 #include "core/reference.hpp"
 
 namespace apsp::harness {
@@ -18,6 +19,7 @@ std::string reference_kind(int n, int cpu_reference_max_n, const std::string& re
 Workbench::Workbench(const EdgeList& graph, ExecutorFactory make, int cpu_reference_max_n,
                      const std::string& reference_variant)
     : input_(DistMatrix::from_edges(graph)),
+      n_(input_.n()),
       make_(std::move(make)),
       reference_(reference_kind(input_.n(), cpu_reference_max_n, reference_variant)) {
   if (reference_ == kCertificate) {
@@ -37,6 +39,14 @@ Workbench::Workbench(const EdgeList& graph, ExecutorFactory make, int cpu_refere
   expected_ = ex.output();
 }
 
+int64_t Workbench::max_weight() const {
+  if (!max_weight_) {
+    if (input_.n() != n_) throw std::logic_error("Workbench::max_weight after drop_expected()");
+    max_weight_ = max_finite_entry(input_);
+  }
+  return *max_weight_;
+}
+
 Executor& Workbench::executor(const Variant& v, int gpus) {
   std::unique_ptr<Executor>& ex = executors_[{v.target, gpus}];
   if (!ex) {
@@ -50,6 +60,7 @@ Executor& Workbench::executor(const Variant& v, int gpus) {
 Verdict Workbench::verify(const Variant& v, const Config& c, bool flush_l2, int gpus) {
   if (!expected_ && !in_edges_) throw std::logic_error("Workbench::verify after drop_expected()");
   Verdict verdict;
+  if (std::string why = admission(v); !why.empty()) return Verdict{"FAILED", std::move(why), 0, 0, {}};
   DistMatrix got;
   try {
     Executor& ex = executor(v, gpus);

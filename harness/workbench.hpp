@@ -45,13 +45,20 @@ class Workbench {
   Workbench(const EdgeList& graph, ExecutorFactory make, int cpu_reference_max_n = kCpuReferenceMaxN,
             const std::string& reference = kAutoReference);
 
-  int n() const { return input_.n(); }
+  int n() const { return n_; }
+  // The input's largest finite entry (core/precision.hpp), for Variant::admits: a pass over the
+  // matrix, made on first use (so never for plans without such a variant), before
+  // drop_expected() (std::logic_error after it).
+  int64_t max_weight() const;
+  // "" when v may run on this input (admission_problem); else why not.
+  std::string admission(const Variant& v) const { return v.admits ? admission_problem(v, n_, max_weight()) : ""; }
   const std::string& reference() const { return reference_; }
   // The executor of v's target on `gpus` GPUs, holding this input.
   Executor& executor(const Variant& v, int gpus = 1);
 
   // Solves once from the input and compares with the expected output. CUDA errors and
-  // exceptions from the solve become a FAILED verdict.
+  // exceptions from the solve become a FAILED verdict; a variant that does not admit this input
+  // (admission) is not run: FAILED with the reason (callers skip such runs before they get here).
   Verdict verify(const Variant& v, const Config& c, bool flush_l2, int gpus = 1);
 
   // Frees the host copies (verification is over; the executors keep their own).
@@ -59,6 +66,8 @@ class Workbench {
 
  private:
   DistMatrix input_;
+  int n_ = 0;
+  mutable std::optional<int64_t> max_weight_;
   ExecutorFactory make_;
   std::map<std::pair<Target, int>, std::unique_ptr<Executor>> executors_;  // by target and GPUs
   std::optional<DistMatrix> expected_;

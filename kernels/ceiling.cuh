@@ -1,9 +1,12 @@
-// The int32 min-plus ceiling probe: the sm90 inner loop (8 x 8 register tile, operands from
-// shared memory with 16-byte loads, min(c, a + b) as one VIADDMNMX) with no global traffic.
-// Its rate is the "100%" that every run's pct_of_ceiling is measured against.
+// The min-plus ceiling probe: the sm90 inner loop (8 x 8 register tile, operands from shared
+// memory with 16-byte loads, min(c, a + b) as one VIADDMNMX) with no global traffic. Its rate is
+// the "100%" that every run's pct_of_ceiling is measured against. Over an element format
+// (kernels/elements.cuh): int32 (the int32 ceiling), or packed 16-bit pairs, where each of the
+// 8 x 8 words is two updates of one VIADDMNMX.U16x2 (the 16-bit ceiling, for sm90_u16's runs).
 #pragma once
 
 #include "kernels/common.cuh"
+#include "kernels/elements.cuh"
 
 namespace apsp::kernels {
 
@@ -11,22 +14,22 @@ inline constexpr int kCeilThreads = 256;  // <- 16 x 16 threads, as the sm90 pro
 inline constexpr int kCeilK = 32;         // <- k values held in shared memory
 inline constexpr int kCeilEdge = 128;     // <- tile edge: 16 threads x 8 outputs
 
-static __global__ void __launch_bounds__(kCeilThreads, 2) minplus_ceiling(int repeats, int seed,
-                                                                          int* __restrict__ out) {
+template <class F = Int32Elements>
+__global__ void __launch_bounds__(kCeilThreads, 2) minplus_ceiling(int repeats, int seed, int* __restrict__ out) {
   __shared__ __align__(16) int as[kCeilK][kCeilEdge];
   __shared__ __align__(16) int bs[kCeilK][kCeilEdge];
   const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
   for (int e = tid; e < kCeilK * kCeilEdge; e += kCeilThreads) {
     // Varied values (seeded at run time) so no update can be folded away.
-    as[e / kCeilEdge][e % kCeilEdge] = (e * 2654435761u + seed) % 1000;
-    bs[e / kCeilEdge][e % kCeilEdge] = (e * 40503u + 7 * seed) % 1000;
+    as[e / kCeilEdge][e % kCeilEdge] = F::splat((e * 2654435761u + seed) % 1000);
+    bs[e / kCeilEdge][e % kCeilEdge] = F::splat((e * 40503u + 7 * seed) % 1000);
   }
   __syncthreads();
   int acc[8][8];
 #pragma unroll
   for (int r = 0; r < 8; ++r)
 #pragma unroll
-    for (int c = 0; c < 8; ++c) acc[r][c] = kInf - r - c - seed;
+    for (int c = 0; c < 8; ++c) acc[r][c] = F::splat(F::kUnreachable - r - c - seed);
   for (int rep = 0; rep < repeats; ++rep) {
     // The operands do not change between repeats: without this memory clobber the compiler
     // hoists all 2048 sums a + b out of the loop into local memory (seen in SASS: 2005 LDL/STL,
@@ -46,7 +49,7 @@ static __global__ void __launch_bounds__(kCeilThreads, 2) minplus_ceiling(int re
 #pragma unroll
       for (int r = 0; r < 8; ++r)
 #pragma unroll
-        for (int c = 0; c < 8; ++c) acc[r][c] = min_plus(acc[r][c], a[r], b[c]);
+        for (int c = 0; c < 8; ++c) acc[r][c] = F::update(acc[r][c], a[r], b[c]);
     }
   }
   int m = kInf;

@@ -7,9 +7,17 @@
 //     read 256 contiguous bytes with 16-byte loads: no bank conflicts), the k dimension in
 //     chunks of kChunk staged through registers into double-buffered shared memory.
 //   - The update min(c, a + b) compiles to one VIADDMNMX on sm_90.
+//   - Written once over the element format (kernels/elements.cuh, the last template parameter,
+//     int32 by default): sm90_u16 (kernels/sm90_u16.cuh) runs the same routines on words that
+//     hold two 16-bit distances, two updates per VIADDMNMX.U16x2. Sizes and tile indices stay in
+//     elements (kTile, kChunk, kPer, n, kt); a row of a tile is kTile / kPerWord words, and
+//     `pitch` is in words.
 #pragma once
 
 #include "kernels/common.cuh"
+#include "kernels/elements.cuh"
+
+#include <utility>
 
 namespace apsp::kernels::sm90 {
 
@@ -28,9 +36,10 @@ inline constexpr int kPerThread2 = 4;  // <- phase 2: 4 x 4 per thread, four tim
 template <int kTile, int kPer = kPerThread>
 constexpr int product_threads() { return (kTile / kPer) * (kTile / kPer); }
 
-// Shared memory of one product block: two stages of A (transposed, padded) and B.
-template <int kTile, int kChunk>
-constexpr int product_smem() { return 2 * kChunk * ((kTile + kAPad) + kTile) * 4; }
+// Shared memory of one product block: two stages of A (transposed, padded; a word per element)
+// and B (kTile / kPerWord words a row).
+template <int kTile, int kChunk, class F = Int32Elements>
+constexpr int product_smem() { return 2 * kChunk * ((kTile + kAPad) + kTile / F::kPerWord) * 4; }
 
 // Programmatic dependent launch (the three-launch schedule, for small n): a kernel launched with
 // the host's PDL attribute may start while the previous kernel in the stream still runs.
@@ -51,46 +60,96 @@ __device__ __forceinline__ void allow_next() {
 
 // Where thread (tx, ty) keeps its kPer x kPer outputs: 2 x 2 sub-blocks of 4 x 4 (kPer = 8) or
 // one (kPer = 4), kTile / kSubs apart, so that 16 threads read 256 contiguous bytes with 16-byte
-// loads: no bank conflicts.
-template <int kTile, int kPer>
+// loads: no bank conflicts. In words (F): a thread's kPer columns are kPerW = kPer / kPerWord
+// words, in sub-blocks of 4 words (one 16-byte vector) kHalfW apart; with packed 16-bit pairs at
+// kPer = 8 that is one vector of 8 consecutive elements, and 16 threads still read 256
+// contiguous bytes. ThreadTile<kTile, kPer> (int32) is also the layout of the elements
+// themselves, which close_pivot works on in every format.
+template <int kTile, int kPer, class F = Int32Elements>
 struct ThreadTile {
   static constexpr int kThreads = product_threads<kTile, kPer>();
   static constexpr int kEdge = kTile / kPer;  // threads along an edge
   static constexpr int kSubs = kPer / kSub;   // 4 x 4 sub-blocks along an edge
   static constexpr int kHalf = kTile / kSubs; // their spacing
+  static constexpr int kWords = kTile / F::kPerWord;  // words in a row of the tile
+  static constexpr int kPerW = kPer / F::kPerWord;    // words in a row of a thread's part
+  static constexpr int kSubsW = kPerW / kSub;         // 16-byte column sub-blocks
+  static constexpr int kHalfW = kSubsW > 0 ? kWords / kSubsW : 0;  // their spacing, in words
   static_assert(kEdge * kSub == kHalf, "4 x 4 sub-blocks, kTile/kSubs apart, must cover the tile");
+  static_assert(kSubsW >= 1 && kPerW % kSub == 0 && kEdge * kSub == kHalfW,
+                "whole 16-byte column sub-blocks, kHalfW words apart, must cover the tile");
   int tx, ty;
   __device__ ThreadTile() : tx(threadIdx.x % kEdge), ty(threadIdx.x / kEdge) {}
   __device__ int row(int r) const { return (r / kSub) * kHalf + ty * kSub + r % kSub; }
-  __device__ int col(int c) const { return (c / kSub) * kHalf + tx * kSub + c % kSub; }
+  // Column c (0 .. kPerW - 1) in words; for int32 the element.
+  __device__ int col(int c) const { return (c / kSub) * kHalfW + tx * kSub + c % kSub; }
 };
 
-// Calls f(r, c, v) for each 16-byte vector v of this thread's part of tile (ci, cj): v holds
-// acc[r][c .. c+3] (v points to const ints for loads, to ints for stores).
-template <int kTile, int kPer, class Int, class F>
-__device__ __forceinline__ void for_each_vector(Int* d, int pitch, int ci, int cj, F&& f) {
-  const ThreadTile<kTile, kPer> t;
+// Calls f(r, c, v) for each 16-byte vector v of this thread's part of tile (ci, cj): v holds the
+// words acc[r][c .. c+3] (v points to const ints for loads, to ints for stores).
+template <int kTile, int kPer, class Fmt = Int32Elements, class Int, class Fn>
+__device__ __forceinline__ void for_each_vector(Int* d, int pitch, int ci, int cj, Fn&& f) {
+  using Layout = ThreadTile<kTile, kPer, Fmt>;
+  const Layout t;
 #pragma unroll
   for (int r = 0; r < kPer; ++r)
 #pragma unroll
-    for (int c = 0; c < kPer; c += 4) f(r, c, d + at(ci * kTile + t.row(r), cj * kTile + t.col(c), pitch));
+    for (int c = 0; c < Layout::kPerW; c += 4) f(r, c, d + at(ci * kTile + t.row(r), cj * Layout::kWords + t.col(c), pitch));
 }
 
-template <int kTile, int kPer>
-__device__ __forceinline__ void load_tile(int (&acc)[kPer][kPer], const int* __restrict__ d,
+template <int kTile, int kPer, class F = Int32Elements>
+__device__ __forceinline__ void load_tile(int (&acc)[kPer][kPer / F::kPerWord], const int* __restrict__ d,
                                           int pitch, int ci, int cj) {
-  for_each_vector<kTile, kPer>(d, pitch, ci, cj, [&](int r, int c, const int* p) {
+  for_each_vector<kTile, kPer, F>(d, pitch, ci, cj, [&](int r, int c, const int* p) {
     const int4 v = *reinterpret_cast<const int4*>(p);
     acc[r][c + 0] = v.x, acc[r][c + 1] = v.y, acc[r][c + 2] = v.z, acc[r][c + 3] = v.w;
   });
 }
 
-template <int kTile, int kPer>
-__device__ __forceinline__ void store_tile(const int (&acc)[kPer][kPer], int* __restrict__ d,
+template <int kTile, int kPer, class F = Int32Elements>
+__device__ __forceinline__ void store_tile(const int (&acc)[kPer][kPer / F::kPerWord], int* __restrict__ d,
                                            int pitch, int ci, int cj) {
-  for_each_vector<kTile, kPer>(d, pitch, ci, cj, [&](int r, int c, int* p) {
+  for_each_vector<kTile, kPer, F>(d, pitch, ci, cj, [&](int r, int c, int* p) {
     *reinterpret_cast<int4*>(p) = make_int4(acc[r][c + 0], acc[r][c + 1], acc[r][c + 2], acc[r][c + 3]);
   });
+}
+
+// The tile (ci, cj) as one int a distance in the element layout ThreadTile<kTile, kPer> (what
+// close_pivot works on), read from and written back to words of format F: for int32 the same
+// as load_tile / store_tile. Packed formats: f(r, c, p) for each 4 elements acc[r][c .. c+3],
+// p their first word (F::load4 / F::store4 convert).
+template <int kTile, int kPer, class F, class Int, class Fn>
+__device__ __forceinline__ void for_each_element_quad(Int* d, int pitch, int ci, int cj, Fn&& f) {
+  const ThreadTile<kTile, kPer> t;
+#pragma unroll
+  for (int r = 0; r < kPer; ++r)
+#pragma unroll
+    for (int c = 0; c < kPer; c += 4) f(r, c, d + at(ci * kTile + t.row(r), (cj * kTile + t.col(c)) / F::kPerWord, pitch));
+}
+
+template <int kTile, int kPer, class F = Int32Elements>
+__device__ __forceinline__ void load_elements(int (&acc)[kPer][kPer], const int* __restrict__ d, int pitch,
+                                              int ci, int cj) {
+  if constexpr (F::kPerWord == 1) {
+    load_tile<kTile, kPer>(acc, d, pitch, ci, cj);
+  } else {
+    for_each_element_quad<kTile, kPer, F>(d, pitch, ci, cj, [&](int r, int c, const int* p) {
+      const int4 v = F::load4(p);
+      acc[r][c + 0] = v.x, acc[r][c + 1] = v.y, acc[r][c + 2] = v.z, acc[r][c + 3] = v.w;
+    });
+  }
+}
+
+template <int kTile, int kPer, class F = Int32Elements>
+__device__ __forceinline__ void store_elements(const int (&acc)[kPer][kPer], int* __restrict__ d, int pitch,
+                                               int ci, int cj) {
+  if constexpr (F::kPerWord == 1) {
+    store_tile<kTile, kPer>(acc, d, pitch, ci, cj);
+  } else {
+    for_each_element_quad<kTile, kPer, F>(d, pitch, ci, cj, [&](int r, int c, int* p) {
+      F::store4(p, make_int4(acc[r][c + 0], acc[r][c + 1], acc[r][c + 2], acc[r][c + 3]));
+    });
+  }
 }
 
 // Padding needs no updates: a padded entry holds P with 2P >= kInf (harness/matrix_layout.hpp).
@@ -109,56 +168,61 @@ __device__ __forceinline__ int live_chunks(int n, int kt) {
 // a_pitch apart), B the tile (b_tk, b_tj) of `b`. sm90 reads both from its one matrix (a = b = d,
 // a_tk = b_tk = kt); the distributed engine (kernels/distributed.cuh) A from a rank's row block
 // and B from the broadcast pivot-row panel. (Scalars, not a struct of them: with a struct, nvcc
-// 13.0 emitted different code for sm90's kernels; with these it emits the same PTX as the
-// one-matrix form before it.) k runs over the kTile columns of A, in chunks of kChunk staged
-// through registers into double-buffered shared memory (A transposed, so both operands are read
-// with 16-byte loads). Only the first `chunks` chunks and the first kRows x kCols of acc are
-// updated (padding, above). Ends with a barrier, so smem is free again on return.
-template <int kTile, int kChunk, int kPer, int kRows = kPer, int kCols = kPer>
-__device__ __forceinline__ void accumulate(int (&acc)[kPer][kPer], const int* __restrict__ a, int a_pitch, int a_ti,
-                                           int a_tk, const int* __restrict__ b, int b_pitch, int b_tk, int b_tj,
-                                           int chunks, int* smem) {
-  using Layout = ThreadTile<kTile, kPer>;
+// 13.0 emitted different code for sm90's kernels.) k runs over the kTile columns of A, in chunks
+// of kChunk staged through registers into double-buffered shared memory (A transposed, so both
+// operands are read with 16-byte loads). Only the first `chunks` chunks and the first kRows x
+// kCols of acc are updated (padding, above). Ends with a barrier, so smem is free again on return.
+// In words of format F: B and acc hold kPer / kPerWord words a row; an A element is staged as a
+// word of its own (F::a_word: packed 16-bit A elements are duplicated into both halves there),
+// so the inner loop is kRows x kCols updates of whole words. kCols counts words; tile indices
+// count elements, pitches words.
+template <int kTile, int kChunk, int kPer, class F = Int32Elements, int kRows = kPer, int kCols = kPer / F::kPerWord>
+__device__ __forceinline__ void accumulate(int (&acc)[kPer][kPer / F::kPerWord], const int* __restrict__ a,
+                                           int a_pitch, int a_ti, int a_tk, const int* __restrict__ b, int b_pitch,
+                                           int b_tk, int b_tj, int chunks, int* smem) {
+  using Layout = ThreadTile<kTile, kPer, F>;
   constexpr int kThreads = Layout::kThreads;
   constexpr int kAStride = kTile + kAPad;
-  constexpr int kVecPerChunk = kTile * kChunk / 4;  // int4 per operand chunk
+  constexpr int kWords = Layout::kWords;          // words in a row of B
+  constexpr int kKPerVec = 4 * F::kPerWord;       // k elements in a 16-byte vector of an A row
+  constexpr int kVecPerChunk = kTile * kChunk / kKPerVec;  // int4 per operand chunk
   constexpr int kLoads = kVecPerChunk / kThreads;
   static_assert(kLoads >= 1 && kLoads * kThreads == kVecPerChunk, "chunk must split evenly over the threads");
-  static_assert(kTile % kChunk == 0 && kChunk % 4 == 0, "chunks of whole 16-byte vectors");
+  static_assert(kTile % kChunk == 0 && kChunk % kKPerVec == 0, "chunks of whole 16-byte vectors");
   static_assert(kRows % kSub == 0 && kCols % kSub == 0, "whole sub-blocks");
   static_assert(kAStride % 32 == 4, "A rows 4 apart must fall 16 banks apart (kAPad)");
 
   const Layout t;
   int* As = smem;                            // [2][kChunk][kAStride], A transposed (k-major)
-  int* Bs = smem + 2 * kChunk * kAStride;    // [2][kChunk][kTile]
+  int* Bs = smem + 2 * kChunk * kAStride;    // [2][kChunk][kWords]
   const int tid = threadIdx.x;
-  const int row0 = a_ti * kTile, col0 = b_tj * kTile, a_k0 = a_tk * kTile, b_k0 = b_tk * kTile;
+  const int row0 = a_ti * kTile, col0 = b_tj * kWords, a_k0 = a_tk * kTile, b_k0 = b_tk * kTile;
 
   int4 ra[kLoads], rb[kLoads];
   auto load_chunk = [&](int chunk) {
 #pragma unroll
     for (int l = 0; l < kLoads; ++l) {
       const int v = l * kThreads + tid;
-      // A: kTile rows of kChunk/4 vectors; B: kChunk rows of kTile/4 vectors.
-      const int am = v / (kChunk / 4), ak = (v % (kChunk / 4)) * 4;
-      ra[l] = *reinterpret_cast<const int4*>(a + at(row0 + am, a_k0 + chunk * kChunk + ak, a_pitch));
-      const int bk = v / (kTile / 4), bn = (v % (kTile / 4)) * 4;
+      // A: kTile rows of kChunk/kKPerVec vectors; B: kChunk rows of kWords/4 vectors.
+      const int am = v / (kChunk / kKPerVec), ak = (v % (kChunk / kKPerVec)) * kKPerVec;
+      ra[l] = *reinterpret_cast<const int4*>(a + at(row0 + am, (a_k0 + chunk * kChunk + ak) / F::kPerWord, a_pitch));
+      const int bk = v / (kWords / 4), bn = (v % (kWords / 4)) * 4;
       rb[l] = *reinterpret_cast<const int4*>(b + at(b_k0 + chunk * kChunk + bk, col0 + bn, b_pitch));
     }
   };
   auto store_chunk = [&](int stage) {
     int* as = As + stage * kChunk * kAStride;
-    int* bs = Bs + stage * kChunk * kTile;
+    int* bs = Bs + stage * kChunk * kWords;
 #pragma unroll
     for (int l = 0; l < kLoads; ++l) {
       const int v = l * kThreads + tid;
-      const int am = v / (kChunk / 4), ak = (v % (kChunk / 4)) * 4;
-      as[(ak + 0) * kAStride + am] = ra[l].x;
-      as[(ak + 1) * kAStride + am] = ra[l].y;
-      as[(ak + 2) * kAStride + am] = ra[l].z;
-      as[(ak + 3) * kAStride + am] = ra[l].w;
-      const int bk = v / (kTile / 4), bn = (v % (kTile / 4)) * 4;
-      *reinterpret_cast<int4*>(bs + bk * kTile + bn) = rb[l];
+      const int am = v / (kChunk / kKPerVec), ak = (v % (kChunk / kKPerVec)) * kKPerVec;
+      // One store per element (a fold, not a loop: for int32 the very code of four statements).
+      [&]<int... q>(std::integer_sequence<int, q...>) {
+        ((as[(ak + q) * kAStride + am] = F::a_word(ra[l], q)), ...);
+      }(std::make_integer_sequence<int, kKPerVec>{});
+      const int bk = v / (kWords / 4), bn = (v % (kWords / 4)) * 4;
+      *reinterpret_cast<int4*>(bs + bk * kWords + bn) = rb[l];
     }
   };
 
@@ -170,10 +234,10 @@ __device__ __forceinline__ void accumulate(int (&acc)[kPer][kPer], const int* __
     const int stage = chunk & 1;
     if (chunk + 1 < chunks) load_chunk(chunk + 1);  // global loads in flight during the math
     const int* as = As + stage * kChunk * kAStride;
-    const int* bs = Bs + stage * kChunk * kTile;
+    const int* bs = Bs + stage * kChunk * kWords;
 #pragma unroll
     for (int k = 0; k < kChunk; ++k) {
-      int a[kPer], b[kPer];
+      int a[kPer], b[Layout::kPerW];
 #pragma unroll
       for (int h = 0; h < kRows; h += 4) {
         const int4 va = *reinterpret_cast<const int4*>(as + k * kAStride + t.row(h));
@@ -181,13 +245,13 @@ __device__ __forceinline__ void accumulate(int (&acc)[kPer][kPer], const int* __
       }
 #pragma unroll
       for (int h = 0; h < kCols; h += 4) {
-        const int4 vb = *reinterpret_cast<const int4*>(bs + k * kTile + t.col(h));
+        const int4 vb = *reinterpret_cast<const int4*>(bs + k * kWords + t.col(h));
         b[h + 0] = vb.x; b[h + 1] = vb.y; b[h + 2] = vb.z; b[h + 3] = vb.w;
       }
 #pragma unroll
       for (int r = 0; r < kRows; ++r)
 #pragma unroll
-        for (int c = 0; c < kCols; ++c) acc[r][c] = min_plus(acc[r][c], a[r], b[c]);
+        for (int c = 0; c < kCols; ++c) acc[r][c] = F::update(acc[r][c], a[r], b[c]);
     }
     if (chunk + 1 < chunks) store_chunk(stage ^ 1);
     __syncthreads();
@@ -199,77 +263,97 @@ __device__ __forceinline__ void accumulate(int (&acc)[kPer][kPer], const int* __
 // the rank's first tile + ci in a row block). No block of the same launch writes A or B (phase 2
 // reads its own tile as an operand, and only it reads that tile). kSkipHalves: leave out a padded
 // half of the tiles in the last row and column (three copies of the loop, so only the kernels
-// that update most tiles use it).
-template <int kTile, int kChunk, int kPer, bool kSkipHalves>
+// that update most tiles use it). A thread's columns come in two halves only where its words
+// form two sub-blocks (int32); with one (16-bit pairs at kPer = 8) only rows are skipped.
+template <int kTile, int kChunk, int kPer, bool kSkipHalves, class F = Int32Elements>
 __device__ __forceinline__ void update_tile(int* __restrict__ c, int pitch, int n, int ci, int cj, int row_tile,
                                             const int* __restrict__ a, int a_pitch, int a_ti, int a_tk,
                                             const int* __restrict__ b, int b_pitch, int b_tk, int b_tj, int* smem) {
-  int acc[kPer][kPer];
-  load_tile<kTile, kPer>(acc, c, pitch, ci, cj);
+  using Layout = ThreadTile<kTile, kPer, F>;
+  constexpr int kPerW = Layout::kPerW;
+  int acc[kPer][kPerW];
+  load_tile<kTile, kPer, F>(acc, c, pitch, ci, cj);
   const int chunks = live_chunks<kTile, kChunk>(n, a_tk);
-  using Layout = ThreadTile<kTile, kPer>;
   if constexpr (kSkipHalves && Layout::kSubs == 2) {
     constexpr int kHalfPer = kPer / 2;
     if (n - row_tile * kTile <= Layout::kHalf) {  // (the corner tile too: its columns are done in full)
-      accumulate<kTile, kChunk, kPer, kHalfPer, kPer>(acc, a, a_pitch, a_ti, a_tk, b, b_pitch, b_tk, b_tj, chunks, smem);
-    } else if (n - cj * kTile <= Layout::kHalf) {
-      accumulate<kTile, kChunk, kPer, kPer, kHalfPer>(acc, a, a_pitch, a_ti, a_tk, b, b_pitch, b_tk, b_tj, chunks, smem);
+      accumulate<kTile, kChunk, kPer, F, kHalfPer, kPerW>(acc, a, a_pitch, a_ti, a_tk, b, b_pitch, b_tk, b_tj, chunks,
+                                                          smem);
+    } else if constexpr (Layout::kSubsW == 2) {
+      if (n - cj * kTile <= Layout::kHalf) {
+        accumulate<kTile, kChunk, kPer, F, kPer, kPerW / 2>(acc, a, a_pitch, a_ti, a_tk, b, b_pitch, b_tk, b_tj, chunks,
+                                                            smem);
+      } else {
+        accumulate<kTile, kChunk, kPer, F>(acc, a, a_pitch, a_ti, a_tk, b, b_pitch, b_tk, b_tj, chunks, smem);
+      }
     } else {
-      accumulate<kTile, kChunk, kPer>(acc, a, a_pitch, a_ti, a_tk, b, b_pitch, b_tk, b_tj, chunks, smem);
+      accumulate<kTile, kChunk, kPer, F>(acc, a, a_pitch, a_ti, a_tk, b, b_pitch, b_tk, b_tj, chunks, smem);
     }
   } else {
-    accumulate<kTile, kChunk, kPer>(acc, a, a_pitch, a_ti, a_tk, b, b_pitch, b_tk, b_tj, chunks, smem);
+    accumulate<kTile, kChunk, kPer, F>(acc, a, a_pitch, a_ti, a_tk, b, b_pitch, b_tk, b_tj, chunks, smem);
   }
-  store_tile<kTile, kPer>(acc, c, pitch, ci, cj);
+  store_tile<kTile, kPer, F>(acc, c, pitch, ci, cj);
 }
 
 // sm90's product: C = tile (ci, cj) of d, A = (ci, kt), B = (kt, cj).
-template <int kTile, int kChunk, int kPer = kPerThread, bool kSkipHalves = false>
+template <int kTile, int kChunk, int kPer = kPerThread, bool kSkipHalves = false, class F = Int32Elements>
 __device__ __forceinline__ void product_tile(int* __restrict__ d, int pitch, int n, int ci, int cj,
                                              int kt, int* smem) {
-  update_tile<kTile, kChunk, kPer, kSkipHalves>(d, pitch, n, ci, cj, ci, d, pitch, ci, kt, d, pitch, kt, cj, smem);
+  update_tile<kTile, kChunk, kPer, kSkipHalves, F>(d, pitch, n, ci, cj, ci, d, pitch, ci, kt, d, pitch, kt, cj, smem);
 }
 
 // Phase 2: blockIdx.y == 0 the pivot-row tiles (kt, t), == 1 the pivot-column tiles (t, kt).
-// 4 x 4 per thread: only 2 x tiles blocks per round, so more threads per block hide latency.
-template <int kTile>
-constexpr int phase2_chunk() { return kTile == 64 ? 16 : 32; }  // one int4 per thread and operand
+// int32: 4 x 4 per thread: only 2 x tiles blocks per round, so more threads per block hide
+// latency. 16-bit pairs: 8 x 8 (4 x 4 elements would be two words a row, no 16-byte loads).
+template <class F = Int32Elements>
+constexpr int per_thread2() { return F::kPerWord == 1 ? kPerThread2 : kPerThread; }
+template <int kTile, class F = Int32Elements>
+constexpr int phase2_chunk() {  // one int4 per thread and operand (16-bit pairs at tile 64: two)
+  return F::kPerWord == 1 ? (kTile == 64 ? 16 : 32) : 16;
+}
 
-template <int kTile>
-__global__ void __launch_bounds__(product_threads<kTile, kPerThread2>()) phase2(int* __restrict__ d,
-                                                                              int pitch, int n, int kt) {
+// (16-bit pairs: one block per SM asked, or ptxas caps the registers at 80 and spills 16 bytes.)
+template <class F = Int32Elements>
+constexpr int phase2_min_blocks() { return F::kPerWord == 1 ? 0 : 1; }
+
+template <int kTile, class F = Int32Elements>
+__global__ void __launch_bounds__(product_threads<kTile, per_thread2<F>()>(), phase2_min_blocks<F>())
+    phase2(int* __restrict__ d, int pitch, int n, int kt) {
   wait_for_previous();
   allow_next();
   const int t = blockIdx.x;
   if (t == kt) return;
   extern __shared__ int4 smem4[];
-  constexpr int kC = phase2_chunk<kTile>();
+  constexpr int kC = phase2_chunk<kTile, F>(), kP = per_thread2<F>();
   int* smem = reinterpret_cast<int*>(smem4);
-  if (blockIdx.y == 0) product_tile<kTile, kC, kPerThread2>(d, pitch, n, kt, t, kt, smem);
-  else product_tile<kTile, kC, kPerThread2>(d, pitch, n, t, kt, kt, smem);
+  if (blockIdx.y == 0) product_tile<kTile, kC, kP, false, F>(d, pitch, n, kt, t, kt, smem);
+  else product_tile<kTile, kC, kP, false, F>(d, pitch, n, t, kt, kt, smem);
 }
 
 // Phase 3: every tile off the pivot row and column. Two blocks per SM at least (at most 128
 // registers a thread for 256 threads) hide one block's loads behind the other's math.
 // (Forcing 8 blocks of 64 threads, 128 registers, at tile 64 spilled 44-84 bytes and ran 1.5-6%
 // slower at n = 10000; 64-thread blocks take the 146-155 registers they need, 6 per SM.)
-template <int kTile, int kChunk, int kPer>
+template <int kTile, int kChunk, int kPer, class F = Int32Elements>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2) phase3(int* __restrict__ d,
                                                                          int pitch, int n, int kt) {
   wait_for_previous();
   allow_next();
   if (blockIdx.x == kt || blockIdx.y == kt) return;
   extern __shared__ int4 smem4[];
-  product_tile<kTile, kChunk, kPer, true>(d, pitch, n, blockIdx.y, blockIdx.x, kt,
-                                          reinterpret_cast<int*>(smem4));
+  product_tile<kTile, kChunk, kPer, true, F>(d, pitch, n, blockIdx.y, blockIdx.x, kt,
+                                             reinterpret_cast<int*>(smem4));
 }
 
 // Which (tile, chunk, per-thread tile) combinations make a kernel: at most 256 threads a block
-// (two blocks per SM at 128 registers), and every thread loads whole 16-byte vectors per chunk.
-template <int kTile, int kChunk, int kPer>
+// (two blocks per SM at 128 registers), every thread loads whole 16-byte vectors per chunk, and
+// a thread's row holds whole 16-byte vectors of words.
+template <int kTile, int kChunk, int kPer, class F = Int32Elements>
 constexpr bool product_fits() {
   constexpr int threads = product_threads<kTile, kPer>();
-  return threads <= 256 && (kTile * kChunk / 4) % threads == 0 && kTile * kChunk / 4 >= threads;
+  constexpr int vectors = kTile * kChunk / (4 * F::kPerWord);
+  return threads <= 256 && kChunk % (4 * F::kPerWord) == 0 && vectors % threads == 0 && vectors >= threads &&
+         (kPer / F::kPerWord) % kSub == 0;
 }
 
 // ---- Look-ahead rounds ----------------------------------------------------------------------
@@ -373,16 +457,17 @@ constexpr int pivot_smem() { return 4 * kTile * 4; }
 // Phase 1 of the three-launch schedule: the pivot tile closed in place by close_pivot on 16 x 16
 // threads (4 x 4 per thread at tile 64, 8 x 8 at 128). It replaced a 32 x 32-thread kernel that
 // wrote every improvement back (docs/perf-notes.md, step 6).
-template <int kTile>
+// In every format the closure works on one int a distance (load_elements).
+template <int kTile, class F = Int32Elements>
 __global__ void __launch_bounds__(kPhase1Edge * kPhase1Edge) phase1(int* __restrict__ d, int pitch, int kt) {
   constexpr int kPer = kTile / kPhase1Edge;
   wait_for_previous();
   allow_next();
   extern __shared__ int4 smem4[];
   int acc[kPer][kPer];
-  load_tile<kTile, kPer>(acc, d, pitch, kt, kt);
+  load_elements<kTile, kPer, F>(acc, d, pitch, kt, kt);
   close_pivot<kTile, kPer>(acc, reinterpret_cast<int*>(smem4));
-  store_tile<kTile, kPer>(acc, d, pitch, kt, kt);
+  store_elements<kTile, kPer, F>(acc, d, pitch, kt, kt);
 }
 
 // Map x in [0, tiles - 1) onto the tile indices other than r, and x in [0, tiles - 2) onto
@@ -391,23 +476,32 @@ __device__ __forceinline__ int skip_one(int x, int r) { return x < r ? x : x + 1
 __device__ __forceinline__ int skip_two(int x, int r) { return x < r ? x : x + 2; }
 
 // The round-r update of the pivot tile (r+1, r+1), then phase 1 of round r + 1 on it, in one
-// block (smem: the larger of product_smem and pivot_smem).
-template <int kTile, int kChunk, int kPer>
+// block (smem: the larger of product_smem and pivot_smem). int32: the closure runs on the
+// product's registers. Packed formats: the product's words are stored and read back as one int
+// a distance (the block's own writes, visible after the barrier), in the element layout of the
+// same threads.
+template <int kTile, int kChunk, int kPer, class F = Int32Elements>
 __device__ __forceinline__ void update_and_close_next_pivot(int* __restrict__ d, int pitch, int n, int r,
                                                             int* smem) {
   const int next = r + 1;
   int acc[kPer][kPer];
-  load_tile<kTile, kPer>(acc, d, pitch, next, next);
-  accumulate<kTile, kChunk, kPer>(acc, d, pitch, next, r, d, pitch, r, next, live_chunks<kTile, kChunk>(n, r), smem);
+  if constexpr (F::kPerWord == 1) {
+    load_tile<kTile, kPer>(acc, d, pitch, next, next);
+    accumulate<kTile, kChunk, kPer>(acc, d, pitch, next, r, d, pitch, r, next, live_chunks<kTile, kChunk>(n, r), smem);
+  } else {
+    product_tile<kTile, kChunk, kPer, false, F>(d, pitch, n, next, next, r, smem);
+    __syncthreads();
+    load_elements<kTile, kPer, F>(acc, d, pitch, next, next);
+  }
   close_pivot<kTile, kPer>(acc, smem);
-  store_tile<kTile, kPer>(acc, d, pitch, next, next);
+  store_elements<kTile, kPer, F>(acc, d, pitch, next, next);
 }
 
-template <int kTile, int kChunk, int kPer>
+template <int kTile, int kChunk, int kPer, class F = Int32Elements>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>())
     lookahead_pivot(int* __restrict__ d, int pitch, int n, int r) {
   extern __shared__ int4 smem4[];
-  update_and_close_next_pivot<kTile, kChunk, kPer>(d, pitch, n, r, reinterpret_cast<int*>(smem4));
+  update_and_close_next_pivot<kTile, kChunk, kPer, F>(d, pitch, n, r, reinterpret_cast<int*>(smem4));
 }
 
 // The side stream's row/column kernels at tile 128 hold two tile products' state: capped at 128
@@ -419,41 +513,41 @@ constexpr int side_blocks_per_sm() {
 
 // 2 (tiles - 2) blocks, after lookahead_pivot: the tiles of row and column r + 1 (but the
 // pivot and the two edge tiles), round-r update, then phase 2 of round r + 1.
-template <int kTile, int kChunk, int kPer>
+template <int kTile, int kChunk, int kPer, class F = Int32Elements>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), side_blocks_per_sm<kTile>())
     lookahead_line(int* __restrict__ d, int pitch, int n, int tiles, int r) {
   extern __shared__ int4 smem4[];
   int* smem = reinterpret_cast<int*>(smem4);
   const int next = r + 1, others = tiles - 2, q = blockIdx.x, x = skip_two(q % others, r);
   const int ci = q < others ? next : x, cj = q < others ? x : next;
-  product_tile<kTile, kChunk, kPer>(d, pitch, n, ci, cj, r, smem);
+  product_tile<kTile, kChunk, kPer, false, F>(d, pitch, n, ci, cj, r, smem);
   // The tile's own new values are an operand of its phase-2 product: every thread's stores
   // must be visible to the block's loads first.
   __syncthreads();
-  product_tile<kTile, kChunk, kPer>(d, pitch, n, ci, cj, next, smem);  // operands: pivot, itself
+  product_tile<kTile, kChunk, kPer, false, F>(d, pitch, n, ci, cj, next, smem);  // operands: pivot, itself
 }
 
 // 2 blocks, after lookahead_line: phase 2 of round r + 1 for (r+1, r) and (r, r+1).
-template <int kTile, int kChunk, int kPer>
+template <int kTile, int kChunk, int kPer, class F = Int32Elements>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), side_blocks_per_sm<kTile>())
     lookahead_edges(int* __restrict__ d, int pitch, int n, int r) {
   extern __shared__ int4 smem4[];
   const int next = r + 1;
   const bool row = blockIdx.x == 0;
-  product_tile<kTile, kChunk, kPer>(d, pitch, n, row ? next : r, row ? r : next, next,
-                                    reinterpret_cast<int*>(smem4));
+  product_tile<kTile, kChunk, kPer, false, F>(d, pitch, n, row ? next : r, row ? r : next, next,
+                                              reinterpret_cast<int*>(smem4));
 }
 
 // (tiles - 2)^2 blocks: the round-r update of every tile outside rows and columns r and r + 1
 // (phase 3 of the three-launch schedule, less the tiles the side stream owns).
-template <int kTile, int kChunk, int kPer>
+template <int kTile, int kChunk, int kPer, class F = Int32Elements>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
     lookahead_ordinary(int* __restrict__ d, int pitch, int n, int tiles, int r) {
   extern __shared__ int4 smem4[];
   const int others = tiles - 2;
-  product_tile<kTile, kChunk, kPer, true>(d, pitch, n, skip_two(blockIdx.x / others, r),
-                                    skip_two(blockIdx.x % others, r), r,
-                                    reinterpret_cast<int*>(smem4));
+  product_tile<kTile, kChunk, kPer, true, F>(d, pitch, n, skip_two(blockIdx.x / others, r),
+                                             skip_two(blockIdx.x % others, r), r,
+                                             reinterpret_cast<int*>(smem4));
 }
 
 // ---- The pivot inside phase 3 (lookahead = 2, for small n) -----------------------------------
@@ -467,7 +561,7 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
 // 1521), one block per SM hides less latency than two and the side-stream schedule is faster.
 // The launch reads row and column r (no block of it writes them) and writes each other tile once.
 // (One block per SM: it may take all the registers, which keeps tile 128 free of spills.)
-template <int kTile, int kChunk, int kPer>
+template <int kTile, int kChunk, int kPer, class F = Int32Elements>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 1)
     phase3_next_pivot(int* __restrict__ d, int pitch, int n, int tiles, int r) {
   wait_for_previous();
@@ -475,7 +569,7 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 1)
   extern __shared__ int4 smem4[];
   int* smem = reinterpret_cast<int*>(smem4);
   if (blockIdx.x == 0) {
-    update_and_close_next_pivot<kTile, kChunk, kPer>(d, pitch, n, r, smem);
+    update_and_close_next_pivot<kTile, kChunk, kPer, F>(d, pitch, n, r, smem);
     return;
   }
   // Blocks 1 .. (tiles - 1)^2 - 1: the tiles off row and column r, less (r+1, r+1), which is
@@ -484,7 +578,7 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 1)
   int x = blockIdx.x - 1;
   if (x >= pivot) ++x;
   const int ci = x / others, cj = x % others;
-  product_tile<kTile, kChunk, kPer, true>(d, pitch, n, skip_one(ci, r), skip_one(cj, r), r, smem);
+  product_tile<kTile, kChunk, kPer, true, F>(d, pitch, n, skip_one(ci, r), skip_one(cj, r), r, smem);
 }
 
 }  // namespace apsp::kernels::sm90

@@ -117,10 +117,13 @@ Grid speedup_matrix(const Input& in) {
   });
 }
 
+// Each run against the ceiling of its own precision (16-bit runs marked).
 Grid ceiling_matrix(const Input& in) {
-  const double ceiling = in.results.context.ceiling_updates_per_s;
   return matrix(in, [&](const RunResult& r) {
-    return ceiling > 0 ? fmt::format("{:.1f}%", r.pct_of_ceiling) : std::string("no ceiling");
+    const bool u16 = r.precision == kPrecisionU16x2;
+    return in.results.context.ceiling_for(r.precision) > 0
+               ? fmt::format("{:.1f}%{}", r.pct_of_ceiling, u16 ? " (u16)" : "")
+               : std::string(u16 ? "no 16-bit ceiling" : "no ceiling");
   });
 }
 
@@ -170,8 +173,7 @@ std::string markdown(const std::vector<Input>& inputs, const std::optional<Tunin
                       c.device.value("clock_mhz", 0), c.device.value("driver", "?"),
                       c.device.value("runtime", "?"), c.build.value("git", "?"), c.build.value("nvcc", "?"),
                       c.date, fmt::join(c.argv, " "));
-    if (c.ceiling_updates_per_s > 0)
-      md += fmt::format("Measured int32 min-plus ceiling: {:.2f} T updates/s.\n", c.ceiling_updates_per_s / 1e12);
+    if (const std::string line = ceilings_line(c); !line.empty()) md += line + "\n";
     if (!in.has_baseline) md += "\nThis file has no naive runs: **no baseline**, so no speedups are shown.\n";
     md += "\n### Time and speedup over naive\n\n" + render_markdown(course_table(in));
     md += "\n### Speedup over naive (95% bootstrap interval)\n\n" + render_markdown(speedup_matrix(in));

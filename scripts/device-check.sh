@@ -34,6 +34,11 @@ for v in $("$tests" --gtest_list_tests | sed -n 's|^  EqualsTheCpuReference/\([A
       --gtest_filter="AllVariants/VariantTest.EqualsTheCpuReference/$v"
   done
 done
+# sm90_u16 on its own graphs (unweighted, weights 0..3, unreachable pairs), every config.
+for tool in memcheck racecheck; do
+  step sanitizers "$tool sm90_u16, every config" compute-sanitizer --tool "$tool" --error-exitcode 1 "$tests" \
+    --gtest_filter='Sm90U16/U16Config.*'
+done
 grep -h "tests passed" "$logs/ctest.log"
 grep -h "PASSED\|FAILED" "$logs/gpu-tests.log"
 printf '%s\n' "${summary[@]}" | tee "$logs/summary.txt"

@@ -2,7 +2,9 @@
 // CPU tests, with a slow baseline, a fast solver, a tunable one, a wrong one and one that refuses
 // large n. Test-only: listed when APSP_TEST_VARIANTS is set (pipeline_main.cpp sets it).
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "core/reference.hpp"
 #include "variants/variant.hpp"
@@ -88,6 +90,30 @@ Variant make_cpu_small() {
   return v;
 }
 
+// Floyd-Warshall in 16-bit distances on the host, as sm90_u16 computes them: unreachable is
+// 0x7FFF, sums are taken modulo 2^16 (as add.u16x2), a finite input entry is cut to 16 bits on
+// the way in. Exact only on the graphs its admission rule lets through (the same as sm90_u16's,
+// core/precision.hpp); elsewhere its answers are wrong, which is what the harness's refusal to
+// run it there (skipped, with the reason) is tested against.
+Variant make_cpu_u16() {
+  Variant v = host_variant("cpu_u16", "TEST ONLY: Floyd-Warshall in 16-bit distances on the host (sm90_u16's rule)");
+  v.admits = [](int n, int64_t max_weight) { return u16_admission(n, max_weight); };
+  v.precision = kPrecisionU16x2;
+  v.run = [](int* d, int n, const Config&, cudaStream_t, PhaseTimer*) {
+    const size_t cells = size_t(n) * n;
+    std::vector<uint16_t> h(cells);
+    for (size_t e = 0; e < cells; ++e) h[e] = d[e] >= kInf ? kInf16 : static_cast<uint16_t>(d[e]);
+    for (int k = 0; k < n; ++k)
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+          const uint16_t via = static_cast<uint16_t>(h[size_t(i) * n + k] + h[size_t(k) * n + j]);
+          h[size_t(i) * n + j] = std::min(h[size_t(i) * n + j], via);
+        }
+    for (size_t e = 0; e < cells; ++e) d[e] = h[e] >= kInf16 ? kInf : h[e];
+  };
+  return v;
+}
+
 }  // namespace
 
 APSP_REGISTER_VARIANT(make_cpu_naive)
@@ -95,5 +121,6 @@ APSP_REGISTER_VARIANT(make_cpu_fw)
 APSP_REGISTER_VARIANT(make_cpu_tunable)
 APSP_REGISTER_VARIANT(make_cpu_wrong)
 APSP_REGISTER_VARIANT(make_cpu_small)
+APSP_REGISTER_VARIANT(make_cpu_u16)
 
 }  // namespace apsp

@@ -56,8 +56,9 @@ TEST(DeviceSolve, BandsOfTheSolvedMatrixEqualTheCpuReference) {
   const EdgeList g = awkward_graph(n);
   DistMatrix want = DistMatrix::from_edges(g);
   floyd_warshall_blocked(want);
-  for (const char* name : {"naive", "sm90"}) {
+  for (const char* name : {"naive", "sm90", "sm90_u16"}) {  // (weights 0..4: 16 bits are exact)
     const Variant& v = *find_variant(name);
+    ASSERT_EQ(admission_problem(v, n, max_edge_weight(g)), "") << name;
     const size_t band_bytes = 13 * n * sizeof(int32_t);  // 13 rows: bands that do not divide 301
     DeviceSolve solve(g, v, v.defaults, band_bytes);
     ASSERT_EQ(solve.band_rows(), 13);

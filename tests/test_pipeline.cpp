@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "core/console.hpp"
+#include "core/precision.hpp"
+#include "core/reference.hpp"
 #include "core/stats.hpp"
 #include "harness/pipeline.hpp"
 #include "harness/policy.hpp"
@@ -170,6 +172,56 @@ TEST(Pipeline, WrongResultsFailAndImpossibleRunsAreSkippedWithTheirReason) {
   EXPECT_TRUE(small70.samples_ms.empty());
 }
 
+// A variant that does not solve the graph exactly (16-bit distances on weights too large) is
+// never run on it: skipped with its reason, which is no failure. On a graph it admits it runs,
+// is verified, and its run says it computed in 16 bits.
+TEST(Pipeline, AVariantIsNeverRunOnAGraphItDoesNotAdmit) {
+  Plan fits = small_plan("cpu_fw,cpu_u16");  // weights 1..9: 69 * 9 = 621 < 32767
+  const Outcome ok = run_plan(fits, host_session(), {});
+  EXPECT_FALSE(ok.any_failed);
+  for (int n : {40, 70}) {
+    const RunResult& r = run_of(ok.results, "cpu_u16", n);
+    EXPECT_NE(r.verified, "FAILED") << r.error.value_or("");
+    EXPECT_NE(r.verified, "skipped") << r.error.value_or("");
+    EXPECT_FALSE(r.samples_ms.empty());
+    EXPECT_EQ(r.precision, "u16x2");
+    EXPECT_EQ(run_of(ok.results, "cpu_fw", n).precision, "int32");
+  }
+  Plan over = small_plan("cpu_fw,cpu_u16");
+  over.graph.spec.wmax = 2000;  // 39 * (about 2000) > 32767 at both sizes
+  const Outcome out = run_plan(over, host_session(), {});
+  EXPECT_FALSE(out.any_failed) << "outside a variant's domain is not a failure";
+  for (int n : {40, 70}) {
+    const RunResult& r = run_of(out.results, "cpu_u16", n);
+    EXPECT_EQ(r.verified, "skipped");
+    EXPECT_TRUE(r.samples_ms.empty());
+    ASSERT_TRUE(r.error);
+    EXPECT_EQ(r.error->rfind("cpu_u16 does not solve this graph exactly: 16-bit distances are exact only while "
+                             "(V - 1) * the largest weight < 32767; here " + std::to_string(n - 1) + " * ", 0),
+              0u)
+        << *r.error;
+    EXPECT_FALSE(run_of(out.results, "cpu_fw", n).error);
+  }
+  // The rule is a bound: on these dense graphs the distances themselves may still fit. On a chain
+  // of weight 2000 they do not (69 * 2000 > 65535), and 16 bits give wrong distances: the skip is
+  // what keeps the results right.
+  GraphSpec chain;
+  chain.kind = GraphKind::kChain;
+  chain.num_vertices = 70;
+  chain.wmin = chain.wmax = 2000;
+  DistMatrix d = DistMatrix::from_edges(generate(chain)), expected = d;
+  floyd_warshall_blocked(expected);
+  ASSERT_NE(admission_problem(*find_variant("cpu_u16"), 70, max_finite_entry(d)), "");
+  find_variant("cpu_u16")->run(d.data(), 70, {}, nullptr, nullptr);
+  EXPECT_TRUE(compare(d, expected)) << "16 bits on this graph are wrong somewhere";
+  // The workbench itself refuses it too, whoever asks.
+  const EdgeList g = *make_graph(over.graph, 70);
+  Workbench bench(g, [](Target, int) { return make_executor(Target::kHost, 0); });
+  const Verdict v = bench.verify(*find_variant("cpu_u16"), {}, false);
+  EXPECT_EQ(v.verified, "FAILED");
+  EXPECT_EQ(v.error, admission_problem(*find_variant("cpu_u16"), 70, bench.max_weight()));
+}
+
 TEST(Pipeline, BaselineSamplesAreReusedFromAnEarlierRun) {
   Plan first = small_plan("cpu_naive");
   const Outcome naive = run_plan(first, host_session(), {});
@@ -297,6 +349,29 @@ TEST(Tuner, SearchesRecordsReferencesAndResumes) {
   EXPECT_EQ(ranges[1].config, (Config{{"slow", 1}}));
   EXPECT_EQ(ranges[0].n_max, 138) << "split at the geometric mean of 120 and 160";
   EXPECT_EQ(ranges[1].n_min, 139);
+  std::filesystem::remove(path);
+}
+
+// The tuner never measures a variant on a graph it does not admit: the point is rejected with
+// the reason (and measured where it fits).
+TEST(Tuner, RejectsAVariantOnAGraphItDoesNotAdmit) {
+  const Session s = host_session(fake_device());
+  const std::string path = testing::TempDir() + "pipeline_tuner_u16.json";
+  TuneOptions o = cpu_tuning();
+  o.graph.wmax = 2000;
+  TuningDb db;
+  tune({find_variant("cpu_u16")}, {60}, o, s, db, path, {});
+  TuningMatch m{DeviceModel::of(*s.device), GraphKey{"random", 0.2, 2000}, "test-kernels"};
+  const TuningEntry* e = db.find(m, "cpu_u16", 60);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->status, "rejected");
+  EXPECT_NE(e->reason.find("cpu_u16 does not solve this graph exactly"), std::string::npos) << e->reason;
+  EXPECT_TRUE(e->samples_ms.empty());
+  o.graph.wmax = 9;
+  tune({find_variant("cpu_u16")}, {60}, o, s, db, path, {});
+  m.graph = GraphKey{"random", 0.2, 9};
+  ASSERT_NE(db.find(m, "cpu_u16", 60), nullptr);
+  EXPECT_EQ(db.find(m, "cpu_u16", 60)->status, "ok");
   std::filesystem::remove(path);
 }
 

@@ -78,6 +78,10 @@ TEST(Policy, ShippedTablesNameCompiledConfigs) {
   }
 }
 
+// The largest edge weight of the weighted graphs below: too large for 16 bits at these sizes,
+// so --variant auto solves them with sm90.
+constexpr int64_t kWeighted = 1000;
+
 TuningEntry measured(const DeviceInfo& dev, const std::string& text, int n, double ms,
                      const std::string& kernels = current_build().kernels) {
   const NamedConfig c = parse_config(text);
@@ -95,18 +99,18 @@ TEST(SolverChoice, ABatchOnlyDatabaseNeverBeatsTheSolversDefault) {
   db.upsert(measured(dev, "batched[batch2=1,batch3=7]", 10000, 158.9));
   db.upsert(measured(dev, "batched[batch2=6,batch3=6]", 10000, 161.9));
   // Without the solver's default in the database, nothing is picked.
-  SolverChoice c = choose_solver(dev, 10000, &db, "tuning.json");
+  SolverChoice c = choose_solver(dev, 10000, kWeighted, &db, "tuning.json");
   EXPECT_EQ(c.chosen.variant, &sm90);
   EXPECT_EQ(c.chosen.config, shipped);
   EXPECT_NE(c.why.find("that include that default"), std::string::npos) << c.why;
   // The tuner records it: the default stays, being faster.
   db.upsert(measured(dev, config_name("sm90", shipped), 10000, 70.3));
-  c = choose_solver(dev, 10000, &db, "tuning.json");
+  c = choose_solver(dev, 10000, kWeighted, &db, "tuning.json");
   EXPECT_EQ(c.chosen.variant, &sm90);
   EXPECT_EQ(c.chosen.config, shipped);
   EXPECT_NE(c.why.find("nothing beat it at n = 10000 (70.300 ms)"), std::string::npos) << c.why;
   // No database at all: the same default.
-  EXPECT_EQ(choose_solver(dev, 10000, nullptr, "").chosen.config, shipped);
+  EXPECT_EQ(choose_solver(dev, 10000, kWeighted, nullptr, "").chosen.config, shipped);
 }
 
 TEST(SolverChoice, APickMustBeFasterOnTheSameBuildNearTheSameSize) {
@@ -119,16 +123,66 @@ TEST(SolverChoice, APickMustBeFasterOnTheSameBuildNearTheSameSize) {
   db.upsert(measured(dev, config_name("sm90", shipped), 2500, 2.6));
   db.upsert(measured(dev, faster, 2500, 1.5));
   db.upsert(measured(dev, "regtile64", 2500, 0.1, "another-build"));  // never: another build
-  SolverChoice c = choose_solver(dev, 2500, &db, "db.json");
+  SolverChoice c = choose_solver(dev, 2500, kWeighted, &db, "db.json");
   EXPECT_EQ(config_name("sm90", c.chosen.config), config_name("sm90", parse_config(faster).config));
   EXPECT_NE(c.why.find("tuned in db.json at n = 2500: 1.500 ms against the default's 2.600 ms"), std::string::npos);
   // Within a factor of 2 of a tuned size only.
-  EXPECT_EQ(choose_solver(dev, 4000, &db, "db.json").chosen.config, parse_config(faster).config);
-  EXPECT_EQ(choose_solver(dev, 6000, &db, "db.json").chosen.config, default_config(sm90, 6000, &dev).config);
+  EXPECT_EQ(choose_solver(dev, 4000, kWeighted, &db, "db.json").chosen.config, parse_config(faster).config);
+  EXPECT_EQ(choose_solver(dev, 6000, kWeighted, &db, "db.json").chosen.config, default_config(sm90, 6000, &dev).config);
   // Another device model: nothing.
   DeviceInfo other = dev;
   other.name = "Other";
-  EXPECT_EQ(choose_solver(other, 2500, &db, "db.json").chosen.config, default_config(sm90, 2500, &other).config);
+  EXPECT_EQ(choose_solver(other, 2500, kWeighted, &db, "db.json").chosen.config, default_config(sm90, 2500, &other).config);
+}
+
+// apsp --variant auto: 16 bits exactly where every distance fits, (V - 1) * max_w < 0x7FFF.
+// At the limit (0x7FFE) sm90_u16; one step over (0x7FFF) never.
+TEST(SolverChoice, SixteenBitsExactlyWhereEveryDistanceFits) {
+  EXPECT_EQ(solver_for(16384, 2).name, "sm90_u16") << "16383 * 2 = 0x7FFE";
+  EXPECT_EQ(solver_for(16385, 2).name, "sm90") << "16384 * 2 = 0x8000";
+  EXPECT_EQ(solver_for(32767, 1).name, "sm90_u16") << "unweighted, 32766 hops at most";
+  EXPECT_EQ(solver_for(32768, 1).name, "sm90") << "32767 * 1 = 0x7FFF, the 16-bit unreachable value";
+  EXPECT_EQ(solver_for(10923, 3).name, "sm90_u16") << "10922 * 3 = 32766";
+  EXPECT_EQ(solver_for(10924, 3).name, "sm90") << "10923 * 3 = 32769";
+  EXPECT_EQ(solver_for(1 << 20, 0).name, "sm90_u16") << "zero weights: every distance 0 or unreachable";
+  EXPECT_EQ(solver_for(1, 0).name, "sm90_u16");
+  EXPECT_EQ(solver_for(2, 0x7FFE).name, "sm90_u16");
+  EXPECT_EQ(solver_for(2, 0x7FFF).name, "sm90");
+  EXPECT_EQ(solver_for(1000, kWeighted).name, "sm90");
+  EXPECT_EQ(solver_for(1000, kInf - 1).name, "sm90");
+}
+
+TEST(SolverChoice, AutoSaysWhyItTakesSixteenBits) {
+  const DeviceInfo dev = h200();
+  const Variant& u16 = *find_variant("sm90_u16");
+  const SolverChoice c = choose_solver(dev, 10000, 1, nullptr, "");
+  EXPECT_EQ(c.chosen.variant, &u16);
+  EXPECT_EQ(c.chosen.config, default_config(u16, 10000, &dev).config);
+  EXPECT_EQ(c.why.rfind("16-bit distances: (V - 1) * largest weight = 9999 * 1 = 9999 < 32767; ", 0), 0u) << c.why;
+  const SolverChoice w = choose_solver(dev, 10000, 4, nullptr, "");
+  EXPECT_EQ(w.chosen.variant->name, "sm90") << "9999 * 4 = 39996";
+  EXPECT_EQ(w.why.find("16-bit"), std::string::npos) << w.why;
+}
+
+// A database's 16-bit entry is never picked for a graph 16 bits do not solve exactly, however
+// fast; for one they do, the reference it must beat is sm90_u16's default.
+TEST(SolverChoice, ADatabaseNeverPicksSixteenBitsForAGraphThatDoesNotFit) {
+  const DeviceInfo dev = h200();
+  const Variant& sm90 = *find_variant("sm90");
+  const Variant& u16 = *find_variant("sm90_u16");
+  const Config sm90_default = default_config(sm90, 10000, &dev).config, u16_default = default_config(u16, 10000, &dev).config;
+  TuningDb db;
+  db.upsert(measured(dev, config_name("sm90", sm90_default), 10000, 70.3));
+  db.upsert(measured(dev, config_name("sm90_u16", u16_default), 10000, 36.0));
+  db.upsert(measured(dev, "sm90_u16[tile=64,chunk=16,lookahead=1]", 10000, 30.0));
+  SolverChoice c = choose_solver(dev, 10000, kWeighted, &db, "db.json");
+  EXPECT_EQ(c.chosen.variant, &sm90);
+  EXPECT_EQ(c.chosen.config, sm90_default);
+  EXPECT_NE(c.why.find("nothing beat it at n = 10000 (70.300 ms)"), std::string::npos) << c.why;
+  c = choose_solver(dev, 10000, 1, &db, "db.json");
+  EXPECT_EQ(c.chosen.variant, &u16);
+  EXPECT_EQ(config_name("sm90_u16", c.chosen.config), config_name("sm90_u16", parse_config("sm90_u16[tile=64,chunk=16,lookahead=1]").config));
+  EXPECT_NE(c.why.find("tuned in db.json at n = 10000: 30.000 ms against the default's 36.000 ms"), std::string::npos) << c.why;
 }
 
 }  // namespace

@@ -82,6 +82,33 @@ TEST(ResultsReader, RefusesAShareOfTheCeilingBeyondNoise) {
       << "a failed run is not shown as a share";
 }
 
+// A 16-bit run (sm90_u16) carries its precision, and its share is against the 16-bit ceiling
+// in the context; files from before either field read as int32 and no 16-bit ceiling.
+TEST(ResultsReader, SixteenBitRunsAndTheirCeiling) {
+  json j = results_with({{"precision", "u16x2"}, {"variant", "sm90_u16"}, {"pct_of_ceiling", 80.0}});
+  j["context"]["ceiling_u16_updates_per_s"] = 30.5e12;
+  const Results r = results_from_json(j);
+  EXPECT_EQ(r.runs[0].precision, "u16x2");
+  EXPECT_DOUBLE_EQ(r.context.ceiling_u16_updates_per_s, 30.5e12);
+  EXPECT_DOUBLE_EQ(r.context.ceiling_for("u16x2"), 30.5e12);
+  EXPECT_DOUBLE_EQ(r.context.ceiling_for("int32"), 16.5e12);
+  const Results back = results_from_json(to_json(r));  // written and read back the same
+  EXPECT_EQ(back.runs[0].precision, "u16x2");
+  EXPECT_DOUBLE_EQ(back.context.ceiling_u16_updates_per_s, 30.5e12);
+  const Results old = results_from_json(results_with(json::object()));
+  EXPECT_EQ(old.runs[0].precision, "int32") << "absent: an older file, all int32";
+  EXPECT_EQ(old.context.ceiling_u16_updates_per_s, 0);
+  EXPECT_EQ(results_error({{"precision", "fp8"}}), "/runs/0/precision: \"fp8\" is not one of \"int32\", \"u16x2\"");
+  EXPECT_EQ(results_error({{"precision", 16}}), "/runs/0/precision: expected a string, found 16");
+  j["context"]["ceiling_u16_updates_per_s"] = -1;
+  EXPECT_THROW_MSG(results_from_json(j), "/context/ceiling_u16_updates_per_s: -1 is not a finite number >= 0");
+  j["context"]["ceiling_u16_updates_per_s"] = 1e12;
+  j["runs"][0]["pct_of_ceiling"] = 990.0;
+  EXPECT_THROW_MSG(results_from_json(j),
+                   "/runs/0/pct_of_ceiling: 990.0% of the measured ceiling (1e+12 updates/s in "
+                   "/context/ceiling_u16_updates_per_s) is impossible beyond noise (105%): the ceiling or the time is wrong");
+}
+
 TEST(ResultsReader, MissingFieldsAreNamedByTheirPath) {
   json j = results_with(json::object());
   j["runs"][0].erase("verified");

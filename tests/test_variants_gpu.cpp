@@ -20,6 +20,7 @@
 #include "core/device_info.hpp"
 #include "core/generators.hpp"
 #include "core/parallel.hpp"
+#include "core/precision.hpp"
 #include "core/reference.hpp"
 #include "harness/certificate.hpp"
 #include "harness/matrix_layout.hpp"
@@ -86,6 +87,7 @@ GraphSpec spec(Graph g, int n) {
 struct Problem {
   DistMatrix input;
   DistMatrix expected;
+  int64_t max_weight = 0;  // the input's largest finite entry: what Variant::admits decides on
 };
 
 // References are computed once per (graph, n) and shared by every variant and config.
@@ -95,6 +97,7 @@ const Problem& problem(Graph g, int n) {
   if (!slot) {
     const EdgeList edges = generate(spec(g, n));
     slot = std::make_unique<Problem>(Problem{DistMatrix::from_edges(edges), {}});
+    slot->max_weight = max_finite_entry(slot->input);
     slot->expected = slot->input;
     floyd_warshall_blocked(slot->expected);
   }
@@ -141,7 +144,10 @@ class VariantTest : public testing::TestWithParam<VariantConfig> {};
 
 // Solves every graph of kGraphs at n with (v, config) in the layout it declares (rows padded for
 // sm90: harness/matrix_layout.hpp), the buffer poisoned first (bytes 0x7f: a huge distance, so
-// a padding entry the layout failed to set shows), and compares with the reference.
+// a padding entry the layout failed to set shows), and compares with the reference. A graph the
+// variant does not admit (sm90_u16: distances beyond 16 bits) is left out, as the harness leaves
+// it out; sm90_u16 meets the zero-weight graphs at every size here, the others where they fit
+// (its own graphs are in test_u16_gpu.cpp).
 void expect_reference(const Variant& v, const Config& config, int n, CudaStream& stream) {
   const std::string why = v.check(config, n, query_device());
   ASSERT_EQ(why, "") << "a compiled config must run on this device at n = " << n;
@@ -150,6 +156,7 @@ void expect_reference(const Variant& v, const Config& config, int n, CudaStream&
   DistMatrix got(n);
   for (Graph g : kGraphs) {
     const Problem& p = problem(g, n);
+    if (!admission_problem(v, n, p.max_weight).empty()) continue;
     APSP_CUDA_CHECK(cudaMemsetAsync(d.get(), 0x7f, d.size() * sizeof(int), stream.get()));
     harness::put_matrix(d.get(), pitch, p.input.data(), n, cudaMemcpyHostToDevice, stream.get());
     v.run(d.get(), n, config, stream.get(), nullptr);
@@ -334,6 +341,8 @@ TEST_P(LargeSolve, CertificateAcceptsTheSolve) {
   spec.wmin = 0;
   spec.seed = n;
   const EdgeList graph = generate(spec);
+  if (const std::string outside = admission_problem(*v, n, max_edge_weight(graph)); !outside.empty())
+    GTEST_SKIP() << outside;  // (sm90_u16 named in APSP_TEST_LARGE_VARIANTS: weights 0..1000 do not fit)
   const harness::InEdges in_edges = harness::InEdges::of(graph);
   const int pitch = row_pitch(*v, config, n);
   const size_t cells = buffer_elems(*v, config, n);

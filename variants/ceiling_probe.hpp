@@ -1,7 +1,11 @@
-// Measures this device's int32 min-plus rate (updates per second) with kernels/ceiling.cuh.
+// Measures this device's min-plus rate (updates per second) with kernels/ceiling.cuh: int32
+// (VIADDMNMX, one update each) or packed 16-bit pairs (VIADDMNMX.U16x2, two updates each).
 #pragma once
 
+#include <string>
+
 #include "core/device_info.hpp"
+#include "core/precision.hpp"
 
 namespace apsp {
 
@@ -11,6 +15,8 @@ struct CeilingMeasurement {
 };
 
 // About `budget_s` seconds: a calibration launch, then the median of 5 timed launches.
-CeilingMeasurement measure_minplus_ceiling(const DeviceInfo& dev, double budget_s = 1.0);
+// `precision`: kPrecisionInt32 or kPrecisionU16x2.
+CeilingMeasurement measure_minplus_ceiling(const DeviceInfo& dev, double budget_s = 1.0,
+                                           const std::string& precision = kPrecisionInt32);
 
 }  // namespace apsp

@@ -40,6 +40,14 @@ size_t buffer_elems(const Variant& v, const Config& c, int n) {
   return pitch * pitch;
 }
 
+uint64_t scratch_bytes(const Variant& v, const Config& c, int n) { return v.scratch_bytes ? v.scratch_bytes(c, n) : 0; }
+
+std::string admission_problem(const Variant& v, int n, int64_t max_weight) {
+  if (!v.admits) return "";
+  const std::string why = v.admits(n, max_weight);
+  return why.empty() ? "" : fmt::format("{} does not solve this graph exactly: {}", v.name, why);
+}
+
 std::string check_launch(int n, int threads, int smem_bytes, const DeviceInfo& dev) {
   if (n < 1) return fmt::format("n must be at least 1, got {}", n);
   if (threads > dev.max_threads_per_block) {

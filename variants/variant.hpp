@@ -5,6 +5,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "core/device_info.hpp"
+#include "core/precision.hpp"
 
 namespace apsp {
 
@@ -64,6 +66,18 @@ struct Variant {
   // entry never lowers a distance and stays P through a solve. Whoever fills d and reads it back
   // uses this layout (row_pitch below); n when absent.
   std::function<int(const Config&, int n)> pitch;
+  // Optional: "" when the solve is exact for an input of n vertices whose largest finite entry
+  // (below kInf; core/precision.hpp: max_finite_entry) is max_weight; otherwise the reason, one
+  // line. Absent: every input (int32 variants). Whatever runs a variant on an input (the
+  // pipeline, the tuner, apsp, the GPU tests) asks admission_problem first and never runs it on
+  // an input it does not admit: the run is skipped with this reason. (sm90_u16: 16-bit distances.)
+  std::function<std::string(int n, int64_t max_weight)> admits;
+  // What the distances are computed in: kPrecisionInt32 or kPrecisionU16x2 (core/precision.hpp).
+  // Results record it; a run's share of the ceiling is against its own precision's ceiling.
+  std::string precision = kPrecisionInt32;
+  // Optional: the most device memory run() allocates itself (stream-ordered, freed before the
+  // solve ends) beside d, in bytes; what apsp and the bench's memory checks add to the buffer.
+  std::function<uint64_t(const Config&, int n)> scratch_bytes;
   // Its configs also run over several GPUs (apsp_bench --gpus, apsp --gpus): the distributed
   // engine (harness/distributed) solves with this variant's tile and product kernels.
   bool multi_gpu = false;
@@ -143,6 +157,12 @@ std::string config_problem(const std::string& variant, const Config& c);
 // its buffer holds, pitch^2.
 int row_pitch(const Variant& v, const Config& c, int n);
 size_t buffer_elems(const Variant& v, const Config& c, int n);
+// Variant::scratch_bytes, or 0.
+uint64_t scratch_bytes(const Variant& v, const Config& c, int n);
+
+// "" when v may run on an input of n vertices whose largest finite entry is max_weight
+// (Variant::admits; every input when absent); otherwise why not, one line naming the variant.
+std::string admission_problem(const Variant& v, int n, int64_t max_weight);
 
 // Shared by the variant files: "" or the reason a launch of `threads` threads and
 // `smem_bytes` of shared memory cannot run on `dev`, or n is not a valid size.

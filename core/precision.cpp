@@ -1,0 +1,41 @@
+#include "core/precision.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "core/parallel.hpp"
+
+namespace apsp {
+
+std::string u16_admission(int n, int64_t max_weight) {
+  const int64_t hops = std::max(n - 1, 0), longest = hops * max_weight;
+  if (longest < kInf16 && max_weight < kInf16) return "";
+  if (longest < kInf16)
+    return fmt::format("16-bit distances need every finite entry below {}; here the largest is {}", kInf16, max_weight);
+  return fmt::format("16-bit distances are exact only while (V - 1) * the largest weight < {}; here {} * {} = {}",
+                     kInf16, hops, max_weight, longest);
+}
+
+int32_t max_finite_entry(const DistMatrix& d, int threads) {
+  const int n = d.n();
+  if (n == 0) return 0;
+  std::vector<int32_t> row_max(n, 0);
+  parallel_for(n, threads, [&](int i) {
+    int32_t m = 0;
+    for (const int32_t* p = d.row(i); p != d.row(i) + n; ++p)
+      if (*p < kInf) m = std::max(m, *p);
+    row_max[i] = m;
+  });
+  return *std::max_element(row_max.begin(), row_max.end());
+}
+
+int32_t max_edge_weight(const EdgeList& g) {
+  int32_t m = 0;
+  for (const Edge& e : g.edges)
+    if (e.src != e.dst) m = std::max(m, e.w);
+  return m;
+}
+
+}  // namespace apsp

@@ -1,0 +1,308 @@
+// What sm90 (05_sm90.cu) and its 16-bit sibling sm90_u16 (06_sm90_u16.cu) share, host side: the
+// shape of their parameter space (tile, chunk, per_thread, lookahead) with its dispatch,
+// constraints and launch checks, and the launch schedules of one solve (three launches a round,
+// the side stream's look-ahead, the next pivot inside phase 3) over words of an element format
+// (kernels/elements.cuh). The kernels are kernels/sm90.cuh's, instantiated for that format.
+//
+// Everything here is a template or inline, so both variant files (and each of their instance
+// shards) include it; the side stream and the device's shared-memory size are one per program.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "core/cuda_check.hpp"
+#include "core/phase_timer.hpp"
+#include "kernels/sm90.cuh"
+#include "variants/dispatch.hpp"
+#include "variants/instances.hpp"
+#include "variants/variant.hpp"
+
+namespace apsp::sm90_family {
+
+inline Config make_config(int tile, int chunk, int per_thread, int lookahead) {
+  return {{"tile", tile}, {"chunk", chunk}, {"per_thread", per_thread}, {"lookahead", lookahead}};
+}
+
+inline int round_up(int n, int m) { return (n + m - 1) / m * m; }
+
+// The rule every combination must pass to have a kernel, for format F, as a constexpr predicate
+// over the point (integral constants) with its text (the variant files add their own, NoSpills).
+template <class F>
+struct ProductFits {
+  static constexpr const char* kRule =
+      F::kPerWord == 1
+          ? "(tile / per_thread)^2 <= 256 threads, and a whole 16-byte load per thread and chunk"
+          : "(tile / per_thread)^2 <= 256 threads, a whole 16-byte load per thread and chunk, and a "
+            "thread's row of 16-bit pairs in whole 16-byte vectors";
+  template <class T, class C, class P, class L>
+  constexpr bool operator()(T, C, P, L) const {
+    return kernels::sm90::product_fits<T::value, C::value, P::value, F>();
+  }
+};
+
+// Dynamic shared memory that admits one block per SM: over half of an SM's (each block also
+// takes 1 KB of it for the system). The lookahead = 2 schedule gives its pivot block an SM this way.
+inline int one_block_per_sm_smem(int smem_per_sm) { return smem_per_sm / 2; }
+inline int one_block_per_sm_smem() {
+  static const int bytes = [] {
+    int dev = 0, per_sm = 0;
+    APSP_CUDA_CHECK(cudaGetDevice(&dev));
+    APSP_CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+    return one_block_per_sm_smem(per_sm);
+  }();
+  return bytes;
+}
+
+// Launches with programmatic stream serialization: the kernel's blocks may be launched while
+// the previous kernel in the stream still runs, and wait for it on the device
+// (kernels::sm90::wait_for_previous). Saves the launch latency of the three-launch rounds.
+template <class... Params, class... Args>
+void launch_early(void (*kernel)(Params...), dim3 grid, int threads, int smem, cudaStream_t stream,
+                  Args... args) {
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = dim3(threads);
+  config.dynamicSmemBytes = smem;
+  config.stream = stream;
+  config.attrs = &attr;
+  config.numAttrs = 1;
+  APSP_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...));
+}
+
+template <class Kernel>
+void allow_smem(Kernel* kernel, int bytes) {
+  APSP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+}
+
+// The look-ahead schedule's second stream, at the highest priority so that its few blocks are
+// dispatched ahead of the waiting ordinary tiles, and the events that fork and join it. One per
+// host thread, made on first use and kept (a CUDA graph capture records through it as well).
+struct SideStream {
+  cudaStream_t stream = nullptr;
+  cudaEvent_t fork = nullptr, join = nullptr;
+};
+inline const SideStream& side_stream() {
+  thread_local const SideStream side = [] {
+    SideStream s;
+    int least = 0, greatest = 0;
+    APSP_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    APSP_CUDA_CHECK(cudaStreamCreateWithPriority(&s.stream, cudaStreamNonBlocking, greatest));
+    APSP_CUDA_CHECK(cudaEventCreateWithFlags(&s.fork, cudaEventDisableTiming));
+    APSP_CUDA_CHECK(cudaEventCreateWithFlags(&s.join, cudaEventDisableTiming));
+    return s;
+  }();
+  return side;
+}
+
+// One solve of one point, in format F: `words` holds the n x n matrix in the padded layout,
+// rows round_up(n, kTile) elements (that many / kPerWord words) apart, every entry outside the
+// matrix a padding value P with 2P >= the format's unreachable value: no bounds checks.
+template <class F, int kTile, int kChunk, int kPer, int kLookahead>
+void solve(int* words, int n, cudaStream_t stream, PhaseTimer* phases) {
+  namespace k = kernels::sm90;
+  const int tiles = round_up(n, kTile) / kTile;
+  const int pitch = tiles * kTile / F::kPerWord;  // in words
+  int* const m = words;
+  constexpr int kP1 = k::pivot_smem<kTile>(), kProd = k::product_smem<kTile, kChunk, F>();
+  constexpr int kP2 = k::product_smem<kTile, k::phase2_chunk<kTile, F>(), F>();
+  constexpr int kThreads = k::product_threads<kTile, kPer>();
+  constexpr int kThreads2 = k::product_threads<kTile, k::per_thread2<F>()>();
+  allow_smem(k::phase1<kTile, F>, kP1);
+  allow_smem(k::phase2<kTile, F>, kP2);
+  allow_smem(k::phase3<kTile, kChunk, kPer, F>, kProd);
+
+  auto phase_2 = [&](int kt) {
+    mark_phase(phases, 2);
+    launch_early(k::phase2<kTile, F>, dim3(tiles, 2), kThreads2, kP2, stream, m, pitch, n, kt);
+  };
+  auto phases_1_2 = [&](int kt) {
+    mark_phase(phases, 1);
+    launch_early(k::phase1<kTile, F>, dim3(1), k::kPhase1Edge * k::kPhase1Edge, kP1, stream, m, pitch, kt);
+    phase_2(kt);
+  };
+  auto phase_3 = [&](int kt) {
+    mark_phase(phases, 3);
+    launch_early(k::phase3<kTile, kChunk, kPer, F>, dim3(tiles, tiles), kThreads, kProd, stream, m, pitch, n, kt);
+  };
+  if constexpr (kLookahead == 1) {
+    // Round 0's phases 1 and 2 as plain launches; then each round's phase 3 forks: the side
+    // stream prepares round r + 1 (pivot, row and column r + 1, edges) while the main stream
+    // updates the ordinary tiles (kernels/sm90.cuh). The last round has nothing to prepare.
+    // --phases shows all of it as phase 3.
+    constexpr int kPivot = std::max(kProd, k::pivot_smem<kTile>());
+    allow_smem(k::lookahead_pivot<kTile, kChunk, kPer, F>, kPivot);
+    allow_smem(k::lookahead_line<kTile, kChunk, kPer, F>, kProd);
+    allow_smem(k::lookahead_edges<kTile, kChunk, kPer, F>, kProd);
+    allow_smem(k::lookahead_ordinary<kTile, kChunk, kPer, F>, kProd);
+    const SideStream& side = side_stream();
+    phases_1_2(0);
+    for (int r = 0; r + 1 < tiles; ++r) {
+      mark_phase(phases, 3);
+      APSP_CUDA_CHECK(cudaEventRecord(side.fork, stream));
+      APSP_CUDA_CHECK(cudaStreamWaitEvent(side.stream, side.fork));
+      k::lookahead_pivot<kTile, kChunk, kPer, F><<<1, kThreads, kPivot, side.stream>>>(m, pitch, n, r);
+      APSP_CUDA_CHECK_LAUNCH();
+      const int others = tiles - 2;
+      if (others > 0) {
+        k::lookahead_line<kTile, kChunk, kPer, F><<<2 * others, kThreads, kProd, side.stream>>>(m, pitch, n, tiles, r);
+        APSP_CUDA_CHECK_LAUNCH();
+      }
+      k::lookahead_edges<kTile, kChunk, kPer, F><<<2, kThreads, kProd, side.stream>>>(m, pitch, n, r);
+      APSP_CUDA_CHECK_LAUNCH();
+      if (others > 0) {
+        k::lookahead_ordinary<kTile, kChunk, kPer, F><<<others * others, kThreads, kProd, stream>>>(m, pitch, n, tiles, r);
+        APSP_CUDA_CHECK_LAUNCH();
+      }
+      APSP_CUDA_CHECK(cudaEventRecord(side.join, side.stream));
+      APSP_CUDA_CHECK(cudaStreamWaitEvent(stream, side.join));
+    }
+    if (tiles > 1) phase_3(tiles - 1);
+  } else if constexpr (kLookahead == 2) {
+    // Round r's phase 3 with round r + 1's pivot in its block 0, alone on its SM (the launch's
+    // shared memory admits one block per SM; kernels/sm90.cuh), then round r + 1's phase 2.
+    // --phases shows the pivot as phase 3.
+    const int smem = std::max({kProd, k::pivot_smem<kTile>(), one_block_per_sm_smem()});
+    allow_smem(k::phase3_next_pivot<kTile, kChunk, kPer, F>, smem);
+    phases_1_2(0);
+    for (int r = 0; r + 1 < tiles; ++r) {
+      mark_phase(phases, 3);
+      launch_early(k::phase3_next_pivot<kTile, kChunk, kPer, F>, dim3((tiles - 1) * (tiles - 1)), kThreads, smem,
+                   stream, m, pitch, n, tiles, r);
+      phase_2(r + 1);
+    }
+    phase_3(tiles - 1);
+  } else {
+    for (int kt = 0; kt < tiles; ++kt) {
+      phases_1_2(kt);
+      phase_3(kt);
+    }
+  }
+  mark_phase(phases, 0);
+}
+
+// A variant's space of this shape: its element format F, its value lists (the compiled
+// instances) and its rules (a tuple of constexpr predicates with kRule texts, ProductFits<F>
+// among them). Dispatch, constraints and checks read the same lists and rules, so they cannot
+// drift apart from the instances.
+template <class F, class TileValues, class ChunkValues, class PerThreadValues, class LookaheadValues, class Rules>
+struct Family {
+  using Space = InstanceSpace<TileValues, ChunkValues, PerThreadValues, LookaheadValues>;
+
+  // Whether a point makes a kernel: every rule holds. For for_each_in_shard.
+  static constexpr auto kBuilt = [](auto... point) {
+    return std::apply([&](auto... rule) { return (rule(point...) && ...); }, Rules{});
+  };
+
+  // Calls f(tile, chunk, per-thread, lookahead) as integral constants for c's values (declared
+  // ones: dispatch throws otherwise). Instantiates no kernel: f only evaluates constexpr helpers.
+  template <class Fn>
+  static void with_config(const Config& c, Fn&& f) {
+    dispatch(TileValues{}, c.at("tile"), "tile", [&](auto t) {
+      dispatch(ChunkValues{}, c.at("chunk"), "chunk", [&](auto ch) {
+        dispatch(PerThreadValues{}, c.at("per_thread"), "per_thread", [&](auto p) {
+          dispatch(LookaheadValues{}, c.at("lookahead"), "lookahead", [&](auto la) { f(t, ch, p, la); });
+        });
+      });
+    });
+  }
+
+  template <class Rule>
+  static bool passes(const Config& c) {
+    bool ok = false;
+    with_config(c, [&](auto... point) { ok = Rule{}(point...); });
+    return ok;
+  }
+
+  static std::vector<Constraint> constraints() {
+    return std::apply(
+        [](auto... rule) {
+          return std::vector<Constraint>{Constraint{decltype(rule)::kRule, passes<decltype(rule)>}...};
+        },
+        Rules{});
+  }
+
+  static std::vector<Param> space() {
+    return {Param{"tile", to_vector(TileValues{}), "tile edge (round size, output tile per block)", "tile"},
+            Param{"chunk", to_vector(ChunkValues{}), "k elements per shared-memory stage", "tile"},
+            Param{"per_thread", to_vector(PerThreadValues{}), "outputs per thread along an edge", "tile"},
+            Param{"lookahead", to_vector(LookaheadValues{}),
+                  "0: three launches a round; 1: phase 3 beside a side stream preparing the next "
+                  "round; 2: two launches a round, the next pivot inside phase 3 on an SM of its own",
+                  "tile"}};
+  }
+
+  template <int kTile, int kChunk, int kPer>
+  static int smem_bytes() {
+    namespace k = kernels::sm90;
+    return std::max({k::product_smem<kTile, kChunk, F>(),
+                     k::product_smem<kTile, k::phase2_chunk<kTile, F>(), F>(), k::pivot_smem<kTile>()});
+  }
+
+  // The instance function of one point: the schedule on the caller's buffer as it is (sm90). A
+  // variant with work around the schedule (sm90_u16's pack and unpack) passes its own.
+  template <int kTile, int kChunk, int kPer, int kLookahead>
+  struct Plain {
+    static void run(int* d, int n, const Config&, cudaStream_t stream, PhaseTimer* phases) {
+      solve<F, kTile, kChunk, kPer, kLookahead>(d, n, stream, phases);
+    }
+  };
+
+  // Registers the points of shard kShard of kShards that make a kernel, each as
+  // Instance<tile, chunk, per_thread, lookahead>::run (variants/instances.hpp).
+  template <int kShard, int kShards, template <int, int, int, int> class Instance>
+  static void register_shard(const char* variant, const char* file) {
+    Space::template for_each_in_shard<kShard, kShards>(kBuilt, [&](auto t, auto ch, auto p, auto la) {
+      constexpr int kT = decltype(t)::value, kC = decltype(ch)::value, kP = decltype(p)::value;
+      constexpr int kL = decltype(la)::value;
+      register_instance(variant, make_config(kT, kC, kP, kL), &Instance<kT, kC, kP, kL>::run, file);
+    });
+  }
+
+  // The Variant of this family: its space, constraints and checks from the lists and rules; run()
+  // finds the compiled instance. The heuristic (for a device without a policy table) is sm90's
+  // rule of thumb with the family's configs: `small` while a round has few tiles (n <= 1500),
+  // `medium` up to n = 3500, the declared default above.
+  static Variant variant(const std::string& name, const std::string& summary, const Config& defaults,
+                         const Config& small, const Config& medium) {
+    Variant v;
+    v.name = name;
+    v.summary = summary;
+    v.space = space();
+    v.defaults = defaults;
+    v.constraints = constraints();
+    v.heuristic = [=](int n, const DeviceInfo&) { return n <= 1500 ? small : n <= 3500 ? medium : defaults; };
+    v.check = check;
+    v.run = [name](int* d, int n, const Config& c, cudaStream_t stream, PhaseTimer* phases) {
+      run_instance(name, d, n, c, stream, phases);
+    };
+    return v;
+  }
+
+  // Variant::check: the constraints, then the launches' threads and shared memory on `dev`.
+  static std::string check(const Config& c, int n, const DeviceInfo& dev) {
+    for (const Constraint& rule : constraints()) {
+      if (!rule.holds(c)) return "makes no kernel: needs " + rule.rule;
+    }
+    std::string launch;
+    with_config(c, [&](auto t, auto ch, auto p, auto la) {
+      constexpr int kT = decltype(t)::value, kC = decltype(ch)::value, kP = decltype(p)::value;
+      namespace k = kernels::sm90;
+      const int threads =
+          std::max(k::product_threads<kT, k::per_thread2<F>()>(), k::product_threads<kT, kP>());
+      const int smem = std::max(smem_bytes<kT, kC, kP>(),
+                                decltype(la)::value == 2 ? one_block_per_sm_smem(dev.smem_per_sm) : 0);
+      launch = check_launch(n, threads, smem, dev);
+    });
+    return launch;
+  }
+};
+
+}  // namespace apsp::sm90_family
