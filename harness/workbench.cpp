@@ -32,8 +32,9 @@ Workbench::Workbench(const EdgeList& graph, ExecutorFactory make, int cpu_refere
     expected_ = std::move(expected);
     return;
   }
-  const Variant* ref = find_variant(reference_variant);
-  if (!ref) throw std::invalid_argument(fmt::format("no reference variant '{}'", reference_variant));
+  // reference_, not the argument: "auto" names no variant (the tuner, above 2048, passes it).
+  const Variant* ref = find_variant(reference_);
+  if (!ref) throw std::invalid_argument(fmt::format("no reference variant '{}'", reference_));
   Executor& ex = executor(*ref);
   ex.sample(*ref, ref->defaults, false);
   expected_ = ex.output();

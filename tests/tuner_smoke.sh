@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The tuner on the GPU at a small n: it measures every compiled sm90 config and prints a
-# leaderboard; a rerun measures nothing (the database resumes); --fresh measures again.
+# leaderboard; a rerun measures nothing (the database resumes); --fresh measures again. Last,
+# one point above the CPU reference's range (n = 2100, verified against naive's output: the
+# tuner's default reference there, "auto", once named no variant and every such n failed).
 # Exit 77 (skipped) without a GPU.   tuner_smoke.sh TUNER
 set -u
 tuner=$1
@@ -33,3 +35,7 @@ assert len(names) == points + 1 and len(set(names)) == points + 1, names  # naiv
 assert all(e["status"] == "ok" and e["median_ms"] > 0 and e["samples_ms"] for e in db["entries"])
 print("database:", len(names), "entries")
 PY
+out=$("$tuner" --search tile --variant sm90 --n 2100 --budget 1 --min-time 0.01 --db "$dir/db2100.json" 2>&1) ||
+  { echo "tuner at n = 2100 failed: $out"; exit 1; }
+grep -qE "^sm90 at n = 2100: .* [1-9][0-9]* measured now" <<<"$out" || { echo "tuner at n = 2100 measured nothing: $out"; exit 1; }
+echo "ok: the tuner verifies above the CPU reference's range"
