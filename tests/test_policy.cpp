@@ -174,14 +174,14 @@ TEST(SolverChoice, ADatabaseNeverPicksSixteenBitsForAGraphThatDoesNotFit) {
   TuningDb db;
   db.upsert(measured(dev, config_name("sm90", sm90_default), 10000, 70.3));
   db.upsert(measured(dev, config_name("sm90_u16", u16_default), 10000, 36.0));
-  db.upsert(measured(dev, "sm90_u16[tile=64,chunk=16,lookahead=1]", 10000, 30.0));
+  db.upsert(measured(dev, "sm90_u16[tile=128,chunk=16,lookahead=1]", 10000, 30.0));
   SolverChoice c = choose_solver(dev, 10000, kWeighted, &db, "db.json");
   EXPECT_EQ(c.chosen.variant, &sm90);
   EXPECT_EQ(c.chosen.config, sm90_default);
   EXPECT_NE(c.why.find("nothing beat it at n = 10000 (70.300 ms)"), std::string::npos) << c.why;
   c = choose_solver(dev, 10000, 1, &db, "db.json");
   EXPECT_EQ(c.chosen.variant, &u16);
-  EXPECT_EQ(config_name("sm90_u16", c.chosen.config), config_name("sm90_u16", parse_config("sm90_u16[tile=64,chunk=16,lookahead=1]").config));
+  EXPECT_EQ(config_name("sm90_u16", c.chosen.config), config_name("sm90_u16", parse_config("sm90_u16[tile=128,chunk=16,lookahead=1]").config));
   EXPECT_NE(c.why.find("tuned in db.json at n = 10000: 30.000 ms against the default's 36.000 ms"), std::string::npos) << c.why;
 }
 

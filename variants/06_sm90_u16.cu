@@ -126,16 +126,19 @@ APSP_REGISTER_INSTANCES(add_instances)
 
 namespace {
 
-// Declared default (tile, chunk, per_thread, lookahead): sm90's shape at large n, tile 128 with
-// the side stream, chunk 16 (512 VIADDMNMX.U16x2 a chunk, as sm90's chunk 8 has 512 VIADDMNMX).
-// Not tuned yet: the policy tables (policies/) hold no sm90_u16 entries, so the heuristic picks
-// per n: sm90's rule of thumb in this space (unmeasured for 16 bits), the next pivot inside
-// phase 3 while a round has few tiles, then tile 64 with the side stream, then the default.
+// Declared default (tile, chunk, per_thread, lookahead): tile 64 with the side stream, chunk 16,
+// the fastest measured at both sizes the issue targets, on an unweighted random graph (density
+// 0.1) on the H200: n = 10000, `tuner --search tile --variant sm90_u16 --wmax 1` 38.685 ms
+// against 38.825 for tile 128 (the first default; every other point slower); n = 30000,
+// `apsp_bench --config ...` 995.19 ms against 1000.75 (tile 128), 1000.09 (tile 64, lookahead 0)
+// and 1008.71 (tile 128, lookahead 0). The policy tables (policies/) hold no sm90_u16 entries,
+// so below n = 1500 the heuristic takes sm90's small-n rule (the next pivot inside phase 3;
+// unmeasured for 16 bits), and the default above.
 Variant make_sm90_u16() {
   Variant v = Family::variant(kName,
                               "sm90 on packed 16-bit distances (2 updates per VIADDMNMX.U16x2), for graphs with "
                               "(V - 1) * max weight < 32767",
-                              make_config(128, 16, 8, 1), make_config(64, 16, 8, 2), make_config(64, 16, 8, 1));
+                              make_config(64, 16, 8, 1), make_config(64, 16, 8, 2), make_config(64, 16, 8, 1));
   v.admits = [](int n, int64_t max_weight) { return u16_admission(n, max_weight); };
   v.precision = kPrecisionU16x2;
   v.scratch_bytes = [](const Config& c, int n) {
