@@ -3,6 +3,8 @@
 // shipped default unless the same database measured that default, slower, at that n.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "harness/build_identity.hpp"
 #include "harness/pipeline.hpp"
 #include "harness/policy.hpp"
@@ -63,6 +65,15 @@ TEST(Policy, MalformedTablesAreRefusedWithTheirFault) {
     "variants": {"sm90": [{"n_min": 1, "n_max": 10, "config": {}, "tuned_n": 5, "median_ms": 1},
                           {"n_min": 20, "n_max": null, "config": {}, "tuned_n": 50, "median_ms": 1}]}})"),
             "p.json: sm90 has a malformed range at n_min = 20");
+}
+
+// A device may have several tables (sm90_u16's, tuned on unweighted graphs, beside the main
+// one), but a variant's ranges come from one of them: the first would hide the other's.
+TEST(Policy, NoVariantIsInTwoTablesOfOneDevice) {
+  std::set<std::pair<std::string, std::string>> seen;  // (device, variant)
+  for (const Policy& p : shipped_policies())
+    for (const auto& [variant, ranges] : p.variants)
+      EXPECT_TRUE(seen.insert({p.device.name, variant}).second) << variant << " twice for " << p.device.name;
 }
 
 // The tables compiled into this build must name configs it compiles, with their provenance.

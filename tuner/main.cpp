@@ -65,7 +65,8 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--emit-policy", o.emit_policy,
                  "write a policy table (schema apsp-policy/1) from --db: each variant's fastest config per tuned n "
                  "on this device (alone and without a GPU: the database's one device model), where the database "
-                 "also holds the default it replaces; commit the file under policies/");
+                 "also holds the default it replaces; commit the file under policies/. With --variant (and a "
+                 "search), only those variants: a second table for the device (sm90_u16, tuned on --wmax 1)");
   add_integer_option(app, "--top", t.top, 1, 1 << 30, "configs per leaderboard");
   add_integer_option(app, "--reps", t.sampling.max_reps, 1, 1 << 30, "most samples per point");
   app.add_option("--min-time", t.sampling.min_time_s, "seconds of samples per point (within 3..--reps)")->check(CLI::Range(0.0, 1e6));
@@ -167,7 +168,15 @@ int emit_policy(const Options& o, const DeviceInfo& dev, const BuildId& build, c
                                   {"graph", {{"kind", "random"}, {"density", o.tune.graph.density},
                                              {"wmax", o.tune.graph.wmax}}}};
   std::vector<std::string> skipped;
-  const harness::Policy p = harness::policy_from_db(db, match, dev, provenance, harness::shipped_policies(), &skipped);
+  harness::Policy p = harness::policy_from_db(db, match, dev, provenance, harness::shipped_policies(), &skipped);
+  // With --variant, only those: a table of its own beside the device's main one (a variant tuned
+  // on another graph spec: sm90_u16 on unweighted graphs), which must not repeat its variants.
+  if (!o.variants.empty()) {
+    const std::vector<const Variant*> kept = harness::tunable_variants(o.variants, "all");
+    std::erase_if(p.variants, [&](const auto& entry) {
+      return std::none_of(kept.begin(), kept.end(), [&](const Variant* v) { return v->name == entry.first; });
+    });
+  }
   for (const std::string& line : skipped) fmt::print("emit-policy: skipped {}\n", line);
   if (p.variants.empty()) {
     fmt::print(stderr, "tuner: {} has no usable entries for this device, graph and build: no policy written\n", o.db);
