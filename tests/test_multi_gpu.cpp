@@ -123,6 +123,8 @@ TEST(MultiGpuStatistics, EfficiencyIsAgainstTheSameConfigOnOneGpu) {
   r.runs[1].parallel_efficiency.reset();
   compute_statistics(r, "naive", {});
   EXPECT_FALSE(r.runs[1].parallel_efficiency);
+  // ... and their share of the ceiling is of that one GPU's, not of four.
+  EXPECT_NEAR(r.runs[1].pct_of_ceiling, 100.0 * (1e9 / 0.030) / 1e12, 1e-9);
 }
 
 TEST(MultiGpuResults, GpusAndEfficiencyRoundTripAndAreValidated) {
