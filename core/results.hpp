@@ -54,7 +54,8 @@ struct RunResult {
   // scratch, and everything the harness held on the device for the run. GPU runs only.
   std::optional<uint64_t> solve_device_bytes, peak_device_bytes;
   // The GPUs the solve ran on (apsp_bench --gpus; harness/distributed): 1 unless asked.
-  // Device memory is then the busiest GPU's, and the share of the ceiling is of gpus ceilings.
+  // Device memory is then the busiest GPU's, and the share of the ceiling is of gpus ceilings
+  // (of one under the single-device transport, where every rank shares one GPU).
   int gpus = 1;
   // Over one GPU: t(1) / (gpus x t(gpus)), t(1) the same config's median at the same n in the
   // same results (absent without that run, and for one-GPU runs).

@@ -31,9 +31,10 @@ void compute_statistics(Results& r, const std::string& baseline, const std::vect
     const double n = run.n;
     run.updates_per_s = n * n * n / (s.median / 1000.0);
     // Against the ceiling of the run's own precision (a 16-bit run's updates are twice as cheap),
-    // of every GPU the run used.
+    // of every GPU the run used: ranks that share one GPU (the single-device transport) used one.
     const double ceiling = r.context.ceiling_for(run.precision);
-    run.pct_of_ceiling = ceiling > 0 ? 100.0 * run.updates_per_s / (run.gpus * ceiling) : 0.0;
+    const int used = r.context.transport == "single-device" ? 1 : run.gpus;
+    run.pct_of_ceiling = ceiling > 0 ? 100.0 * run.updates_per_s / (used * ceiling) : 0.0;
   }
   // Ranks that share one GPU (the single-device transport) run in no parallel: no efficiency.
   for (RunResult& run : r.runs) {

@@ -9,6 +9,7 @@
 #include "harness/multi_gpu_model.hpp"
 #include "harness/plan.hpp"
 #include "harness/statistics.hpp"
+#include "variants/variant.hpp"
 
 namespace apsp::harness {
 namespace {
@@ -122,6 +123,8 @@ TEST(MultiGpuStatistics, EfficiencyIsAgainstTheSameConfigOnOneGpu) {
   r.runs[1].parallel_efficiency.reset();
   compute_statistics(r, "naive", {});
   EXPECT_FALSE(r.runs[1].parallel_efficiency);
+  // ... and their share of the ceiling is of that one GPU's, not of four.
+  EXPECT_NEAR(r.runs[1].pct_of_ceiling, 100.0 * (1e9 / 0.030) / 1e12, 1e-9);
 }
 
 TEST(MultiGpuResults, GpusAndEfficiencyRoundTripAndAreValidated) {
@@ -153,6 +156,31 @@ TEST(MultiGpuResults, GpusAndEfficiencyRoundTripAndAreValidated) {
   old["runs"][0].erase("gpus");
   old["runs"][0].erase("parallel_efficiency");
   EXPECT_EQ(results_from_json(old).runs[0].gpus, 1);
+}
+
+
+// A size's executors live together (the Workbench keeps each until the size is done): the
+// one-GPU run's buffers and each GPU count's engine share the first GPU, so the check before any
+// work must count them together, not each alone.
+TEST(MultiGpuMemory, EveryRunOfASizeIsHeldOnTheFirstGpuAtOnce) {
+  Plan p;
+  p.requests = {Request{find_variant("sm90"), std::nullopt, false}};
+  p.reference = kCertificate;
+  p.sizes = {20000};
+  const uint64_t host = uint64_t{1} << 50;
+  for (bool one_gpu : {false, true}) {
+    p.ranks_on_one_gpu = one_gpu;
+    p.gpus = {1, 2, 4};
+    const uint64_t alone = working_set(p, 20000).device;
+    const uint64_t two = multi_gpu_bytes(p, 20000, 2), four = multi_gpu_bytes(p, 20000, 4);
+    ASSERT_GT(alone, two);
+    EXPECT_EQ(memory_problem(p, alone + two + four, host), "");
+    // Each alone fits in this much; all of them together do not.
+    EXPECT_NE(memory_problem(p, alone + two + four - 1, host), "");
+    p.gpus = {2, 4};  // no one-GPU run of sm90: only the engines
+    EXPECT_EQ(memory_problem(p, two + four, host), "");
+    EXPECT_NE(memory_problem(p, two + four - 1, host), "");
+  }
 }
 
 }  // namespace
