@@ -1,6 +1,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <mutex>
 
 #include "core/device_buffer.hpp"
 #include "core/phase_timer.hpp"
@@ -21,16 +22,21 @@ class DeviceExecutor final : public Executor {
   // sample, as every variant's matrix buffer is allocated once, untimed. With the default
   // threshold (0) the pool gives the memory back at each synchronisation and each sample mapped
   // it again.
+  // Executors may overlap: the first one alive raises the threshold, the last one restores it.
   explicit DeviceExecutor(size_t l2_bytes) : scrub_(2 * l2_bytes) {
-    APSP_CUDA_CHECK(cudaMemPoolGetAttribute(pool(), cudaMemPoolAttrReleaseThreshold, &old_threshold_));
-    uint64_t keep = UINT64_MAX;
-    APSP_CUDA_CHECK(cudaMemPoolSetAttribute(pool(), cudaMemPoolAttrReleaseThreshold, &keep));
+    const std::lock_guard<std::mutex> lock(pool_mutex());
+    if (live_executors()++ == 0) {
+      APSP_CUDA_CHECK(cudaMemPoolGetAttribute(pool(), cudaMemPoolAttrReleaseThreshold, &saved_threshold()));
+      uint64_t keep = UINT64_MAX;
+      APSP_CUDA_CHECK(cudaMemPoolSetAttribute(pool(), cudaMemPoolAttrReleaseThreshold, &keep));
+    }
   }
   ~DeviceExecutor() override {
     if (graph_) cudaGraphExecDestroy(graph_);
     cudaStreamSynchronize(stream_.get());
     cudaMemPoolTrimTo(pool(), 0);
-    cudaMemPoolSetAttribute(pool(), cudaMemPoolAttrReleaseThreshold, &old_threshold_);
+    const std::lock_guard<std::mutex> lock(pool_mutex());
+    if (--live_executors() == 0) cudaMemPoolSetAttribute(pool(), cudaMemPoolAttrReleaseThreshold, &saved_threshold());
   }
 
   void load(const DistMatrix& input) override {
@@ -77,7 +83,8 @@ class DeviceExecutor final : public Executor {
   std::string certify(const InEdges& g) override {
     if (!certificate_ || &certificate_->graph() != &g) certificate_ = std::make_unique<DeviceCertificate>(g);
     std::string fault = certificate_->check(work_.get(), pitch_, stream_.get());
-    memory_.peak_bytes = std::max(memory_.peak_bytes, held_bytes() + certificate_->peak_check_bytes());
+    // The pool still holds the solve's scratch (kept for the timed samples) beside the certificate.
+    memory_.peak_bytes = std::max(memory_.peak_bytes, held_bytes() + pool_reserved() + certificate_->peak_check_bytes());
     return fault;
   }
 
@@ -131,6 +138,11 @@ class DeviceExecutor final : public Executor {
     APSP_CUDA_CHECK(cudaMemPoolGetAttribute(pool(), cudaMemPoolAttrUsedMemHigh, &high));
     return high;
   }
+  uint64_t pool_reserved() {
+    uint64_t bytes = 0;
+    APSP_CUDA_CHECK(cudaMemPoolGetAttribute(pool(), cudaMemPoolAttrReservedMemCurrent, &bytes));
+    return bytes;
+  }
   // What the pool kept of earlier solves goes back to the device before a buffer of ours is made.
   void release_pool() {
     stream_.synchronize();
@@ -166,7 +178,18 @@ class DeviceExecutor final : public Executor {
     graph_key_ = key;
   }
 
-  uint64_t old_threshold_ = 0;  // the pool's release threshold before this executor
+  static std::mutex& pool_mutex() {
+    static std::mutex m;
+    return m;
+  }
+  static int& live_executors() {  // DeviceExecutors alive (under pool_mutex)
+    static int count = 0;
+    return count;
+  }
+  static uint64_t& saved_threshold() {  // the pool's release threshold before the first of them
+    static uint64_t threshold = 0;
+    return threshold;
+  }
   int n_ = 0, pitch_ = 0;  // the matrix's size, and the layout of the last solve (reserve)
   CudaStream stream_;
   DeviceBuffer<int> pristine_, work_;

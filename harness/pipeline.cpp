@@ -194,7 +194,8 @@ void sample_size(const Plan& plan, std::vector<Slot>& slots, const Observer& obs
 }  // namespace
 
 Workbench::ExecutorFactory Session::executor_factory() const {
-  return [this](Target t, int gpus) -> std::unique_ptr<Executor> {
+  // Copies of the factories, not `this`: a Workbench may outlive a Session it was made from.
+  return [executors = executors, multi_gpu = multi_gpu](Target t, int gpus) -> std::unique_ptr<Executor> {
     if (gpus == 1) return executors(t);
     if (!multi_gpu) throw std::runtime_error(fmt::format("no multi-GPU executor here ({} GPUs asked)", gpus));
     return multi_gpu(gpus);
