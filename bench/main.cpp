@@ -270,6 +270,32 @@ void write_outputs(const Results& results, const Options& o, const DeviceInfo& d
   }
 }
 
+// 0, or the exit code and its line: no CUDA device (3), fewer GPUs than --gpus asks (4).
+int device_refusal(const Options& o, bool has_gpu) {
+  if (!has_gpu) {
+    fmt::print(stderr, "apsp_bench: no CUDA device found (the bench needs a GPU; --dry-run and --list work without one)\n");
+    return kExitNoDevice;
+  }
+  if (const std::string why = harness::gpu_count_problem(o.plan.gpus, o.ranks_on_one_gpu ? kMaxGpus : device_count());
+      !why.empty()) {
+    fmt::print(stderr, "apsp_bench: {} (--gpus)\n", why);
+    return kExitTooFewGpus;
+  }
+  return 0;
+}
+
+// --tuned: the database the requests marked tuned pick from (run_plan fills in the device, graph
+// and build of the match).
+std::optional<harness::TunedSource> tuned_source(const Options& o, const TuningDb& db) {
+  if (o.tuned.empty()) return std::nullopt;
+  harness::TunedSource t;
+  t.db = &db;
+  t.path = o.tuned;
+  t.match.any_graph = o.any_graph;
+  t.match.any_build = o.any_build;
+  return t;
+}
+
 int run(int argc, char** argv) {
   Options o;
   CLI::App app{"apsp_bench: verify and time every APSP variant over a sweep of n.\n"
@@ -328,15 +354,7 @@ int run(int argc, char** argv) {
     print_dry_run(o.plan, o, tuned_db);
     return 0;
   }
-  if (!device) {
-    fmt::print(stderr, "apsp_bench: no CUDA device found (the bench needs a GPU; --dry-run and --list work without one)\n");
-    return kExitNoDevice;
-  }
-  if (const std::string why = harness::gpu_count_problem(o.plan.gpus, o.ranks_on_one_gpu ? kMaxGpus : device_count());
-      !why.empty()) {
-    fmt::print(stderr, "apsp_bench: {} (--gpus)\n", why);
-    return kExitTooFewGpus;
-  }
+  if (const int rc = device_refusal(o, device.has_value()); rc != 0) return rc;
   const harness::Session session = harness::Session::here(o.workers, o.plan.ranks_on_one_gpu);
   const DeviceInfo& dev = *session.device;
   if (const std::string why = device_problem(o.plan, dev, baseline, o); !why.empty()) {
@@ -345,14 +363,7 @@ int run(int argc, char** argv) {
   }
   fmt::print("device: {} (cc {}, {} SMs, {} MHz), driver {}, runtime {}; build {} (kernels {})\n", dev.name,
              dev.cc(), dev.sms, dev.clock_mhz, dev.driver, dev.runtime, session.build.commit, session.build.kernels);
-  std::optional<harness::TunedSource> tuned;
-  if (!o.tuned.empty()) {
-    tuned.emplace();
-    tuned->db = &tuned_db;
-    tuned->path = o.tuned;
-    tuned->match.any_graph = o.any_graph;  // run_plan fills in the device, graph and build
-    tuned->match.any_build = o.any_build;
-  }
+  const std::optional<harness::TunedSource> tuned = tuned_source(o, tuned_db);
   const harness::Observer observer{progress, [](const std::string& line) {
                                      progress_done();
                                      fmt::print("{}\n", line);
