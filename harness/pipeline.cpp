@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 
 #include "core/console.hpp"
 #include "core/memory.hpp"
@@ -134,18 +135,29 @@ void verify_slot(const Plan& plan, const Request& req, int gpus, Workbench& benc
   slots.push_back(std::move(slot));
 }
 
-// Pass 1 of one size: each request's config checked and verified, at each of its GPU counts.
-void verify_size(const Plan& plan, Workbench& bench, const Session& s, const std::optional<TunedSource>& tuned,
-                 const Observer& obs, std::vector<Slot>& slots, bool& any_failed) {
+// The GPU counts some request of the plan runs at, ascending: each a group of its own.
+std::vector<int> count_groups(const Plan& plan) {
+  std::set<int> counts;
+  for (const Request& req : plan.requests)
+    for (int gpus : gpu_counts(plan, req)) counts.insert(gpus);
+  return {counts.begin(), counts.end()};
+}
+
+// Pass 1 of one size and one GPU count: each request's config checked and verified there.
+void verify_size(const Plan& plan, int gpus, Workbench& bench, const Session& s,
+                 const std::optional<TunedSource>& tuned, const Observer& obs, std::vector<Slot>& slots,
+                 bool& any_failed) {
   const int n = bench.n();
   for (const Request& req : plan.requests) {
+    const std::vector<int> counts = gpu_counts(plan, req);
+    if (std::find(counts.begin(), counts.end(), gpus) == counts.end()) continue;
     if (plan.baseline_added && req.variant->name == plan.baseline && !req.config && n > plan.baseline_max_n) {
       say(obs.note, fmt::format("n = {}: {} is not timed above n = {} (its n^3 steps would take minutes); no "
                                 "speedups at this n, the share of the ceiling stands in",
                                 n, plan.baseline, plan.baseline_max_n));
       continue;
     }
-    for (int gpus : gpu_counts(plan, req)) verify_slot(plan, req, gpus, bench, s, tuned, obs, slots, any_failed);
+    verify_slot(plan, req, gpus, bench, s, tuned, obs, slots, any_failed);
   }
 }
 
@@ -284,11 +296,18 @@ Outcome run_plan(const Plan& plan, const Session& s, const Observer& obs, const 
                                     human_bytes(matrix_bytes(n))));
       bench.emplace(*make_graph(plan.graph, n), s.executor_factory(), plan.cpu_reference_max_n, reference);
     }
-    std::vector<Slot> slots;
-    verify_size(plan, *bench, s, tuned, obs, slots, out.any_failed);
-    bench->drop_expected();  // host memory: only verification needs it
-    sample_size(plan, slots, obs, out.any_failed);
-    for (Slot& slot : slots) out.results.runs.push_back(std::move(slot.result));
+    // One GPU count at a time, verified and then timed, its executors freed before the next
+    // (the one-GPU runs' two matrices and each count's engine would not fit on GPU 0 together).
+    const std::vector<int> groups = count_groups(plan);
+    if (!groups.empty() && groups.front() != 1) bench->release(1);  // the reference variant's, if any
+    for (size_t g = 0; g < groups.size(); ++g) {
+      std::vector<Slot> slots;
+      verify_size(plan, groups[g], *bench, s, tuned, obs, slots, out.any_failed);
+      if (g + 1 == groups.size()) bench->drop_expected();  // host memory: only verification needs it
+      sample_size(plan, slots, obs, out.any_failed);
+      if (g + 1 < groups.size()) bench->release(groups[g]);
+      for (Slot& slot : slots) out.results.runs.push_back(std::move(slot.result));
+    }
   }
   compute_statistics(out.results, plan.baseline, baseline ? baseline->runs : std::vector<RunResult>{});
   return out;

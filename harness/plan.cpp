@@ -181,6 +181,8 @@ uint64_t multi_gpu_bytes(const Plan& plan, int n, int gpus) {
 
 std::string memory_problem(const Plan& plan, uint64_t device_free, uint64_t host_free) {
   for (int n : plan.sizes) {
+    // Each GPU count runs alone (run_plan frees a count's executors before the next), so each is
+    // checked alone.
     for (int gpus : plan.gpus) {
       const uint64_t need = gpus > 1 ? multi_gpu_bytes(plan, n, gpus) : 0;
       if (need > device_free)
@@ -191,17 +193,6 @@ std::string memory_problem(const Plan& plan, uint64_t device_free, uint64_t host
     const WorkingSet w = working_set(plan, n);
     if (w.device > device_free)
       return fmt::format("n = {} needs {} of device memory, {} are free", n, human_bytes(w.device), human_bytes(device_free));
-    // A size's executors all live until it is done (the Workbench keeps one per target and GPU
-    // count, verified first and sampled after): the one-GPU runs' buffers and every GPU count's
-    // engine (rank 0 on the first GPU through NCCL, every rank there with ranks_on_one_gpu) are
-    // held on the first GPU at once.
-    uint64_t together = w.device;
-    for (int gpus : plan.gpus)
-      if (gpus > 1) together += multi_gpu_bytes(plan, n, gpus);
-    if (together > device_free)
-      return fmt::format("n = {} needs {} of device memory on the first GPU for every run of that size at once "
-                         "(the one-GPU runs' buffers and each GPU count's share), {} are free",
-                         n, human_bytes(together), human_bytes(device_free));
     if (w.host > host_free)
       return fmt::format("n = {} needs {} of host memory, {} are available", n, human_bytes(w.host), human_bytes(host_free));
   }

@@ -91,6 +91,10 @@ Verdict Workbench::verify(const Variant& v, const Config& c, bool flush_l2, int 
   return verdict;
 }
 
+void Workbench::release(int gpus) {
+  std::erase_if(executors_, [gpus](const auto& entry) { return entry.first.second == gpus; });
+}
+
 void Workbench::drop_expected() {
   expected_.reset();
   in_edges_.reset();

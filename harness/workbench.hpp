@@ -63,6 +63,8 @@ class Workbench {
 
   // Frees the host copies (verification is over; the executors keep their own).
   void drop_expected();
+  // Frees the executors on `gpus` GPUs (their runs are done), so the next count's fit.
+  void release(int gpus);
 
  private:
   DistMatrix input_;

@@ -113,6 +113,57 @@ TEST(Pipeline, VerifiesTimesAndComputesSpeedupsOverTheBaseline) {
   }));
 }
 
+// --gpus 1,2,3: each GPU count is verified and timed alone, its executors freed before the next
+// count's are made (so a sweep fits the first GPU count by count), and each multi-GPU run gets its
+// parallel efficiency against the one-GPU run. A fake multi-GPU factory (host executors) counts
+// the executors alive.
+int multi_alive = 0, multi_most = 0;
+class CountedExecutor final : public Executor {
+ public:
+  CountedExecutor() : inner_(make_executor(Target::kHost, 0)) { multi_most = std::max(multi_most, ++multi_alive); }
+  ~CountedExecutor() override { --multi_alive; }
+  void load(const DistMatrix& input) override { inner_->load(input); }
+  double sample(const Variant& v, const Config& c, bool flush) override { return inner_->sample(v, c, flush); }
+  DistMatrix output() override { return inner_->output(); }
+  std::string certify(const InEdges& g) override { return inner_->certify(g); }
+  double sample_graph(const std::string& k, const Variant& v, const Config& c, bool flush) override {
+    return inner_->sample_graph(k, v, c, flush);
+  }
+  std::array<double, 4> phases(const Variant& v, const Config& c) override { return inner_->phases(v, c); }
+
+ private:
+  std::unique_ptr<Executor> inner_;
+};
+
+TEST(Pipeline, EachGpuCountRunsAloneWithItsEfficiency) {
+  if (!find_variant("cpu_fw_multi")) {
+    Variant v = *find_variant("cpu_fw");
+    v.name = "cpu_fw_multi";
+    v.multi_gpu = true;
+    add_runtime_variant(std::move(v));
+  }
+  Plan p = small_plan("cpu_fw_multi");
+  p.gpus = {1, 2, 3};
+  Session s = host_session();
+  s.multi_gpu = [](int) { return std::make_unique<CountedExecutor>(); };
+  multi_alive = multi_most = 0;
+  const Outcome out = run_plan(p, s, {});
+  EXPECT_FALSE(out.any_failed);
+  EXPECT_EQ(multi_most, 1);  // the 2-GPU executor was gone before the 3-GPU one was made
+  EXPECT_EQ(multi_alive, 0);
+  for (int n : p.sizes) {
+    for (int gpus : {2, 3}) {
+      const auto it = std::find_if(out.results.runs.begin(), out.results.runs.end(), [&](const RunResult& r) {
+        return r.variant == "cpu_fw_multi" && r.n == n && r.gpus == gpus;
+      });
+      ASSERT_NE(it, out.results.runs.end()) << n << " on " << gpus;
+      EXPECT_NE(it->verified, "FAILED") << it->error.value_or("");
+      EXPECT_TRUE(it->parallel_efficiency.has_value());
+      EXPECT_EQ(it->label.value_or(""), "cpu_fw_multi on " + std::to_string(gpus) + " GPUs");
+    }
+  }
+}
+
 TEST(Pipeline, AskedForTheCertificateChecksAboveTheCpuRange) {  // --verify certificate
   Plan p = small_plan("cpu_fw,cpu_wrong");
   p.reference = kCertificate;
