@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # apsp_bench --gpus (docs/multi-gpu.md): the CPU side in CI, the one-GPU side on a GPU machine.
-#   multi_gpu_cli.sh cpu BIN_DIR   the model in --dry-run; bad counts refused (2); no device (3)
+#   multi_gpu_cli.sh cpu BIN_DIR   the model in --dry-run; bad counts refused (2) by apsp_bench and
+#                                  apsp; no device (3), nothing written
 #   multi_gpu_cli.sh gpu BIN_DIR   more GPUs than present refused (4) before any work; the bench
 #                                  and apsp over 3 ranks on one GPU (--ranks-on-one-gpu): verified,
 #                                  the same distances as one GPU, the results fields filled
@@ -26,6 +27,13 @@ cpu)
   expect 2 "--gpus: 'two' is not an integer" "$bin/apsp_bench" --dry-run --gpus two
   expect 2 "--gpus: 65 is out of range (at most 64)" "$bin/apsp_bench" --dry-run --gpus 65
   expect 3 "apsp_bench: no CUDA device found" "${nodev[@]}" "$bin/apsp_bench" --n 100 --gpus 2
+  single=$(dirname "$0")/data/single.txt
+  expect 2 "apsp: --gpus: a GPU count must be positive, got 0" "$bin/apsp" "$single" --gpus 0
+  expect 2 "apsp: --gpus 1,2: apsp solves on one GPU count" "$bin/apsp" "$single" --gpus 1,2
+  expect 2 "apsp: --gpus: 'x' is not an integer" "$bin/apsp" "$single" --gpus x
+  expect 2 "apsp: --gpus and --variant cpu disagree" "$bin/apsp" "$single" --gpus 2 --variant cpu
+  expect 3 "apsp: no CUDA device for --gpus 2" "${nodev[@]}" "$bin/apsp" "$single" --gpus 2 -o "$tmp/never.txt"
+  if [ -e "$tmp/never.txt" ]; then fail "a refused apsp wrote its output"; fi
   ;;
 gpu)
   "$bin/apsp_bench" --list >/dev/null 2>&1
