@@ -20,6 +20,7 @@
 #include "harness/build_identity.hpp"
 #include "harness/multi_gpu_model.hpp"
 #include "harness/policy.hpp"
+#include "harness/statistics.hpp"
 #include "harness/tuned.hpp"
 #include "harness/user_kernel.hpp"
 
@@ -175,10 +176,9 @@ void print_measured_and_model(const Results& r) {
   for (const RunResult& run : r.runs) {
     if (run.gpus == 1 || run.samples_ms.empty()) continue;
     if (r.context.transport == "single-device") {
-      for (const RunResult& one : r.runs)
-        if (one.gpus == 1 && one.name == run.name && one.n == run.n && !one.samples_ms.empty())
-          fmt::print("{} at n = {} over {} ranks on one GPU: {:.3f} ms, {:+.1f}% against {:.3f} ms solved whole\n",
-                     run.name, run.n, run.gpus, run.median_ms, 100 * (run.median_ms / one.median_ms - 1), one.median_ms);
+      if (const RunResult* one = harness::one_gpu_run(r, run))
+        fmt::print("{} at n = {} over {} ranks on one GPU: {:.3f} ms, {:+.1f}% against {:.3f} ms solved whole\n",
+                   run.name, run.n, run.gpus, run.median_ms, 100 * (run.median_ms / one->median_ms - 1), one->median_ms);
       continue;
     }
     if (!run.parallel_efficiency) continue;

@@ -39,10 +39,7 @@ void compute_statistics(Results& r, const std::string& baseline, const std::vect
   // Ranks that share one GPU (the single-device transport) run in no parallel: no efficiency.
   for (RunResult& run : r.runs) {
     if (run.samples_ms.empty() || run.gpus == 1 || r.context.transport == "single-device") continue;
-    for (const RunResult& one : r.runs)
-      if (one.gpus == 1 && one.name == run.name && one.n == run.n && same_graph(one.graph, run.graph) &&
-          !one.samples_ms.empty())
-        run.parallel_efficiency = one.median_ms / (run.gpus * run.median_ms);
+    if (const RunResult* one = one_gpu_run(r, run)) run.parallel_efficiency = one->median_ms / (run.gpus * run.median_ms);
   }
   for (RunResult& run : r.runs) {
     if (run.samples_ms.empty()) continue;
@@ -52,6 +49,14 @@ void compute_statistics(Results& r, const std::string& baseline, const std::vect
     run.speedup_vs_naive = median(*base) / run.median_ms;
     run.speedup_ci95 = bootstrap_ratio_ci95(*base, run.samples_ms);
   }
+}
+
+const RunResult* one_gpu_run(const Results& r, const RunResult& run) {
+  for (const RunResult& one : r.runs)
+    if (one.gpus == 1 && one.name == run.name && one.n == run.n && same_graph(one.graph, run.graph) &&
+        !one.samples_ms.empty())
+      return &one;
+  return nullptr;
 }
 
 }  // namespace apsp::harness

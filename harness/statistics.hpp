@@ -15,4 +15,8 @@ namespace apsp::harness {
 // earlier results file, --baseline). Runs without samples (FAILED, skipped) are left alone.
 void compute_statistics(Results& r, const std::string& baseline, const std::vector<RunResult>& earlier = {});
 
+// The timed one-GPU run of `run`'s config at its n and graph in `r` (what a multi-GPU run's
+// parallel efficiency is against); null when there is none.
+const RunResult* one_gpu_run(const Results& r, const RunResult& run);
+
 }  // namespace apsp::harness
