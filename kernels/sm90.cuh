@@ -164,6 +164,34 @@ __device__ __forceinline__ int live_chunks(int n, int kt) {
   return (min(kTile, n - kt * kTile) + kChunk - 1) / kChunk;
 }
 
+// The k steps of one staged chunk: acc = min(acc, A (x) B) over kChunk k, A k-major in `as`
+// (rows kTile + kAPad words apart), B in `bs` (rows of kTile / kPerWord words), both read with
+// 16-byte loads in the ThreadTile layout; only the first kRows x kCols of acc are updated.
+template <int kTile, int kChunk, int kPer, class F, int kRows, int kCols>
+__device__ __forceinline__ void chunk_product(int (&acc)[kPer][kPer / F::kPerWord], const int* as, const int* bs) {
+  using Layout = ThreadTile<kTile, kPer, F>;
+  constexpr int kAStride = kTile + kAPad, kWords = Layout::kWords;
+  const Layout t;
+#pragma unroll
+  for (int k = 0; k < kChunk; ++k) {
+    int a[kPer], b[Layout::kPerW];
+#pragma unroll
+    for (int h = 0; h < kRows; h += 4) {
+      const int4 va = *reinterpret_cast<const int4*>(as + k * kAStride + t.row(h));
+      a[h + 0] = va.x; a[h + 1] = va.y; a[h + 2] = va.z; a[h + 3] = va.w;
+    }
+#pragma unroll
+    for (int h = 0; h < kCols; h += 4) {
+      const int4 vb = *reinterpret_cast<const int4*>(bs + k * kWords + t.col(h));
+      b[h + 0] = vb.x; b[h + 1] = vb.y; b[h + 2] = vb.z; b[h + 3] = vb.w;
+    }
+#pragma unroll
+    for (int r = 0; r < kRows; ++r)
+#pragma unroll
+      for (int c = 0; c < kCols; ++c) acc[r][c] = F::update(acc[r][c], a[r], b[c]);
+  }
+}
+
 // acc = min(acc, A (x) B) for one kTile x kTile output tile: A the tile (a_ti, a_tk) of `a` (rows
 // a_pitch apart), B the tile (b_tk, b_tj) of `b`. sm90 reads both from its one matrix (a = b = d,
 // a_tk = b_tk = kt); the distributed engine (kernels/distributed.cuh) A from a rank's row block
@@ -235,24 +263,7 @@ __device__ __forceinline__ void accumulate(int (&acc)[kPer][kPer / F::kPerWord],
     if (chunk + 1 < chunks) load_chunk(chunk + 1);  // global loads in flight during the math
     const int* as = As + stage * kChunk * kAStride;
     const int* bs = Bs + stage * kChunk * kWords;
-#pragma unroll
-    for (int k = 0; k < kChunk; ++k) {
-      int a[kPer], b[Layout::kPerW];
-#pragma unroll
-      for (int h = 0; h < kRows; h += 4) {
-        const int4 va = *reinterpret_cast<const int4*>(as + k * kAStride + t.row(h));
-        a[h + 0] = va.x; a[h + 1] = va.y; a[h + 2] = va.z; a[h + 3] = va.w;
-      }
-#pragma unroll
-      for (int h = 0; h < kCols; h += 4) {
-        const int4 vb = *reinterpret_cast<const int4*>(bs + k * kWords + t.col(h));
-        b[h + 0] = vb.x; b[h + 1] = vb.y; b[h + 2] = vb.z; b[h + 3] = vb.w;
-      }
-#pragma unroll
-      for (int r = 0; r < kRows; ++r)
-#pragma unroll
-        for (int c = 0; c < kCols; ++c) acc[r][c] = F::update(acc[r][c], a[r], b[c]);
-    }
+    chunk_product<kTile, kChunk, kPer, F, kRows, kCols>(acc, as, bs);
     if (chunk + 1 < chunks) store_chunk(stage ^ 1);
     __syncthreads();
   }
@@ -504,6 +515,113 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>())
   update_and_close_next_pivot<kTile, kChunk, kPer, F>(d, pitch, n, r, reinterpret_cast<int*>(smem4));
 }
 
+// ---- The ordinary tiles from a transposed panel (int32, tile 128, chunk 16, look-ahead 1) --------
+// accumulate() stages A through registers to transpose it (A is read k-major in the loop), so
+// each chunk costs each thread global loads, scalar stores and a barrier it must wait for. Here
+// A comes from a k-major copy of the round's pivot column (the panel: row k holds column
+// r * kTile + k of d over every row), so both operands are copied to shared memory by cp.async,
+// without registers, two chunks of kRingChunk in a ring. The side stream fills the next round's
+// panel as it finishes column r + 1 (tile_to_panel); transpose_column fills round 0's.
+// probes/product_probe.cu measured the ring at 2 x 16 the fastest of the forms tried, the ordinary
+// tiles 1.7-1.9% faster than accumulate's at chunk 8 on the H200 (docs/perf-notes.md, step 11);
+// accumulate itself at tile 128, chunk 16 spills at 128 registers, the ring does not. It is the
+// config sm90[tile=128,chunk=16,per_thread=8,lookahead=1]: its ordinary tiles run the ring, its
+// other products (side stream, last round) accumulate at chunk 8 (product_chunk), which fit.
+inline constexpr int kRingChunk = 16;  // <- k elements a stage of the ring (two stages)
+
+template <int kTile, int kChunk, int kPer, class F = Int32Elements>
+constexpr bool ordinary_from_panel() {
+  return F::kPerWord == 1 && kTile == 128 && kChunk == kRingChunk && kPer == 8;
+}
+
+// The chunk of the products that accumulate() does in a config (all of them but the panel's
+// ordinary tiles).
+template <int kTile, int kChunk, int kPer, class F = Int32Elements>
+constexpr int product_chunk() { return ordinary_from_panel<kTile, kChunk, kPer, F>() ? 8 : kChunk; }
+
+template <int kTile>
+constexpr int ring_smem() { return product_smem<kTile, kRingChunk>(); }
+
+__device__ __forceinline__ void cp_async16(int* smem, const int* gmem) {
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(gmem) : "memory");
+}
+
+// acc = min(acc, A (x) B) as accumulate(), A the rows a_ti * kTile .. + kTile of the panel
+// (kTile rows `pitch` apart), B the tile (b_tk, b_tj) of d.
+template <int kTile, int kPer, int kRows = kPer, int kCols = kPer>
+__device__ __forceinline__ void accumulate_from_panel(int (&acc)[kPer][kPer], const int* __restrict__ panel,
+                                                      const int* __restrict__ d, int pitch, int a_ti, int b_tk,
+                                                      int b_tj, int chunks, int* smem) {
+  using Layout = ThreadTile<kTile, kPer>;
+  constexpr int kThreads = Layout::kThreads, kChunk = kRingChunk, kAStride = kTile + kAPad;
+  constexpr int kLoads = kTile * kChunk / 4 / kThreads;  // int4 a thread and operand per chunk
+  static_assert(kLoads * kThreads * 4 == kTile * kChunk, "chunk must split evenly over the threads");
+  const Layout t;
+  int* As = smem;                            // [2][kChunk][kAStride], k-major as in accumulate
+  int* Bs = smem + 2 * kChunk * kAStride;    // [2][kChunk][kTile]
+  const int tid = threadIdx.x, row0 = a_ti * kTile, col0 = b_tj * kTile, k0 = b_tk * kTile;
+  auto issue = [&](int chunk) {  // chunk's copies into stage chunk % 2, as one group
+    if (chunk < chunks) {
+#pragma unroll
+      for (int l = 0; l < kLoads; ++l) {
+        const int v = l * kThreads + tid, kk = v / (kTile / 4), mm = (v % (kTile / 4)) * 4;
+        const int row = (chunk & 1) * kChunk + kk;
+        cp_async16(As + row * kAStride + mm, panel + at(chunk * kChunk + kk, row0 + mm, pitch));
+        cp_async16(Bs + row * kTile + mm, d + at(k0 + chunk * kChunk + kk, col0 + mm, pitch));
+      }
+    }
+    asm volatile("cp.async.commit_group;" ::: "memory");
+  };
+  issue(0);
+#pragma unroll 1
+  for (int chunk = 0; chunk < chunks; ++chunk) {
+    // This chunk's copies landed, every thread's too (the barrier), and every thread is done
+    // with the other stage (chunk - 1), which the next copies overwrite.
+    asm volatile("cp.async.wait_group 0;" ::: "memory");
+    __syncthreads();
+    issue(chunk + 1);
+    const int* as = As + (chunk & 1) * kChunk * kAStride;
+    const int* bs = Bs + (chunk & 1) * kChunk * kTile;
+    chunk_product<kTile, kChunk, kPer, Int32Elements, kRows, kCols>(acc, as, bs);
+  }
+  __syncthreads();
+}
+
+// Column tile kt of d (every row of the padded matrix) into the panel, transposed: panel row k is
+// column kt * kTile + k. 32 x 32 blocks through shared memory (a padded row: no bank conflicts),
+// grid (kTile / 32, pitch / 32), 32 x 8 threads.
+template <int kTile>
+__global__ void __launch_bounds__(256) transpose_column(const int* __restrict__ d, int pitch, int kt,
+                                                        int* __restrict__ panel) {
+  __shared__ int block[32][33];
+  const int k0 = blockIdx.x * 32, g0 = blockIdx.y * 32, x = threadIdx.x, y = threadIdx.y;
+#pragma unroll
+  for (int i = y; i < 32; i += 8) block[i][x] = d[at(g0 + i, kt * kTile + k0 + x, pitch)];
+  __syncthreads();
+#pragma unroll
+  for (int i = y; i < 32; i += 8) panel[at(k0 + i, g0 + x, pitch)] = block[x][i];
+}
+
+// Copies the tile (ci, cj) of d, just stored by this block, into the panel transposed: panel row
+// k is column cj * kTile + k of d. Each thread reads back what it wrote itself (its own stores
+// are visible to it) and writes its 8 x 8 part as 16 vectors of 4 rows. The side stream does
+// it for the tiles of column r + 1 once they are final, so that round r + 1's ordinary tiles
+// find column r + 1 in the panel.
+template <int kTile, int kPer>
+__device__ __forceinline__ void tile_to_panel(const int* __restrict__ d, int pitch, int ci, int cj,
+                                              int* __restrict__ panel) {
+  const ThreadTile<kTile, kPer> t;
+  int acc[kPer][kPer];
+  load_tile<kTile, kPer>(acc, d, pitch, ci, cj);
+#pragma unroll
+  for (int c = 0; c < kPer; ++c)
+#pragma unroll
+    for (int r = 0; r < kPer; r += 4)
+      *reinterpret_cast<int4*>(panel + at(t.col(c), ci * kTile + t.row(r), pitch)) =
+          make_int4(acc[r][c], acc[r + 1][c], acc[r + 2][c], acc[r + 3][c]);
+}
+
 // The side stream's row/column kernels at tile 128 hold two tile products' state: capped at 128
 // registers (two blocks per SM) they spill, so they may take more and share an SM less.
 template <int kTile>
@@ -512,10 +630,11 @@ constexpr int side_blocks_per_sm() {
 }
 
 // 2 (tiles - 2) blocks, after lookahead_pivot: the tiles of row and column r + 1 (but the
-// pivot and the two edge tiles), round-r update, then phase 2 of round r + 1.
-template <int kTile, int kChunk, int kPer, class F = Int32Elements>
+// pivot and the two edge tiles), round-r update, then phase 2 of round r + 1; where the
+// ordinary tiles read A from a panel, the column's tiles are copied into the next one.
+template <int kTile, int kChunk, int kPer, class F = Int32Elements, bool kToPanel = false>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), side_blocks_per_sm<kTile>())
-    lookahead_line(int* __restrict__ d, int pitch, int n, int tiles, int r) {
+    lookahead_line(int* __restrict__ d, int pitch, int n, int tiles, int r, int* __restrict__ panel) {
   extern __shared__ int4 smem4[];
   int* smem = reinterpret_cast<int*>(smem4);
   const int next = r + 1, others = tiles - 2, q = blockIdx.x, x = skip_two(q % others, r);
@@ -525,29 +644,53 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), side_blocks_pe
   // must be visible to the block's loads first.
   __syncthreads();
   product_tile<kTile, kChunk, kPer, false, F>(d, pitch, n, ci, cj, next, smem);  // operands: pivot, itself
+  if constexpr (kToPanel) {
+    if (q >= others) tile_to_panel<kTile, kPer>(d, pitch, ci, cj, panel);  // column r + 1
+  }
 }
 
-// 2 blocks, after lookahead_line: phase 2 of round r + 1 for (r+1, r) and (r, r+1).
-template <int kTile, int kChunk, int kPer, class F = Int32Elements>
+// 2 blocks, after lookahead_line: phase 2 of round r + 1 for (r+1, r) and (r, r+1) (the latter
+// into the panel too, as lookahead_line's column tiles).
+template <int kTile, int kChunk, int kPer, class F = Int32Elements, bool kToPanel = false>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), side_blocks_per_sm<kTile>())
-    lookahead_edges(int* __restrict__ d, int pitch, int n, int r) {
+    lookahead_edges(int* __restrict__ d, int pitch, int n, int r, int* __restrict__ panel) {
   extern __shared__ int4 smem4[];
   const int next = r + 1;
   const bool row = blockIdx.x == 0;
   product_tile<kTile, kChunk, kPer, false, F>(d, pitch, n, row ? next : r, row ? r : next, next,
                                               reinterpret_cast<int*>(smem4));
+  if constexpr (kToPanel) {
+    if (!row) tile_to_panel<kTile, kPer>(d, pitch, r, next, panel);  // (r, r + 1): column r + 1
+  }
 }
 
 // (tiles - 2)^2 blocks: the round-r update of every tile outside rows and columns r and r + 1
-// (phase 3 of the three-launch schedule, less the tiles the side stream owns).
+// (phase 3 of the three-launch schedule, less the tiles the side stream owns). Where
+// ordinary_from_panel holds, A comes from `panel` (column r transposed); elsewhere panel is
+// unused (null) and the product is accumulate's.
 template <int kTile, int kChunk, int kPer, class F = Int32Elements>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
-    lookahead_ordinary(int* __restrict__ d, int pitch, int n, int tiles, int r) {
+    lookahead_ordinary(int* __restrict__ d, int pitch, int n, int tiles, int r, const int* __restrict__ panel) {
   extern __shared__ int4 smem4[];
-  const int others = tiles - 2;
-  product_tile<kTile, kChunk, kPer, true, F>(d, pitch, n, skip_two(blockIdx.x / others, r),
-                                             skip_two(blockIdx.x % others, r), r,
-                                             reinterpret_cast<int*>(smem4));
+  int* smem = reinterpret_cast<int*>(smem4);
+  const int others = tiles - 2, ci = skip_two(blockIdx.x / others, r), cj = skip_two(blockIdx.x % others, r);
+  if constexpr (ordinary_from_panel<kTile, kChunk, kPer, F>()) {
+    using Layout = ThreadTile<kTile, kPer>;
+    int acc[kPer][kPer];
+    load_tile<kTile, kPer>(acc, d, pitch, ci, cj);
+    const int chunks = live_chunks<kTile, kRingChunk>(n, r);
+    // The padded halves of the last row and column of tiles, as update_tile leaves them out.
+    if (n - ci * kTile <= Layout::kHalf) {
+      accumulate_from_panel<kTile, kPer, kPer / 2, kPer>(acc, panel, d, pitch, ci, r, cj, chunks, smem);
+    } else if (n - cj * kTile <= Layout::kHalf) {
+      accumulate_from_panel<kTile, kPer, kPer, kPer / 2>(acc, panel, d, pitch, ci, r, cj, chunks, smem);
+    } else {
+      accumulate_from_panel<kTile, kPer>(acc, panel, d, pitch, ci, r, cj, chunks, smem);
+    }
+    store_tile<kTile, kPer>(acc, d, pitch, ci, cj);
+  } else {
+    product_tile<kTile, kChunk, kPer, true, F>(d, pitch, n, ci, cj, r, smem);
+  }
 }
 
 // ---- The pivot inside phase 3 (lookahead = 2, for small n) -----------------------------------

@@ -111,13 +111,15 @@ void solve(int* words, int n, cudaStream_t stream, PhaseTimer* phases) {
   const int tiles = round_up(n, kTile) / kTile;
   const int pitch = tiles * kTile / F::kPerWord;  // in words
   int* const m = words;
-  constexpr int kP1 = k::pivot_smem<kTile>(), kProd = k::product_smem<kTile, kChunk, F>();
+  // The chunk of every product but the ordinary tiles of a config that reads A from a panel.
+  constexpr int kC = k::product_chunk<kTile, kChunk, kPer, F>();
+  constexpr int kP1 = k::pivot_smem<kTile>(), kProd = k::product_smem<kTile, kC, F>();
   constexpr int kP2 = k::product_smem<kTile, k::phase2_chunk<kTile, F>(), F>();
   constexpr int kThreads = k::product_threads<kTile, kPer>();
   constexpr int kThreads2 = k::product_threads<kTile, k::per_thread2<F>()>();
   allow_smem(k::phase1<kTile, F>, kP1);
   allow_smem(k::phase2<kTile, F>, kP2);
-  allow_smem(k::phase3<kTile, kChunk, kPer, F>, kProd);
+  allow_smem(k::phase3<kTile, kC, kPer, F>, kProd);
 
   auto phase_2 = [&](int kt) {
     mark_phase(phases, 2);
@@ -130,7 +132,7 @@ void solve(int* words, int n, cudaStream_t stream, PhaseTimer* phases) {
   };
   auto phase_3 = [&](int kt) {
     mark_phase(phases, 3);
-    launch_early(k::phase3<kTile, kChunk, kPer, F>, dim3(tiles, tiles), kThreads, kProd, stream, m, pitch, n, kt);
+    launch_early(k::phase3<kTile, kC, kPer, F>, dim3(tiles, tiles), kThreads, kProd, stream, m, pitch, n, kt);
   };
   if constexpr (kLookahead == 1) {
     // Round 0's phases 1 and 2 as plain launches; then each round's phase 3 forks: the side
@@ -138,43 +140,61 @@ void solve(int* words, int n, cudaStream_t stream, PhaseTimer* phases) {
     // updates the ordinary tiles (kernels/sm90.cuh). The last round has nothing to prepare.
     // --phases shows all of it as phase 3.
     constexpr int kPivot = std::max(kProd, k::pivot_smem<kTile>());
-    allow_smem(k::lookahead_pivot<kTile, kChunk, kPer, F>, kPivot);
-    allow_smem(k::lookahead_line<kTile, kChunk, kPer, F>, kProd);
-    allow_smem(k::lookahead_edges<kTile, kChunk, kPer, F>, kProd);
-    allow_smem(k::lookahead_ordinary<kTile, kChunk, kPer, F>, kProd);
+    allow_smem(k::lookahead_pivot<kTile, kC, kPer, F>, kPivot);
+    // Where the ordinary tiles read A from a panel (kernels/sm90.cuh): two of them, round r's
+    // column r in panel r % 2; round 0's transposed after phases 1 and 2, round r + 1's written
+    // by the side stream's line and edge tiles as they finish, while round r's ordinary tiles
+    // read the other.
+    constexpr bool kPanel = k::ordinary_from_panel<kTile, kChunk, kPer, F>();
+    allow_smem(k::lookahead_line<kTile, kC, kPer, F, kPanel>, kProd);
+    allow_smem(k::lookahead_edges<kTile, kC, kPer, F, kPanel>, kProd);
+    constexpr int kOrdinary = kPanel ? k::ring_smem<kTile>() : kProd;
+    allow_smem(k::lookahead_ordinary<kTile, kChunk, kPer, F>, kOrdinary);
     const SideStream& side = side_stream();
+    const size_t panel_elems = static_cast<size_t>(kTile) * pitch;
+    int* panels = nullptr;
+    if constexpr (kPanel) APSP_CUDA_CHECK(cudaMallocAsync(&panels, 2 * panel_elems * sizeof(int), stream));
     phases_1_2(0);
+    if constexpr (kPanel) {
+      k::transpose_column<kTile><<<dim3(kTile / 32, pitch / 32), dim3(32, 8), 0, stream>>>(m, pitch, 0, panels);
+      APSP_CUDA_CHECK_LAUNCH();
+    }
     for (int r = 0; r + 1 < tiles; ++r) {
       mark_phase(phases, 3);
       APSP_CUDA_CHECK(cudaEventRecord(side.fork, stream));
       APSP_CUDA_CHECK(cudaStreamWaitEvent(side.stream, side.fork));
-      k::lookahead_pivot<kTile, kChunk, kPer, F><<<1, kThreads, kPivot, side.stream>>>(m, pitch, n, r);
+      k::lookahead_pivot<kTile, kC, kPer, F><<<1, kThreads, kPivot, side.stream>>>(m, pitch, n, r);
       APSP_CUDA_CHECK_LAUNCH();
       const int others = tiles - 2;
+      int* const next_panel = kPanel ? panels + ((r + 1) & 1) * panel_elems : nullptr;
       if (others > 0) {
-        k::lookahead_line<kTile, kChunk, kPer, F><<<2 * others, kThreads, kProd, side.stream>>>(m, pitch, n, tiles, r);
+        k::lookahead_line<kTile, kC, kPer, F, kPanel><<<2 * others, kThreads, kProd, side.stream>>>(m, pitch, n, tiles, r,
+                                                                                               next_panel);
         APSP_CUDA_CHECK_LAUNCH();
       }
-      k::lookahead_edges<kTile, kChunk, kPer, F><<<2, kThreads, kProd, side.stream>>>(m, pitch, n, r);
+      k::lookahead_edges<kTile, kC, kPer, F, kPanel><<<2, kThreads, kProd, side.stream>>>(m, pitch, n, r, next_panel);
       APSP_CUDA_CHECK_LAUNCH();
       if (others > 0) {
-        k::lookahead_ordinary<kTile, kChunk, kPer, F><<<others * others, kThreads, kProd, stream>>>(m, pitch, n, tiles, r);
+        const int* panel = kPanel ? panels + (r & 1) * panel_elems : nullptr;
+        k::lookahead_ordinary<kTile, kChunk, kPer, F><<<others * others, kThreads, kOrdinary, stream>>>(m, pitch, n, tiles,
+                                                                                                      r, panel);
         APSP_CUDA_CHECK_LAUNCH();
       }
       APSP_CUDA_CHECK(cudaEventRecord(side.join, side.stream));
       APSP_CUDA_CHECK(cudaStreamWaitEvent(stream, side.join));
     }
+    if constexpr (kPanel) APSP_CUDA_CHECK(cudaFreeAsync(panels, stream));
     if (tiles > 1) phase_3(tiles - 1);
   } else if constexpr (kLookahead == 2) {
     // Round r's phase 3 with round r + 1's pivot in its block 0, alone on its SM (the launch's
     // shared memory admits one block per SM; kernels/sm90.cuh), then round r + 1's phase 2.
     // --phases shows the pivot as phase 3.
     const int smem = std::max({kProd, k::pivot_smem<kTile>(), one_block_per_sm_smem()});
-    allow_smem(k::phase3_next_pivot<kTile, kChunk, kPer, F>, smem);
+    allow_smem(k::phase3_next_pivot<kTile, kC, kPer, F>, smem);
     phases_1_2(0);
     for (int r = 0; r + 1 < tiles; ++r) {
       mark_phase(phases, 3);
-      launch_early(k::phase3_next_pivot<kTile, kChunk, kPer, F>, dim3((tiles - 1) * (tiles - 1)), kThreads, smem,
+      launch_early(k::phase3_next_pivot<kTile, kC, kPer, F>, dim3((tiles - 1) * (tiles - 1)), kThreads, smem,
                    stream, m, pitch, n, tiles, r);
       phase_2(r + 1);
     }
@@ -242,8 +262,9 @@ struct Family {
   template <int kTile, int kChunk, int kPer>
   static int smem_bytes() {
     namespace k = kernels::sm90;
-    return std::max({k::product_smem<kTile, kChunk, F>(),
-                     k::product_smem<kTile, k::phase2_chunk<kTile, F>(), F>(), k::pivot_smem<kTile>()});
+    const int panel_ring = k::ordinary_from_panel<kTile, kChunk, kPer, F>() ? k::ring_smem<kTile>() : 0;
+    return std::max({k::product_smem<kTile, kChunk, F>(), k::product_smem<kTile, k::phase2_chunk<kTile, F>(), F>(),
+                     k::pivot_smem<kTile>(), panel_ring});
   }
 
   // The instance function of one point: the schedule on the caller's buffer as it is (sm90). A
@@ -284,6 +305,19 @@ struct Family {
       run_instance(name, d, n, c, stream, phases);
     };
     return v;
+  }
+
+  // The device memory a solve allocates beside the matrix: the look-ahead schedule's two panels
+  // where its ordinary tiles read A from one (kernels/sm90.cuh, ordinary_from_panel).
+  static uint64_t panel_bytes(const Config& c, int n) {
+    uint64_t bytes = 0;
+    with_config(c, [&](auto t, auto ch, auto p, auto la) {
+      constexpr int kT = decltype(t)::value;
+      if constexpr (decltype(la)::value == 1 &&
+                    kernels::sm90::ordinary_from_panel<kT, decltype(ch)::value, decltype(p)::value, F>())
+        bytes = 2ull * kT * round_up(n, kT) * sizeof(int);
+    });
+    return bytes;
   }
 
   // Variant::check: the constraints, then the launches' threads and shared memory on `dev`.

@@ -1,0 +1,385 @@
+// product_probe: where sm90's ordinary tiles lose against the min-plus ceiling. One round of
+// ordinary tiles (tile 128, 8 x 8 a thread, the look-ahead schedule's lookahead_ordinary) at a
+// given n, timed as shipped and in forms that each change one thing, beside the ceiling probe
+// in the same run (docs/perf-notes.md, step 11):
+//   accumulate  the ordinary tiles before step 11: accumulate(), chunk 8, one block a tile, 2 an SM
+//               (the reference); "copy" is the probe's own copy of its loop (the forms below
+//               change that copy)
+//   panel ring  lookahead_ordinary as shipped: A from a transposed panel, both operands by cp.async
+//               in a 2 x 16 ring (kernels/sm90.cuh)
+//   persistent  2 blocks an SM, each looping over tiles (no block launches, no tail of blocks)
+//   async-b     B copied to shared memory by cp.async (no staging registers, no STS for it)
+//   chunk16     chunk 16 (half the barriers), which fits 128 registers only with async-b
+//   no-c        (wrong values) C not read: acc starts at INF, so no load latency a tile
+//   no-staging  (wrong values) chunk 0 only, reused: no global loads, STS or barriers a chunk
+// The forms that compute the right thing are compared bit-exact with the shipped kernel.
+//   ./build/release/product_probe [n]      (n a multiple of 128, default 9984; exit 3 without a GPU)
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/console.hpp"
+#include "kernels/ceiling.cuh"
+#include "kernels/sm90.cuh"
+
+namespace {
+
+using namespace apsp::kernels;
+using namespace apsp::kernels::sm90;
+
+constexpr int kTile = 128, kPer = 8, kThreads = 256;
+
+__device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "memory"); }
+
+// A form: its chunk, whether blocks loop over tiles, B by cp.async, C read, chunks staged
+// (template parameters of the kernel one by one: nvcc's host stubs take no class-type ones).
+struct Form {
+  int chunk = 8;
+  bool persistent = false, async_b = false, read_c = true, stage = true;
+  int ring = 0;  // stages of the cp.async ring (product_ring), 0: the shipped double buffer
+  bool no_barrier = false, no_global = false;
+  int a_mode = 0;  // the ring's A: 0 k-major source, 1 m-major read by scalars, 2 m-major by pairs
+};
+
+// One k step of the 8 x 8 outputs: A's 8 values from the k-major row as, B's from bs.
+__device__ __forceinline__ void step(int (&acc)[kPer][kPer], const int* as, const int* bs) {
+  chunk_product<kTile, 1, kPer, Int32Elements, kPer, kPer>(acc, as, bs);
+}
+
+// accumulate() of kernels/sm90.cuh with the probe's switches (A = (ti, kt), B = (kt, tj)).
+template <int kChunk, bool kAsync, bool kStage, bool kNoBarrier = false, bool kNoGlobal = false>
+__device__ __forceinline__ void product(int (&acc)[kPer][kPer], const int* __restrict__ d, int pitch, int ti,
+                                        int kt, int tj, int chunks, int* smem) {
+  constexpr int kAStride = kTile + kAPad;
+  constexpr int kLoads = kTile * kChunk / 4 / kThreads;
+  int* As = smem;
+  int* Bs = smem + 2 * kChunk * kAStride;
+  const int tid = threadIdx.x, row0 = ti * kTile, col0 = tj * kTile, k0 = kt * kTile;
+  int4 ra[kLoads], rb[kLoads];
+  auto load_chunk = [&](int chunk, int stage) {
+#pragma unroll
+    for (int l = 0; l < kLoads; ++l) {
+      const int v = l * kThreads + tid;
+      const int am = v / (kChunk / 4), ak = (v % (kChunk / 4)) * 4;
+      ra[l] = *reinterpret_cast<const int4*>(d + at(row0 + am, k0 + chunk * kChunk + ak, pitch));
+      const int bk = v / (kTile / 4), bn = (v % (kTile / 4)) * 4;
+      const int* src = d + at(k0 + chunk * kChunk + bk, col0 + bn, pitch);
+      if constexpr (kAsync) cp_async16(Bs + stage * kChunk * kTile + bk * kTile + bn, src);
+      else rb[l] = *reinterpret_cast<const int4*>(src);
+    }
+  };
+  auto store_chunk = [&](int stage) {
+    int* as = As + stage * kChunk * kAStride;
+    int* bs = Bs + stage * kChunk * kTile;
+#pragma unroll
+    for (int l = 0; l < kLoads; ++l) {
+      const int v = l * kThreads + tid;
+      const int am = v / (kChunk / 4), ak = (v % (kChunk / 4)) * 4;
+      as[(ak + 0) * kAStride + am] = ra[l].x;
+      as[(ak + 1) * kAStride + am] = ra[l].y;
+      as[(ak + 2) * kAStride + am] = ra[l].z;
+      as[(ak + 3) * kAStride + am] = ra[l].w;
+      const int bk = v / (kTile / 4), bn = (v % (kTile / 4)) * 4;
+      if constexpr (!kAsync) *reinterpret_cast<int4*>(bs + bk * kTile + bn) = rb[l];
+    }
+    if constexpr (kAsync) cp_async_wait_all();
+  };
+  load_chunk(0, 0);
+  store_chunk(0);
+  __syncthreads();
+#pragma unroll 1
+  for (int chunk = 0; chunk < chunks; ++chunk) {
+    const int stage = kStage ? chunk & 1 : 0;
+    const bool next = kStage && chunk + 1 < chunks;
+    // Reused operands: without this clobber the compiler hoists the sums out of the loop
+    // (kernels/ceiling.cuh says why).
+    if constexpr (!kStage) asm volatile("" ::: "memory");
+    if (next && !kNoGlobal) load_chunk(chunk + 1, stage ^ 1);
+    const int* as = As + stage * kChunk * kAStride;
+    const int* bs = Bs + stage * kChunk * kTile;
+#pragma unroll
+    for (int k = 0; k < kChunk; ++k) step(acc, as + k * kAStride, bs + k * kTile);
+    if (next && !kNoGlobal) store_chunk(stage ^ 1);
+    if (kStage && !kNoBarrier) __syncthreads();
+  }
+  __syncthreads();
+}
+
+// A k step with A m-major in shared memory (rows kChunk + 4 words apart): 8 scalar loads of
+// A (kPairs false) or, for two k steps at once, 8 8-byte loads (kPairs true).
+template <int kAS, bool kPairs>
+__device__ __forceinline__ void step_m(int (&acc)[kPer][kPer], const int* as, int k, const int* bs) {
+  const ThreadTile<kTile, kPer> t;
+  constexpr int kSteps = kPairs ? 2 : 1;
+  int a[kSteps][kPer];
+#pragma unroll
+  for (int r = 0; r < kPer; ++r) {
+    if constexpr (kPairs) {
+      const int2 v = *reinterpret_cast<const int2*>(as + t.row(r) * kAS + k);
+      a[0][r] = v.x, a[kSteps - 1][r] = v.y;
+    } else {
+      a[0][r] = as[t.row(r) * kAS + k];
+    }
+  }
+#pragma unroll
+  for (int s = 0; s < kSteps; ++s) {
+    int b[kPer];
+#pragma unroll
+    for (int h = 0; h < kPer; h += 4) {
+      const int4 vb = *reinterpret_cast<const int4*>(bs + s * kTile + t.col(h));
+      b[h + 0] = vb.x; b[h + 1] = vb.y; b[h + 2] = vb.z; b[h + 3] = vb.w;
+    }
+#pragma unroll
+    for (int r = 0; r < kPer; ++r)
+#pragma unroll
+      for (int c = 0; c < kPer; ++c) acc[r][c] = min_plus(acc[r][c], a[s][r], b[c]);
+  }
+}
+
+// Words of one stage of A in the ring: k-major (kAMode 0) or m-major (rows kChunk + 4 apart).
+template <int kChunk, int kAMode>
+constexpr int ring_a_words() { return kAMode == 0 ? kChunk * (kTile + kAPad) : kTile * (kChunk + 4); }
+
+// The ring of kStages chunks, both operands by cp.async and A read from a k-major source (a
+// transposed copy of the pivot column; here the matrix itself: timing only), one barrier a chunk.
+template <int kChunk, int kStages, int kAMode>
+__device__ __forceinline__ void product_ring(int (&acc)[kPer][kPer], const int* __restrict__ d, int pitch, int ti,
+                                             int kt, int tj, int chunks, int* smem) {
+  // kAMode 0: A k-major (a transposed source); 1, 2: A m-major, read by scalar / pair loads.
+  constexpr int kAStride = kAMode == 0 ? kTile + kAPad : kChunk + 4;
+  constexpr int kAStage = ring_a_words<kChunk, kAMode>();
+  constexpr int kLoads = kTile * kChunk / 4 / kThreads;
+  int* As = smem;
+  int* Bs = smem + kStages * kAStage;
+  const int tid = threadIdx.x, row0 = ti * kTile, col0 = tj * kTile, k0 = kt * kTile;
+  auto issue = [&](int chunk) {
+    if (chunk < chunks) {
+      const int stage = chunk % kStages;
+#pragma unroll
+      for (int l = 0; l < kLoads; ++l) {
+        const int v = l * kThreads + tid, kk = v / (kTile / 4), mm = (v % (kTile / 4)) * 4;
+        if constexpr (kAMode == 0) {
+          cp_async16(As + stage * kAStage + kk * kAStride + mm, d + at(k0 + chunk * kChunk + kk, row0 + mm, pitch));
+        } else {  // row am of A, k ak .. ak + 3
+          const int am = v / (kChunk / 4), ak = (v % (kChunk / 4)) * 4;
+          cp_async16(As + stage * kAStage + am * kAStride + ak, d + at(row0 + am, k0 + chunk * kChunk + ak, pitch));
+        }
+        cp_async16(Bs + (stage * kChunk + kk) * kTile + mm, d + at(k0 + chunk * kChunk + kk, col0 + mm, pitch));
+      }
+    }
+    asm volatile("cp.async.commit_group;" ::: "memory");
+  };
+#pragma unroll
+  for (int s = 0; s < kStages - 1; ++s) issue(s);
+#pragma unroll 1
+  for (int chunk = 0; chunk < chunks; ++chunk) {
+    asm volatile("cp.async.wait_group %0;" ::"n"(kStages - 2) : "memory");
+    __syncthreads();
+    issue(chunk + kStages - 1);
+    const int stage = chunk % kStages;
+    const int* as = As + stage * kAStage;
+    const int* bs = Bs + stage * kChunk * kTile;
+    if constexpr (kAMode == 0) {
+#pragma unroll
+      for (int k = 0; k < kChunk; ++k) step(acc, as + k * kAStride, bs + k * kTile);
+    } else {
+      constexpr int kSteps = kAMode == 2 ? 2 : 1;
+#pragma unroll
+      for (int k = 0; k < kChunk; k += kSteps) step_m<kAStride, kAMode == 2>(acc, as, k, bs + k * kTile);
+    }
+  }
+  __syncthreads();
+}
+
+// The ordinary tiles as sm90 ran them before the panel: accumulate(), chunk 8.
+__global__ void __launch_bounds__(kThreads, 2) accumulate_ordinary(int* __restrict__ d, int pitch, int n, int tiles,
+                                                                   int r) {
+  extern __shared__ int4 smem4[];
+  const int others = tiles - 2;
+  product_tile<kTile, 8, kPer, true>(d, pitch, n, skip_two(blockIdx.x / others, r), skip_two(blockIdx.x % others, r),
+                                     r, reinterpret_cast<int*>(smem4));
+}
+
+template <int kChunk, bool kPersistent, bool kAsyncB, bool kReadC, bool kStage, int kRing = 0, bool kNoBarrier = false,
+          bool kNoGlobal = false, int kAMode = 0>
+__global__ void __launch_bounds__(kThreads, 2) ordinary(int* __restrict__ d, int pitch, int tiles, int r) {
+  extern __shared__ int4 smem4[];
+  int* smem = reinterpret_cast<int*>(smem4);
+  const int others = tiles - 2, count = others * others;
+  for (int x = blockIdx.x; x < count; x += kPersistent ? gridDim.x : count) {
+    const int ci = skip_two(x / others, r), cj = skip_two(x % others, r);
+    int acc[kPer][kPer];
+    if constexpr (!kReadC) {
+#pragma unroll
+      for (int i = 0; i < kPer; ++i)
+#pragma unroll
+        for (int j = 0; j < kPer; ++j) acc[i][j] = kInf;
+    } else {
+      load_tile<kTile, kPer>(acc, d, pitch, ci, cj);
+    }
+    if constexpr (kRing > 0) product_ring<kChunk, kRing, kAMode>(acc, d, pitch, ci, r, cj, kTile / kChunk, smem);
+    else product<kChunk, kAsyncB, kStage, kNoBarrier, kNoGlobal>(acc, d, pitch, ci, r, cj, kTile / kChunk, smem);
+    store_tile<kTile, kPer>(acc, d, pitch, ci, cj);
+  }
+}
+
+bool ok(cudaError_t e) {
+  if (e == cudaSuccess) return true;
+  std::fprintf(stderr, "product_probe: %s\n", cudaGetErrorString(e));
+  return false;
+}
+
+struct Timer {
+  cudaEvent_t start, stop;
+  Timer() { cudaEventCreate(&start), cudaEventCreate(&stop); }
+  ~Timer() { cudaEventDestroy(start), cudaEventDestroy(stop); }
+  template <class Launch>
+  double median_ms(Launch&& launch, int reps) {
+    std::vector<float> ms;
+    for (int i = 0; i < reps; ++i) {
+      cudaEventRecord(start);
+      launch();
+      cudaEventRecord(stop);
+      cudaEventSynchronize(stop);
+      float m = 0;
+      cudaEventElapsedTime(&m, start, stop);
+      ms.push_back(m);
+    }
+    std::nth_element(ms.begin(), ms.begin() + reps / 2, ms.end());
+    return ms[reps / 2];
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int n = 9984;
+  static_assert(ordinary_from_panel<kTile, kRingChunk, kPer>(), "the probe times the panel form of the ordinary tiles");
+  if (argc > 1) {
+    const std::string arg = argv[1];
+    if (arg == "--help" || arg == "-h") {
+      std::printf("product_probe: times one round of sm90's ordinary tiles (tile 128, chunk 8) as shipped and\n"
+                  "in forms that each change one thing, beside the int32 min-plus ceiling, and checks\n"
+                  "the forms that compute the right values against the shipped kernel.\n"
+                  "Usage: product_probe [n]   n a multiple of 128 (default 9984)\n%s\n",
+                  apsp::exit_codes_help("a wrong result or a CUDA error").c_str());
+      return 0;
+    }
+    n = std::atoi(arg.c_str());
+    if (n < 4 * kTile || n % kTile != 0 || n > 46336) {
+      std::fprintf(stderr, "product_probe: n must be a multiple of 128 from 512 to 46336 (got '%s')\n", arg.c_str());
+      return apsp::kExitRefused;
+    }
+  }
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::fprintf(stderr, "product_probe: no CUDA device\n");
+    return apsp::kExitNoDevice;
+  }
+  cudaDeviceProp prop{};
+  cudaGetDeviceProperties(&prop, 0);
+  const int tiles = n / kTile, r = tiles / 2, others = tiles - 2;
+  const size_t elems = static_cast<size_t>(n) * n;
+  std::vector<int> input(elems);
+  for (size_t i = 0; i < elems; ++i) {
+    const unsigned h = static_cast<unsigned>(i) * 2654435761u;
+    input[i] = (h >> 7) % 5 == 0 ? kInf : static_cast<int>(h % 1000) + 1;
+  }
+  int *d = nullptr, *ref = nullptr, *out = nullptr;
+  if (!ok(cudaMalloc(&d, elems * 4)) || !ok(cudaMalloc(&ref, elems * 4)) ||
+      !ok(cudaMalloc(&out, 2 * prop.multiProcessorCount * kCeilThreads * 4)))
+    return apsp::kExitFailed;
+  Timer timer;
+  // The ceiling, as the bench measures it (2 blocks an SM, median of 5).
+  const int ceil_reps = 20000, ceil_blocks = 2 * prop.multiProcessorCount;
+  minplus_ceiling<Int32Elements><<<ceil_blocks, kCeilThreads>>>(16, 1, out);
+  const double ceil_ms = timer.median_ms([&] { minplus_ceiling<Int32Elements><<<ceil_blocks, kCeilThreads>>>(ceil_reps, 1, out); }, 5);
+  const double ceiling = static_cast<double>(ceil_blocks) * kCeilThreads * 64.0 * kCeilK * ceil_reps / (ceil_ms / 1e3);
+  std::printf("%s, n = %d, %d ordinary tiles a round; int32 ceiling %.2f T updates/s\n", prop.name, n,
+              others * others, ceiling / 1e12);
+  const double updates = static_cast<double>(others) * others * kTile * kTile * kTile;
+
+  cudaMemcpy(ref, input.data(), elems * 4, cudaMemcpyHostToDevice);
+  const int smem8 = product_smem<kTile, 8>(), smem16 = product_smem<kTile, 16>();
+  cudaFuncSetAttribute(accumulate_ordinary, cudaFuncAttributeMaxDynamicSharedMemorySize, smem8);
+  accumulate_ordinary<<<others * others, kThreads, smem8>>>(ref, n, n, tiles, r);
+  if (!ok(cudaDeviceSynchronize())) return apsp::kExitFailed;
+  std::vector<int> want(elems), got(elems);
+  cudaMemcpy(want.data(), ref, elems * 4, cudaMemcpyDeviceToHost);
+
+  bool good = true;
+  auto form = [&]<Form kForm>(const char* name, bool exact) {
+    const int smem = kForm.ring > 0 ? kForm.ring * (ring_a_words<kForm.chunk, kForm.a_mode>() + kForm.chunk * kTile) * 4 : kForm.chunk == 16 ? smem16 : smem8;
+    auto kernel = ordinary<kForm.chunk, kForm.persistent, kForm.async_b, kForm.read_c, kForm.stage, kForm.ring,
+                           kForm.no_barrier, kForm.no_global, kForm.a_mode>;
+    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    const int grid = kForm.persistent ? 2 * prop.multiProcessorCount : others * others;
+    cudaFuncAttributes attr{};
+    cudaFuncGetAttributes(&attr, kernel);
+    std::string check = "(timing only: wrong values by design)";
+    if (exact) {
+      cudaMemcpy(d, input.data(), elems * 4, cudaMemcpyHostToDevice);
+      kernel<<<grid, kThreads, smem>>>(d, n, tiles, r);
+      good = ok(cudaDeviceSynchronize()) && good;
+      cudaMemcpy(got.data(), d, elems * 4, cudaMemcpyDeviceToHost);
+      const bool same = got == want;
+      good = good && same;
+      check = same ? "equals the reference" : "DIFFERS from the reference";
+    }
+    const double ms = timer.median_ms([&] { kernel<<<grid, kThreads, smem>>>(d, n, tiles, r); }, 11);
+    good = ok(cudaGetLastError()) && good;
+    std::printf("%-26s %4d regs %5d spill B  %8.3f ms  %6.2f T/s  %5.1f%% of the ceiling  %s\n", name, attr.numRegs,
+                static_cast<int>(attr.localSizeBytes), ms, updates / (ms / 1e3) / 1e12,
+                100.0 * updates / (ms / 1e3) / ceiling, check.c_str());
+  };
+  auto report = [&](const char* name, const void* kernel, double ms, const std::string& check) {
+    cudaFuncAttributes attr{};
+    cudaFuncGetAttributes(&attr, kernel);
+    std::printf("%-26s %4d regs %5d spill B  %8.3f ms  %6.2f T/s  %5.1f%% of the ceiling  %s\n", name, attr.numRegs,
+                static_cast<int>(attr.localSizeBytes), ms, updates / (ms / 1e3) / 1e12,
+                100.0 * updates / (ms / 1e3) / ceiling, check.c_str());
+  };
+  report("accumulate, chunk 8", reinterpret_cast<const void*>(accumulate_ordinary),
+         timer.median_ms([&] { accumulate_ordinary<<<others * others, kThreads, smem8>>>(d, n, n, tiles, r); }, 11),
+         "(the reference)");
+  {  // sm90's ordinary tiles as shipped: A from column r transposed into a panel
+    int* panel = nullptr;
+    if (!ok(cudaMalloc(&panel, static_cast<size_t>(kTile) * n * 4))) return apsp::kExitFailed;
+    auto ordinary = lookahead_ordinary<kTile, kRingChunk, kPer>;
+    const int smem = ring_smem<kTile>();
+    cudaFuncSetAttribute(ordinary, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    cudaMemcpy(d, input.data(), elems * 4, cudaMemcpyHostToDevice);
+    transpose_column<kTile><<<dim3(kTile / 32, n / 32), dim3(32, 8)>>>(d, n, r, panel);
+    ordinary<<<others * others, kThreads, smem>>>(d, n, n, tiles, r, panel);
+    good = ok(cudaDeviceSynchronize()) && good;
+    cudaMemcpy(got.data(), d, elems * 4, cudaMemcpyDeviceToHost);
+    const bool same = got == want;
+    good = good && same;
+    report("panel ring 2 x 16 (shipped)", reinterpret_cast<const void*>(ordinary),
+           timer.median_ms([&] { ordinary<<<others * others, kThreads, smem>>>(d, n, n, tiles, r, panel); }, 11),
+           same ? "equals the reference" : "DIFFERS from the reference");
+    const double t_ms = timer.median_ms(
+        [&] { transpose_column<kTile><<<dim3(kTile / 32, n / 32), dim3(32, 8)>>>(d, n, r, panel); }, 11);
+    std::printf("%-26s %8.3f ms a round\n", "transpose_column", t_ms);
+    cudaFree(panel);
+  }
+  form.template operator()<Form{}>("copy", true);
+  form.template operator()<Form{.read_c = false}>("no-c", false);
+  form.template operator()<Form{.stage = false}>("no-staging", false);
+  form.template operator()<Form{.no_barrier = true}>("no-barrier", false);
+  form.template operator()<Form{.no_global = true}>("no-global", false);
+  form.template operator()<Form{.ring = 4}>("ring 4 x 8", false);
+  form.template operator()<Form{.chunk = 16, .ring = 2}>("ring 2 x 16", false);
+  form.template operator()<Form{.chunk = 16, .ring = 3}>("ring 3 x 16", false);
+  form.template operator()<Form{.chunk = 16, .ring = 2, .a_mode = 1}>("ring 2 x 16, A m scalar", true);
+  form.template operator()<Form{.chunk = 16, .ring = 2, .a_mode = 2}>("ring 2 x 16, A m pairs", true);
+  form.template operator()<Form{.chunk = 16, .ring = 3, .a_mode = 1}>("ring 3 x 16, A m scalar", true);
+  form.template operator()<Form{.chunk = 16, .ring = 3, .a_mode = 2}>("ring 3 x 16, A m pairs", true);
+  form.template operator()<Form{.chunk = 8, .ring = 4, .a_mode = 2}>("ring 4 x 8, A m pairs", true);
+  form.template operator()<Form{.chunk = 32, .ring = 2, .a_mode = 2}>("ring 2 x 32, A m pairs", true);
+  cudaFree(d), cudaFree(ref), cudaFree(out);
+  return good ? apsp::kExitOk : apsp::kExitFailed;
+}
