@@ -94,6 +94,11 @@ DistributedConfig distributed_config(const Config& c) {
   get("chunk", d.chunk);
   get("per_thread", d.per_thread);
   if (auto it = c.find("lookahead"); it != c.end()) d.lookahead = it->second != 0;
+  // sm90's panel config (tile 128, chunk 16: kernels/sm90.cuh, ordinary_from_panel) runs every
+  // product but its ordinary tiles at chunk 8; the engine has no panel and runs them all so.
+  namespace s = kernels::sm90;
+  if (d.tile == 128 && d.chunk == s::kRingChunk && d.per_thread == 8)
+    d.chunk = s::product_chunk<128, s::kRingChunk, 8>();
   return d;
 }
 
