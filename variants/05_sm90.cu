@@ -83,18 +83,19 @@ APSP_REGISTER_INSTANCES(add_instances)
 
 namespace {
 
-// Declared default (tile, chunk, per_thread, lookahead): the best measured at n = 10000 on the
-// H200 (70.3 ms; docs/perf-notes.md, step 6; chunk 16 or 32 spills at tile 128 at 128
-// registers). Smaller n want tile 64 (step 8): the policy tables (policies/) and, on a device
-// without one, the heuristic give each n its config. The heuristic's configs are the ones the
-// H200 and H100 tables (policies/) hold: while a round has few tiles, tile 64 with the next pivot
-// inside phase 3 (tuned at n = 1000), then tile 64 with the side stream (2500); from the
-// geometric mean of 2500 and 5000, where tile 128 was already the faster on both, the default.
+// Declared default (tile, chunk, per_thread, lookahead): the panel, the fastest the tuner
+// measured at n = 5000 and 10000 on both the H200 and the H100 (69.932 / 70.320 ms at 10000;
+// docs/perf-notes.md, step 11). Smaller n want tile 64 (step 8): the policy tables (policies/)
+// and, on a device without one, the heuristic give each n its config. The heuristic's configs
+// are the ones the H200 and H100 tables (policies/) hold: while a round has few tiles, tile 64
+// with the next pivot inside phase 3 (tuned at n = 1000), then tile 64 with the side stream
+// (2500); from the geometric mean of 2500 and 5000, where tile 128 was already the faster on
+// both, the default.
 Variant make_sm90() {
   Variant v = Family::variant(kName,
                               "padded 64/128 tiles, GEMM-like 4x4/8x8 per thread, double-buffered k chunks, "
                               "look-ahead rounds",
-                              make_config(128, 8, 8, 1), make_config(64, 32, 4, 2), make_config(64, 16, 4, 1));
+                              make_config(128, 16, 8, 1), make_config(64, 32, 4, 2), make_config(64, 16, 4, 1));
   v.pitch = [](const Config& c, int n) { return sm90_family::round_up(n, c.at("tile")); };
   v.scratch_bytes = Family::panel_bytes;
   v.multi_gpu = true;
