@@ -263,8 +263,8 @@ struct Family {
   static int smem_bytes() {
     namespace k = kernels::sm90;
     const int panel_ring = k::ordinary_from_panel<kTile, kChunk, kPer, F>() ? k::ring_smem<kTile>() : 0;
-    return std::max({k::product_smem<kTile, kChunk, F>(), k::product_smem<kTile, k::phase2_chunk<kTile, F>(), F>(),
-                     k::pivot_smem<kTile>(), panel_ring});
+    return std::max({k::product_smem<kTile, k::product_chunk<kTile, kChunk, kPer, F>(), F>(),
+                     k::product_smem<kTile, k::phase2_chunk<kTile, F>(), F>(), k::pivot_smem<kTile>(), panel_ring});
   }
 
   // The instance function of one point: the schedule on the caller's buffer as it is (sm90). A
