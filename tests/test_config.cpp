@@ -81,6 +81,24 @@ TEST(Registry, ConstraintsRuleOutCombinationsWithTheirRule) {
   }
 }
 
+// sm90's panel config: built at look-ahead 1 only, the declared default, and its solve counts
+// its two panels (128 rows of the padded n each) as scratch; tile 128 at chunk 8 has none.
+TEST(Registry, Sm90PanelConfigIsBuiltAtLookaheadOneWithTwoPanelsOfScratch) {
+  const Variant* v = find_variant("sm90");
+  ASSERT_NE(v, nullptr);
+  const Config panel = parse_config("sm90[tile=128,chunk=16,per_thread=8,lookahead=1]").config;
+  EXPECT_TRUE(is_built(*v, panel));
+  EXPECT_EQ(v->defaults, panel);
+  EXPECT_EQ(scratch_bytes(*v, panel, 10000), 2u * 128 * 10112 * 4) << "10000 padded to 10112";
+  EXPECT_EQ(scratch_bytes(*v, parse_config("sm90[tile=128,chunk=8,per_thread=8,lookahead=1]").config, 10000), 0u);
+  EXPECT_EQ(scratch_bytes(*v, parse_config("sm90[tile=64,chunk=16,per_thread=8,lookahead=1]").config, 10000), 0u);
+  for (int lookahead : {0, 2}) {
+    Config other = panel;
+    other["lookahead"] = lookahead;
+    EXPECT_FALSE(is_built(*v, other)) << config_name("sm90", other);
+  }
+}
+
 TEST(Registry, ConfigsAreTheCartesianProductDefaultsFirst) {
   const Variant* b = find_variant("batched");
   ASSERT_NE(b, nullptr);
