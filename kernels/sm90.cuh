@@ -588,6 +588,25 @@ __device__ __forceinline__ void accumulate_from_panel(int (&acc)[kPer][kPer], co
   __syncthreads();
 }
 
+// C = min(C, A (x) B) for tile (ci, cj) of d: A from the panel, B rows kt * kTile .. of d, over
+// `chunks` chunks of the ring (one round's or, at lookahead 3, two rounds'), the padded halves of
+// the last row and column of tiles left out as update_tile leaves them.
+template <int kTile, int kPer>
+__device__ __forceinline__ void update_from_panel(int* __restrict__ d, int pitch, int n, int ci, int cj, int kt,
+                                                  int chunks, const int* __restrict__ panel, int* smem) {
+  using Layout = ThreadTile<kTile, kPer>;
+  int acc[kPer][kPer];
+  load_tile<kTile, kPer>(acc, d, pitch, ci, cj);
+  if (n - ci * kTile <= Layout::kHalf) {
+    accumulate_from_panel<kTile, kPer, kPer / 2, kPer>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
+  } else if (n - cj * kTile <= Layout::kHalf) {
+    accumulate_from_panel<kTile, kPer, kPer, kPer / 2>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
+  } else {
+    accumulate_from_panel<kTile, kPer>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
+  }
+  store_tile<kTile, kPer>(acc, d, pitch, ci, cj);
+}
+
 // Column tile kt of d (every row of the padded matrix) into the panel, transposed: panel row k is
 // column kt * kTile + k. 32 x 32 blocks through shared memory (a padded row: no bank conflicts),
 // grid (kTile / 32, pitch / 32), 32 x 8 threads.
@@ -675,19 +694,7 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
   int* smem = reinterpret_cast<int*>(smem4);
   const int others = tiles - 2, ci = skip_two(blockIdx.x / others, r), cj = skip_two(blockIdx.x % others, r);
   if constexpr (ordinary_from_panel<kTile, kChunk, kPer, F>()) {
-    using Layout = ThreadTile<kTile, kPer>;
-    int acc[kPer][kPer];
-    load_tile<kTile, kPer>(acc, d, pitch, ci, cj);
-    const int chunks = live_chunks<kTile, kRingChunk>(n, r);
-    // The padded halves of the last row and column of tiles, as update_tile leaves them out.
-    if (n - ci * kTile <= Layout::kHalf) {
-      accumulate_from_panel<kTile, kPer, kPer / 2, kPer>(acc, panel, d, pitch, ci, r, cj, chunks, smem);
-    } else if (n - cj * kTile <= Layout::kHalf) {
-      accumulate_from_panel<kTile, kPer, kPer, kPer / 2>(acc, panel, d, pitch, ci, r, cj, chunks, smem);
-    } else {
-      accumulate_from_panel<kTile, kPer>(acc, panel, d, pitch, ci, r, cj, chunks, smem);
-    }
-    store_tile<kTile, kPer>(acc, d, pitch, ci, cj);
+    update_from_panel<kTile, kPer>(d, pitch, n, ci, cj, r, live_chunks<kTile, kRingChunk>(n, r), panel, smem);
   } else {
     product_tile<kTile, kChunk, kPer, true, F>(d, pitch, n, ci, cj, r, smem);
   }

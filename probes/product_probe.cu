@@ -7,6 +7,8 @@
 //               change that copy)
 //   panel ring  lookahead_ordinary as shipped: A from a transposed panel, both operands by cp.async
 //               in a 2 x 16 ring (kernels/sm90.cuh)
+//   rounds r, r+1  two rounds in one pass (k = 256, A from a panel of two columns of tiles), as
+//               lookahead 3 runs its ordinary tiles, against the two rounds one by one
 //   persistent  2 blocks an SM, each looping over tiles (no block launches, no tail of blocks)
 //   async-b     B copied to shared memory by cp.async (no staging registers, no STS for it)
 //   chunk16     chunk 16 (half the barriers), which fits 128 registers only with async-b
@@ -227,6 +229,21 @@ __global__ void __launch_bounds__(kThreads, 2) ordinary(int* __restrict__ d, int
   }
 }
 
+// The panel ring over kRounds consecutive rounds' k (kt .. kt + kRounds - 1) in one pass over each
+// tile: A from kRounds panels stacked (rows kRounds * kTile), B the matching rows of d. The tiles
+// are the shipped round's (off rows and columns r, r + 1), so no launch writes an operand.
+template <int kRounds>
+__global__ void __launch_bounds__(kThreads, 2) panel_rounds(int* __restrict__ d, int pitch, int tiles, int r, int kt,
+                                                            const int* __restrict__ panel) {
+  extern __shared__ int4 smem4[];
+  const int others = tiles - 2, ci = skip_two(blockIdx.x / others, r), cj = skip_two(blockIdx.x % others, r);
+  int acc[kPer][kPer];
+  load_tile<kTile, kPer>(acc, d, pitch, ci, cj);
+  accumulate_from_panel<kTile, kPer>(acc, panel, d, pitch, ci, kt, cj, kRounds * kTile / kRingChunk,
+                                     reinterpret_cast<int*>(smem4));
+  store_tile<kTile, kPer>(acc, d, pitch, ci, cj);
+}
+
 bool ok(cudaError_t e) {
   if (e == cudaSuccess) return true;
   std::fprintf(stderr, "product_probe: %s\n", cudaGetErrorString(e));
@@ -371,6 +388,42 @@ int main(int argc, char** argv) {
         [&] { transpose_column<kTile><<<dim3(kTile / 32, n / 32), dim3(32, 8)>>>(d, n, r, panel); }, 11);
     std::printf("%-26s %8.3f ms a round\n", "transpose_column", t_ms);
     cudaFree(panel);
+  }
+  {  // Two rounds a pass (k = 256) against one round a pass twice, both from panels.
+    int* panels = nullptr;
+    if (!ok(cudaMalloc(&panels, 2ull * kTile * n * 4))) return apsp::kExitFailed;
+    const int smem = ring_smem<kTile>();
+    cudaFuncSetAttribute(panel_rounds<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    cudaFuncSetAttribute(panel_rounds<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    int* const second = panels + static_cast<size_t>(kTile) * n;
+    auto fill = [&] {
+      cudaMemcpy(d, input.data(), elems * 4, cudaMemcpyHostToDevice);
+      transpose_column<kTile><<<dim3(kTile / 32, n / 32), dim3(32, 8)>>>(d, n, r, panels);
+      transpose_column<kTile><<<dim3(kTile / 32, n / 32), dim3(32, 8)>>>(d, n, r + 1, second);
+    };
+    const int grid = others * others;
+    auto one_by_one = [&] {
+      panel_rounds<1><<<grid, kThreads, smem>>>(d, n, tiles, r, r, panels);
+      panel_rounds<1><<<grid, kThreads, smem>>>(d, n, tiles, r, r + 1, second);
+    };
+    auto together = [&] { panel_rounds<2><<<grid, kThreads, smem>>>(d, n, tiles, r, r, panels); };
+    fill();
+    one_by_one();
+    std::vector<int> two(elems);
+    good = ok(cudaDeviceSynchronize()) && good;
+    cudaMemcpy(two.data(), d, elems * 4, cudaMemcpyDeviceToHost);
+    fill();
+    together();
+    good = ok(cudaDeviceSynchronize()) && good;
+    cudaMemcpy(got.data(), d, elems * 4, cudaMemcpyDeviceToHost);
+    const bool same = got == two;
+    good = good && same;
+    const double ms1 = timer.median_ms(one_by_one, 11), ms2 = timer.median_ms(together, 11);
+    std::printf("%-26s %8.3f ms  %5.1f%% of the ceiling\n", "rounds r, r+1 one by one", ms1,
+                100.0 * 2 * updates / (ms1 / 1e3) / ceiling);
+    report("rounds r, r+1 in one pass", reinterpret_cast<const void*>(panel_rounds<2>), ms2 / 2,
+           same ? "equals one by one (time: a round's half)" : "DIFFERS from one by one");
+    cudaFree(panels);
   }
   form.template operator()<Form{}>("copy", true);
   form.template operator()<Form{.read_c = false}>("no-c", false);

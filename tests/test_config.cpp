@@ -99,6 +99,24 @@ TEST(Registry, Sm90PanelConfigIsBuiltAtLookaheadOneWithTwoPanelsOfScratch) {
   }
 }
 
+// Pairs of rounds (lookahead 3): built for the panel config only, with two panels of two columns
+// of tiles each as scratch.
+TEST(Registry, Sm90PairsOfRoundsAreBuiltOnThePanelOnlyWithTwoDoublePanelsOfScratch) {
+  const Variant* v = find_variant("sm90");
+  ASSERT_NE(v, nullptr);
+  const Config pairs = parse_config("sm90[tile=128,chunk=16,per_thread=8,lookahead=3]").config;
+  EXPECT_TRUE(is_built(*v, pairs));
+  EXPECT_EQ(broken_constraint(*v, pairs), "");
+  EXPECT_EQ(scratch_bytes(*v, pairs, 10000), 2u * 256 * 10112 * 4) << "10000 padded to 10112";
+  for (const Config& c : {Config{{"tile", 128}, {"chunk", 8}, {"per_thread", 8}, {"lookahead", 3}},
+                          Config{{"tile", 64}, {"chunk", 16}, {"per_thread", 4}, {"lookahead", 3}},
+                          Config{{"tile", 64}, {"chunk", 32}, {"per_thread", 4}, {"lookahead", 3}}}) {
+    EXPECT_FALSE(is_built(*v, c)) << config_name("sm90", c);
+    EXPECT_NE(broken_constraint(*v, c).find("makes no kernel: needs lookahead 3"), std::string::npos)
+        << config_name("sm90", c);
+  }
+}
+
 TEST(Registry, ConfigsAreTheCartesianProductDefaultsFirst) {
   const Variant* b = find_variant("batched");
   ASSERT_NE(b, nullptr);

@@ -37,10 +37,12 @@ using sm90_family::make_config;
 using TileValues = IntList<64, 128>;    // <- tile edge: round size and output tile per block
 using ChunkValues = IntList<8, 16, 32>;  // <- k elements staged in shared memory per step
 using PerThreadValues = IntList<4, 8>;   // <- outputs per thread along each edge (4x4 or 8x8)
-using LookaheadValues = IntList<0, 1, 2>;  // <- 0: three launches a round; 1: each round's phase 3
-                                           //    beside a side stream that prepares the next
-                                           //    round; 2: two launches a round, the next pivot
-                                           //    inside phase 3 on an SM of its own
+using LookaheadValues = IntList<0, 1, 2, 3>;  // <- 0: three launches a round; 1: each round's
+                                              //    phase 3 beside a side stream that prepares
+                                              //    the next round; 2: two launches a round, the
+                                              //    next pivot inside phase 3 on an SM of its own;
+                                              //    3: as 1 over pairs of rounds, both in one
+                                              //    pass of phase 3 (the panel config only)
 
 // The rules a combination must pass to be compiled, each a constexpr predicate over the point (as
 // integral constants) with its text: the Variant's constraints test them at run time (through
@@ -54,19 +56,28 @@ using LookaheadValues = IntList<0, 1, 2>;  // <- 0: three launches a round; 1: e
 // combinations are not compiled. A compiler that spills elsewhere fails the build: the
 // combination belongs here then. The exception: tile 128, chunk 16 with look-ahead 1, whose
 // ordinary tiles read A from a panel in a cp.async ring that fits (kernels/sm90.cuh,
-// ordinary_from_panel) and whose other products run at chunk 8.
+// ordinary_from_panel) and whose other products run at chunk 8, with look-ahead 1 or 3.
 struct NoSpills {
   static constexpr const char* kRule =
       "no register spills (ptxas -warn-spills is an error): chunk 8 at tile 128, or chunk 16 with "
-      "lookahead 1 (the panel); lookahead 0 at tile 64 with per_thread 8 and chunk 32";
+      "lookahead 1 or 3 (the panel); lookahead 0 at tile 64 with per_thread 8 and chunk 32";
   template <class T, class C, class P, class L>
   constexpr bool operator()(T, C, P, L) const {
-    if (T::value == 128) return C::value == 8 || (C::value == 16 && L::value == 1);
+    if (T::value == 128) return C::value == 8 || (C::value == 16 && (L::value == 1 || L::value == 3));
     if (T::value == 64 && P::value == 8 && C::value == 32) return L::value == 0;
     return true;
   }
 };
-using Rules = std::tuple<sm90_family::ProductFits<Int32Elements>, NoSpills>;
+// Pairs of rounds (lookahead 3, kernels/sm90_pairs.cuh) read A from a panel of two columns of
+// tiles: the panel config's ring, at tile 128 only.
+struct PairsOnThePanel {
+  static constexpr const char* kRule = "lookahead 3 (pairs of rounds) only at tile 128, chunk 16, per_thread 8";
+  template <class T, class C, class P, class L>
+  constexpr bool operator()(T, C, P, L) const {
+    return L::value != 3 || kernels::sm90::ordinary_from_panel<T::value, C::value, P::value>();
+  }
+};
+using Rules = std::tuple<sm90_family::ProductFits<Int32Elements>, NoSpills, PairsOnThePanel>;
 using Family = sm90_family::Family<Int32Elements, TileValues, ChunkValues, PerThreadValues, LookaheadValues, Rules>;
 
 // This shard's instances, registered before main() (variants/instances.hpp): each the schedule
@@ -83,19 +94,22 @@ APSP_REGISTER_INSTANCES(add_instances)
 
 namespace {
 
-// Declared default (tile, chunk, per_thread, lookahead): the panel, the fastest the tuner
-// measured at n = 5000 and 10000 on both the H200 and the H100 (69.932 / 70.320 ms at 10000;
-// docs/perf-notes.md, step 11). Smaller n want tile 64 (step 8): the policy tables (policies/)
-// and, on a device without one, the heuristic give each n its config. The heuristic's configs
-// are the ones the H200 and H100 tables (policies/) hold: while a round has few tiles, tile 64
-// with the next pivot inside phase 3 (tuned at n = 1000), then tile 64 with the side stream
-// (2500); from the geometric mean of 2500 and 5000, where tile 128 was already the faster on
-// both, the default.
+// Declared default (tile, chunk, per_thread, lookahead): the panel at look-ahead 1, the fastest
+// the tuner measured at n = 5000 on both the H200 and the H100 (docs/perf-notes.md, step 11),
+// and ahead of every config but the pairs of rounds above that. Smaller n want tile 64 (step 8):
+// the policy tables (policies/) and, on a device without one, the heuristic give each n its
+// config. The heuristic's configs are the ones the H200 and H100 tables hold: while a round has
+// few tiles, tile 64 with the next pivot inside phase 3 (tuned at n = 1000), then tile 64 with the
+// side stream (2500); from the geometric mean of 2500 and 5000, where tile 128 was already the
+// faster on both, the default; from the geometric mean of 5000 and 10000 the panel over pairs of
+// rounds (lookahead 3), which lost to the default at n = 5000 and won at 10000 and 30000 on the
+// H200 (docs/perf-notes.md, step 12).
 Variant make_sm90() {
   Variant v = Family::variant(kName,
                               "padded 64/128 tiles, GEMM-like 4x4/8x8 per thread, double-buffered k chunks, "
                               "look-ahead rounds",
-                              make_config(128, 16, 8, 1), make_config(64, 32, 4, 2), make_config(64, 16, 4, 1));
+                              make_config(128, 16, 8, 1), make_config(64, 32, 4, 2), make_config(64, 16, 4, 1),
+                              make_config(128, 16, 8, 3), 7072);
   v.pitch = [](const Config& c, int n) { return sm90_family::round_up(n, c.at("tile")); };
   v.scratch_bytes = Family::panel_bytes;
   v.multi_gpu = true;

@@ -18,6 +18,7 @@
 #include "core/cuda_check.hpp"
 #include "core/phase_timer.hpp"
 #include "kernels/sm90.cuh"
+#include "kernels/sm90_pairs.cuh"
 #include "variants/dispatch.hpp"
 #include "variants/instances.hpp"
 #include "variants/variant.hpp"
@@ -185,6 +186,78 @@ void solve(int* words, int n, cudaStream_t stream, PhaseTimer* phases) {
     }
     if constexpr (kPanel) APSP_CUDA_CHECK(cudaFreeAsync(panels, stream));
     if (tiles > 1) phase_3(tiles - 1);
+  } else if constexpr (kLookahead == 3) {
+    // Pairs of rounds (kernels/sm90_pairs.cuh): the first pair's lines prepared on the main
+    // stream, then each pair's ordinary tiles in one pass beside the side stream preparing the
+    // next pair, into the other of two panels. An odd last round is prepared beside the last
+    // pair and ends with a plain phase 3.
+    static_assert(k::ordinary_from_panel<kTile, kChunk, kPer, F>(), "pairs of rounds need the panel config");
+    if (tiles == 1) {
+      phases_1_2(0);
+      mark_phase(phases, 0);
+      return;
+    }
+    const SideStream& side = side_stream();
+    constexpr int kPivot = std::max(kProd, k::pivot_smem<kTile>());
+    allow_smem(k::lookahead2_pivot<kTile, kC, kPer>, kPivot);
+    allow_smem(k::lookahead2_line<kTile, kC, kPer, false>, kProd);
+    allow_smem(k::lookahead2_line<kTile, kC, kPer, true>, kProd);
+    allow_smem(k::lookahead2_ordinary<kTile, kPer>, k::ring_smem<kTile>());
+    allow_smem(k::lookahead2_lines<kTile, kPer>, k::ring_smem<kTile>());
+    const size_t panel_elems = 2ull * kTile * pitch;
+    int* panels = nullptr;
+    APSP_CUDA_CHECK(cudaMallocAsync(&panels, 2 * panel_elems * sizeof(int), stream));
+    // The lines of pair (u, u + 1) after the pair starting at `prev` (-1: none), on stream s,
+    // into `panel` (prev's panel is `prev_panel`).
+    auto prepare = [&](int prev, int u, cudaStream_t s, const int* prev_panel, int* panel) {
+      const int v = u + 1, lines = v < tiles ? 2 : 1;
+      if (prev >= 0) {  // L
+        k::lookahead2_lines<kTile, kPer><<<dim3(tiles - 2, 2 * lines), kThreads, k::ring_smem<kTile>(), s>>>(
+            m, pitch, n, prev, lines, prev_panel);
+        APSP_CUDA_CHECK_LAUNCH();
+      }
+      auto pivot = [&](int q, int kt, int* to_panel) {
+        k::lookahead2_pivot<kTile, kC, kPer><<<1, kThreads, kPivot, s>>>(m, pitch, n, q, kt, to_panel, u);
+        APSP_CUDA_CHECK_LAUNCH();
+      };
+      auto line = [&](int q, int skip, int skipped, int kt, int diag, int* to_panel) {  // row, then column
+        if (const int others = tiles - skipped; others + diag > 0) {
+          k::lookahead2_line<kTile, kC, kPer, false><<<others + diag, kThreads, kProd, s>>>(
+              m, pitch, n, tiles, q, skip, skipped, kt, to_panel, u);
+          APSP_CUDA_CHECK_LAUNCH();
+          if (others == 0) return;
+          k::lookahead2_line<kTile, kC, kPer, true><<<others, kThreads, kProd, s>>>(m, pitch, n, tiles, q, skip,
+                                                                                   skipped, kt, to_panel, u);
+          APSP_CUDA_CHECK_LAUNCH();
+        }
+      };
+      pivot(u, -1, nullptr);          // A
+      line(u, u, 1, u, 0, nullptr);   // B
+      if (v >= tiles) return;
+      pivot(v, u, panel);             // C
+      line(v, u, 2, u, 0, nullptr);
+      line(v, v, 1, v, 0, panel);     // D
+      line(u, u, 2, v, 1, panel);     // E
+    };
+    mark_phase(phases, 3);
+    prepare(-1, 0, stream, nullptr, panels);
+    for (int r = 0; r + 1 < tiles; r += 2) {
+      const int pair = r / 2;
+      APSP_CUDA_CHECK(cudaEventRecord(side.fork, stream));
+      APSP_CUDA_CHECK(cudaStreamWaitEvent(side.stream, side.fork));
+      int* const panel = panels + (pair & 1) * panel_elems;
+      if (r + 2 < tiles) prepare(r, r + 2, side.stream, panel, panels + ((pair + 1) & 1) * panel_elems);
+      const int others = tiles - std::min(4, tiles - r);  // off rows and columns r .. r + 3
+      if (others > 0) {
+        k::lookahead2_ordinary<kTile, kPer><<<dim3(others, others), kThreads, k::ring_smem<kTile>(), stream>>>(
+            m, pitch, n, r, panel);
+        APSP_CUDA_CHECK_LAUNCH();
+      }
+      APSP_CUDA_CHECK(cudaEventRecord(side.join, side.stream));
+      APSP_CUDA_CHECK(cudaStreamWaitEvent(stream, side.join));
+    }
+    APSP_CUDA_CHECK(cudaFreeAsync(panels, stream));
+    if (tiles % 2 == 1) phase_3(tiles - 1);
   } else if constexpr (kLookahead == 2) {
     // Round r's phase 3 with round r + 1's pivot in its block 0, alone on its SM (the launch's
     // shared memory admits one block per SM; kernels/sm90.cuh), then round r + 1's phase 2.
@@ -255,7 +328,8 @@ struct Family {
             Param{"per_thread", to_vector(PerThreadValues{}), "outputs per thread along an edge", "tile"},
             Param{"lookahead", to_vector(LookaheadValues{}),
                   "0: three launches a round; 1: phase 3 beside a side stream preparing the next "
-                  "round; 2: two launches a round, the next pivot inside phase 3 on an SM of its own",
+                  "round; 2: two launches a round, the next pivot inside phase 3 on an SM of its own; "
+                  "3 (sm90's panel config only): as 1 over pairs of rounds, phase 3 taking both in one pass",
                   "tile"}};
   }
 
@@ -290,16 +364,21 @@ struct Family {
   // The Variant of this family: its space, constraints and checks from the lists and rules; run()
   // finds the compiled instance. The heuristic (for a device without a policy table) is sm90's
   // rule of thumb with the family's configs: `small` while a round has few tiles (n <= 1500),
-  // `medium` up to n = 3500, the declared default above.
+  // `medium` up to n = 3500, the declared default above, and `large` (if given) from `large_from`.
   static Variant variant(const std::string& name, const std::string& summary, const Config& defaults,
-                         const Config& small, const Config& medium) {
+                         const Config& small, const Config& medium, const Config& large = {},
+                         int large_from = 0) {
     Variant v;
     v.name = name;
     v.summary = summary;
     v.space = space();
     v.defaults = defaults;
     v.constraints = constraints();
-    v.heuristic = [=](int n, const DeviceInfo&) { return n <= 1500 ? small : n <= 3500 ? medium : defaults; };
+    v.heuristic = [=](int n, const DeviceInfo&) {
+      if (n <= 1500) return small;
+      if (n <= 3500) return medium;
+      return !large.empty() && n >= large_from ? large : defaults;
+    };
     v.check = check;
     v.run = [name](int* d, int n, const Config& c, cudaStream_t stream, PhaseTimer* phases) {
       run_instance(name, d, n, c, stream, phases);
@@ -307,15 +386,17 @@ struct Family {
     return v;
   }
 
-  // The device memory a solve allocates beside the matrix: the look-ahead schedule's two panels
-  // where its ordinary tiles read A from one (kernels/sm90.cuh, ordinary_from_panel).
+  // The device memory a solve allocates beside the matrix: the look-ahead schedules' two panels
+  // where their ordinary tiles read A from one (kernels/sm90.cuh, ordinary_from_panel): a column
+  // of tiles each at lookahead 1, two at lookahead 3 (pairs of rounds).
   static uint64_t panel_bytes(const Config& c, int n) {
     uint64_t bytes = 0;
     with_config(c, [&](auto t, auto ch, auto p, auto la) {
       constexpr int kT = decltype(t)::value;
-      if constexpr (decltype(la)::value == 1 &&
+      constexpr int kL = decltype(la)::value;
+      if constexpr ((kL == 1 || kL == 3) &&
                     kernels::sm90::ordinary_from_panel<kT, decltype(ch)::value, decltype(p)::value, F>())
-        bytes = 2ull * kT * round_up(n, kT) * sizeof(int);
+        bytes = 2ull * (kL == 3 ? 2 : 1) * kT * round_up(n, kT) * sizeof(int);
     });
     return bytes;
   }

@@ -1,0 +1,127 @@
+// sm90's look-ahead over pairs of rounds (lookahead = 3, the panel config only: int32, tile 128,
+// chunk 16, 8 x 8 a thread). The ordinary tiles take two rounds in one pass: k runs over two
+// tiles (256) per load and store of C, where lookahead 1 loads and stores C every round.
+// probes/product_probe.cu measured the pass at 92.3% / 93.1% of the ceiling at n = 9984 / 29952
+// on the H200, against 88.2% / 90.0% for the one-round pass (docs/perf-notes.md, step 12).
+//
+// Why two rounds may share a pass: after round s = r + 1 a tile (i, j) off rows and columns r
+// and s holds min(d, A_r (x) B_r, A_s (x) B_s), with A_r / B_r column / row r after round r and
+// A_s / B_s column / row s after round s. min is associative, so one product over k in
+// [r * 128, (r + 2) * 128) gives exactly that once rows and columns r and s are final. Those
+// lines may carry later rounds' updates too: every entry is always the length of some path,
+// values only fall, and min and + are monotone, so an operand lower than the one the plain
+// order would read still gives an entry between the true distance and the plain order's value,
+// and the final matrix is the same. The schedule below reads only operands that have had at
+// least the rounds the plain order gives them (never too early); some it reads later than
+// needed, which is harmless by that argument.
+//
+// A step of pair (r, s): the main stream updates every tile off rows and columns r .. r + 3 with
+// rounds r and s (lookahead2_ordinary, A from the pair's panel); the side stream prepares the
+// next pair (u, v) = (r + 2, r + 3) meanwhile, reading only lines r, s, u and v and writing only
+// lines u and v:
+//   L  rows and columns u and v, off rows and columns r and s: rounds r and s in one pass, as
+//      the ordinary tiles (lookahead2_lines, two blocks an SM);
+//   then five steps, each a product of k = 128 a tile or a closure (lookahead2_pivot, one
+//   block; lookahead2_line, two blocks an SM, a launch for a row and one for a column):
+//   A  pivot (u, u) closed;
+//   B  row and column u (all tiles but the pivot): phase 2 of round u;
+//   C  pivot (v, v): round u, closed; then row and column v but (u, v), (v, u): round u;
+//   D  row and column v (all but the pivot): phase 2 of round v; they are final;
+//   E  row and column u but (u, v), (v, u), and (u, u): round v; they are final.
+// The first pair has no L (nothing before it). The tiles of the group's columns are written into
+// the next panel (rows 0 .. 127: column u, 128 .. 255: column v, transposed) by the launch that
+// makes them final. A last round without a partner (an odd number of tiles) gets L, A and B, and
+// then a plain phase 3 after the last pair.
+//
+// A first form ran rounds r and s on the lines inside A, B and C, at one block an SM (k = 384
+// for line v): per pair twice the side work of lookahead 1 at that rate, and it lost at n = 5000
+// and 10000 (docs/perf-notes.md, step 12). C's pivot and lines are separate launches so that
+// the lines, like every line product, run at two blocks an SM.
+#pragma once
+
+#include "kernels/sm90.cuh"
+
+namespace apsp::kernels::sm90 {
+
+// x in [0, tiles - skipped) onto the tile indices outside [first, first + skipped).
+__device__ __forceinline__ int skip_range(int x, int first, int skipped) { return x < first ? x : x + skipped; }
+
+// Copies tile (ci, cj), just stored by this block, into the next pair's panel if its column is
+// one of the pair's (g, g + 1): rows 0 .. 127 of the panel hold column g, 128 .. 255 column g + 1.
+template <int kTile, int kPer>
+__device__ __forceinline__ void pair_tile_to_panel(const int* __restrict__ d, int pitch, int ci, int cj,
+                                                   int* __restrict__ panel, int g) {
+  if (panel != nullptr && cj >= g && cj < g + 2)
+    tile_to_panel<kTile, kPer>(d, pitch, ci, cj, panel + static_cast<size_t>(cj - g) * kTile * pitch);
+}
+
+// A and C's pivot: tile (q, q), the round-kt update first (kt < 0: none), then closed; into the
+// panel (null: not). One block, the closure's registers.
+template <int kTile, int kChunk, int kPer>
+__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 1)
+    lookahead2_pivot(int* __restrict__ d, int pitch, int n, int q, int kt, int* __restrict__ panel, int g) {
+  extern __shared__ int4 smem4[];
+  int* smem = reinterpret_cast<int*>(smem4);
+  int acc[kPer][kPer];
+  load_tile<kTile, kPer>(acc, d, pitch, q, q);
+  if (kt >= 0) accumulate<kTile, kChunk, kPer>(acc, d, pitch, q, kt, d, pitch, kt, q, live_chunks<kTile, kChunk>(n, kt), smem);
+  close_pivot<kTile, kPer>(acc, smem);
+  store_tile<kTile, kPer>(acc, d, pitch, q, q);
+  pair_tile_to_panel<kTile, kPer>(d, pitch, q, q, panel, g);
+}
+
+// B, C's lines, D and E: one product a tile, the round-kt update (phase 2 where kt = q), at two
+// blocks an SM: row q (kColumn false) or column q, outside tiles [skip, skip + skipped), a block
+// a tile; with one block more (x = tiles - skipped), the tile (q, q) too. Each tile goes into the
+// panel (null: none) if its column is the pair's. The row and the column are two launches: with
+// the orientation chosen at run time (one grid, by block index), ptxas spilled 16-108 bytes at
+// 128 registers.
+template <int kTile, int kChunk, int kPer, bool kColumn>
+__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
+    lookahead2_line(int* __restrict__ d, int pitch, int n, int tiles, int q, int skip, int skipped, int kt,
+                    int* __restrict__ panel, int g) {
+  extern __shared__ int4 smem4[];
+  const int x = blockIdx.x, t = x == tiles - skipped ? q : skip_range(x, skip, skipped);
+  const int ci = kColumn ? t : q, cj = kColumn ? q : t;
+  product_tile<kTile, kChunk, kPer>(d, pitch, n, ci, cj, kt, reinterpret_cast<int*>(smem4));
+  pair_tile_to_panel<kTile, kPer>(d, pitch, ci, cj, panel, g);  // each thread reads back its own stores
+}
+
+// Rounds r and r + 1 on tile (ci, cj) in one pass: A from the pair's panel (256 rows), B rows
+// r * 128 .. of d, in accumulate_from_panel's 2 x 16 ring.
+template <int kTile, int kPer>
+__device__ __forceinline__ void pair_pass(int* __restrict__ d, int pitch, int n, int ci, int cj, int r,
+                                          const int* __restrict__ panel, int* smem) {
+  const int chunks = (min(2 * kTile, n - r * kTile) + kRingChunk - 1) / kRingChunk;
+  update_from_panel<kTile, kPer>(d, pitch, n, ci, cj, r, chunks, panel, smem);
+}
+
+// The main stream's part of pair (r, r + 1): every tile off rows and columns r .. r + 3. The
+// grid is others x others, others = tiles - min(4, tiles - r): where fewer than 4 tiles are left
+// from r, the others are exactly [0, r), which skip_range over 4 maps as well. (One-dimensional
+// grids, the tile found by division, made ptxas spill 24-36 bytes at 128 registers; two
+// dimensions take 125 and none.)
+template <int kTile, int kPer>
+__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
+    lookahead2_ordinary(int* __restrict__ d, int pitch, int n, int r, const int* __restrict__ panel) {
+  extern __shared__ int4 smem4[];
+  pair_pass<kTile, kPer>(d, pitch, n, skip_range(blockIdx.y, r, 4), skip_range(blockIdx.x, r, 4), r, panel,
+                         reinterpret_cast<int*>(smem4));
+}
+
+// The side stream's first launch: rounds r and r + 1 on the lines of the next pair, rows and
+// columns u .. u + lines - 1 (u = r + 2), off rows and columns r and r + 1 (final already), in
+// the same pass as the ordinary tiles and at their two blocks an SM. Grid (tiles - 2, 2 lines):
+// blockIdx.y = 2 * line + (0: its row, 1: its column); a column's tiles in the lines' rows are
+// their rows' (those blocks return).
+template <int kTile, int kPer>
+__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
+    lookahead2_lines(int* __restrict__ d, int pitch, int n, int r, int lines, const int* __restrict__ panel) {
+  extern __shared__ int4 smem4[];
+  const int u = r + 2, line = u + static_cast<int>(blockIdx.y >> 1), t = skip_range(blockIdx.x, r, 2);
+  const bool column = blockIdx.y & 1;
+  if (column && t >= u && t < u + lines) return;
+  pair_pass<kTile, kPer>(d, pitch, n, column ? t : line, column ? line : t, r, panel, reinterpret_cast<int*>(smem4));
+}
+
+}  // namespace apsp::kernels::sm90
