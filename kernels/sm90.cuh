@@ -515,7 +515,7 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>())
   update_and_close_next_pivot<kTile, kChunk, kPer, F>(d, pitch, n, r, reinterpret_cast<int*>(smem4));
 }
 
-// ---- The ordinary tiles from a transposed panel (int32, tile 128, chunk 16, look-ahead 1) --------
+// ---- The ordinary tiles from a transposed panel (int32, tile 128, chunk 16, look-ahead 1 or 3) ---
 // accumulate() stages A through registers to transpose it (A is read k-major in the loop), so
 // each chunk costs each thread global loads, scalar stores and a barrier it must wait for. Here
 // A comes from a k-major copy of the round's pivot column (the panel: row k holds column
@@ -526,7 +526,9 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>())
 // tiles 1.7-1.9% faster than accumulate's at chunk 8 on the H200 (docs/perf-notes.md, step 11);
 // accumulate itself at tile 128, chunk 16 spills at 128 registers, the ring does not. It is the
 // config sm90[tile=128,chunk=16,per_thread=8,lookahead=1]: its ordinary tiles run the ring, its
-// other products (side stream, last round) accumulate at chunk 8 (product_chunk), which fit.
+// other products (side stream, last round) accumulate at chunk 8 (product_chunk), which fit. At
+// lookahead 3 (kernels/sm90_pairs.cuh) the same ring runs over two rounds' k from a panel of two
+// columns of tiles.
 inline constexpr int kRingChunk = 16;  // <- k elements a stage of the ring (two stages)
 
 template <int kTile, int kChunk, int kPer, class F = Int32Elements>

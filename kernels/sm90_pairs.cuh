@@ -22,21 +22,23 @@
 //   L  rows and columns u and v, off rows and columns r and s: rounds r and s in one pass, as
 //      the ordinary tiles (lookahead2_lines, two blocks an SM);
 //   then five steps, each a product of k = 128 a tile or a closure (lookahead2_pivot, one
-//   block; lookahead2_line, two blocks an SM, a launch for a row and one for a column):
+//   block; lookahead2_line, a launch for a row and one for a column; both two blocks an SM):
 //   A  pivot (u, u) closed;
 //   B  row and column u (all tiles but the pivot): phase 2 of round u;
 //   C  pivot (v, v): round u, closed; then row and column v but (u, v), (v, u): round u;
-//   D  row and column v (all but the pivot): phase 2 of round v; they are final;
+//   D  row and column v: phase 2 of round v; they are final. The pivot (v, v) too, which
+//      changes nothing (it is closed: P = min(P, P (x) P)), so that D copies it into the panel;
 //   E  row and column u but (u, v), (v, u), and (u, u): round v; they are final.
 // The first pair has no L (nothing before it). The tiles of the group's columns are written into
-// the next panel (rows 0 .. 127: column u, 128 .. 255: column v, transposed) by the launch that
-// makes them final. A last round without a partner (an odd number of tiles) gets L, A and B, and
-// then a plain phase 3 after the last pair.
+// the next panel (rows 0 .. 127: column u, 128 .. 255: column v, transposed) by D and E, once
+// final. A last round without a partner (an odd number of tiles) gets L, A and B, and then a
+// plain phase 3 after the last pair.
 //
 // A first form ran rounds r and s on the lines inside A, B and C, at one block an SM (k = 384
 // for line v): per pair twice the side work of lookahead 1 at that rate, and it lost at n = 5000
 // and 10000 (docs/perf-notes.md, step 12). C's pivot and lines are separate launches so that
-// the lines, like every line product, run at two blocks an SM.
+// the lines, like every line product, run at two blocks an SM. A side kernel that needs over 128
+// registers needs a whole SM: none is free until both its ordinary blocks end.
 #pragma once
 
 #include "kernels/sm90.cuh"
@@ -55,11 +57,13 @@ __device__ __forceinline__ void pair_tile_to_panel(const int* __restrict__ d, in
     tile_to_panel<kTile, kPer>(d, pitch, ci, cj, panel + static_cast<size_t>(cj - g) * kTile * pitch);
 }
 
-// A and C's pivot: tile (q, q), the round-kt update first (kt < 0: none), then closed; into the
-// panel (null: not). One block, the closure's registers.
+// A and C's pivot: tile (q, q), the round-kt update first (kt < 0: none), then closed. Two blocks
+// an SM fit (126 registers), so the pivot needs only half an SM's registers, free as soon as one
+// ordinary block ends; with its panel copy in the kernel it took 140, a whole SM. D copies (v, v)
+// into the panel instead.
 template <int kTile, int kChunk, int kPer>
-__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 1)
-    lookahead2_pivot(int* __restrict__ d, int pitch, int n, int q, int kt, int* __restrict__ panel, int g) {
+__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
+    lookahead2_pivot(int* __restrict__ d, int pitch, int n, int q, int kt) {
   extern __shared__ int4 smem4[];
   int* smem = reinterpret_cast<int*>(smem4);
   int acc[kPer][kPer];
@@ -67,7 +71,6 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 1)
   if (kt >= 0) accumulate<kTile, kChunk, kPer>(acc, d, pitch, q, kt, d, pitch, kt, q, live_chunks<kTile, kChunk>(n, kt), smem);
   close_pivot<kTile, kPer>(acc, smem);
   store_tile<kTile, kPer>(acc, d, pitch, q, q);
-  pair_tile_to_panel<kTile, kPer>(d, pitch, q, q, panel, g);
 }
 
 // B, C's lines, D and E: one product a tile, the round-kt update (phase 2 where kt = q), at two
@@ -111,14 +114,14 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
 
 // The side stream's first launch: rounds r and r + 1 on the lines of the next pair, rows and
 // columns u .. u + lines - 1 (u = r + 2), off rows and columns r and r + 1 (final already), in
-// the same pass as the ordinary tiles and at their two blocks an SM. Grid (tiles - 2, 2 lines):
+// the same pass as the ordinary tiles and at their two blocks an SM. Grid (tiles - 2, 2 * lines):
 // blockIdx.y = 2 * line + (0: its row, 1: its column); a column's tiles in the lines' rows are
 // their rows' (those blocks return).
 template <int kTile, int kPer>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
     lookahead2_lines(int* __restrict__ d, int pitch, int n, int r, int lines, const int* __restrict__ panel) {
   extern __shared__ int4 smem4[];
-  const int u = r + 2, line = u + static_cast<int>(blockIdx.y >> 1), t = skip_range(blockIdx.x, r, 2);
+  const int u = r + 2, line = u + static_cast<int>(blockIdx.y >> 1), t = skip_two(blockIdx.x, r);
   const bool column = blockIdx.y & 1;
   if (column && t >= u && t < u + lines) return;
   pair_pass<kTile, kPer>(d, pitch, n, column ? t : line, column ? line : t, r, panel, reinterpret_cast<int*>(smem4));

@@ -183,10 +183,11 @@ TEST(Sm90, SolvesInItsPaddedLayoutAndLeavesThePadding) {
   const Variant& v = *find_variant("sm90");
   CudaStream stream;
   for (int n : {2945, 3001}) {
-    for (int tile : {64, 128}) {
+    for (int tile : {64, 128, 0}) {  // 0: tile 128 with pairs of rounds (lookahead 3)
       Config c = v.defaults;
-      c["tile"] = tile;
+      c["tile"] = tile == 0 ? 128 : tile;
       if (tile == 64) c["chunk"] = 16, c["per_thread"] = 4;
+      if (tile == 0) c["lookahead"] = 3;
       ASSERT_TRUE(is_built(v, c)) << config_name(v.name, c);
       ASSERT_EQ(row_pitch(v, c, n) % tile, 0);
       expect_reference(v, c, n, stream);
@@ -204,6 +205,21 @@ TEST(Sm90, SolvesInItsPaddedLayoutAndLeavesThePadding) {
       for (size_t i = 0; i < cells; ++i) changed += (i / pitch >= static_cast<size_t>(n) || i % pitch >= static_cast<size_t>(n)) && all[i] != harness::kPadding;
       EXPECT_EQ(changed, 0u) << config_name(v.name, c) << " n=" << n << ": padding entries changed";
     }
+  }
+}
+
+// Pairs of rounds (kernels/sm90_pairs.cuh) schedule differently at every count of tiles: the
+// first pair, the middle ones, an even end or an odd last round after the last pair. The sweep's
+// sizes give 1, 2, 3, 8 and 9 tiles of 128; these give 4 to 12, each n 37 short of a whole tile.
+TEST(Sm90, PairsOfRoundsAtFourToTwelveTiles) {
+  const Variant& v = *find_variant("sm90");
+  Config c = v.defaults;
+  c["lookahead"] = 3;
+  ASSERT_TRUE(is_built(v, c)) << config_name(v.name, c);
+  CudaStream stream;
+  for (int tiles = 4; tiles <= 12; ++tiles) {
+    expect_reference(v, c, 128 * tiles - 37, stream);
+    if (testing::Test::HasFatalFailure()) return;
   }
 }
 

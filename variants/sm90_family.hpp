@@ -1,8 +1,9 @@
 // What sm90 (05_sm90.cu) and its 16-bit sibling sm90_u16 (06_sm90_u16.cu) share, host side: the
 // shape of their parameter space (tile, chunk, per_thread, lookahead) with its dispatch,
 // constraints and launch checks, and the launch schedules of one solve (three launches a round,
-// the side stream's look-ahead, the next pivot inside phase 3) over words of an element format
-// (kernels/elements.cuh). The kernels are kernels/sm90.cuh's, instantiated for that format.
+// the side stream's look-ahead, the next pivot inside phase 3, and for sm90's panel config pairs
+// of rounds) over words of an element format (kernels/elements.cuh). The kernels are
+// kernels/sm90.cuh's, instantiated for that format, and kernels/sm90_pairs.cuh's (int32 only).
 //
 // Everything here is a template or inline, so both variant files (and each of their instance
 // shards) include it; the side stream and the device's shared-memory size are one per program.
@@ -207,17 +208,17 @@ void solve(int* words, int n, cudaStream_t stream, PhaseTimer* phases) {
     const size_t panel_elems = 2ull * kTile * pitch;
     int* panels = nullptr;
     APSP_CUDA_CHECK(cudaMallocAsync(&panels, 2 * panel_elems * sizeof(int), stream));
-    // The lines of pair (u, u + 1) after the pair starting at `prev` (-1: none), on stream s,
-    // into `panel` (prev's panel is `prev_panel`).
-    auto prepare = [&](int prev, int u, cudaStream_t s, const int* prev_panel, int* panel) {
+    // The lines of pair (u, u + 1), on stream s, into `panel`, after the pair (u - 2, u - 1)
+    // whose panel is `prev_panel` (null: u = 0, no pair before).
+    auto prepare = [&](int u, cudaStream_t s, const int* prev_panel, int* panel) {
       const int v = u + 1, lines = v < tiles ? 2 : 1;
-      if (prev >= 0) {  // L
+      if (prev_panel != nullptr) {  // L
         k::lookahead2_lines<kTile, kPer><<<dim3(tiles - 2, 2 * lines), kThreads, k::ring_smem<kTile>(), s>>>(
-            m, pitch, n, prev, lines, prev_panel);
+            m, pitch, n, u - 2, lines, prev_panel);
         APSP_CUDA_CHECK_LAUNCH();
       }
-      auto pivot = [&](int q, int kt, int* to_panel) {
-        k::lookahead2_pivot<kTile, kC, kPer><<<1, kThreads, kPivot, s>>>(m, pitch, n, q, kt, to_panel, u);
+      auto pivot = [&](int q, int kt) {
+        k::lookahead2_pivot<kTile, kC, kPer><<<1, kThreads, kPivot, s>>>(m, pitch, n, q, kt);
         APSP_CUDA_CHECK_LAUNCH();
       };
       auto line = [&](int q, int skip, int skipped, int kt, int diag, int* to_panel) {  // row, then column
@@ -231,22 +232,22 @@ void solve(int* words, int n, cudaStream_t stream, PhaseTimer* phases) {
           APSP_CUDA_CHECK_LAUNCH();
         }
       };
-      pivot(u, -1, nullptr);          // A
+      pivot(u, -1);                   // A
       line(u, u, 1, u, 0, nullptr);   // B
       if (v >= tiles) return;
-      pivot(v, u, panel);             // C
+      pivot(v, u);                    // C
       line(v, u, 2, u, 0, nullptr);
-      line(v, v, 1, v, 0, panel);     // D
-      line(u, u, 2, v, 1, panel);     // E
+      line(v, v, 1, v, 1, panel);     // D, with (v, v)
+      line(u, u, 2, v, 1, panel);     // E, with (u, u)
     };
     mark_phase(phases, 3);
-    prepare(-1, 0, stream, nullptr, panels);
+    prepare(0, stream, nullptr, panels);
     for (int r = 0; r + 1 < tiles; r += 2) {
       const int pair = r / 2;
       APSP_CUDA_CHECK(cudaEventRecord(side.fork, stream));
       APSP_CUDA_CHECK(cudaStreamWaitEvent(side.stream, side.fork));
       int* const panel = panels + (pair & 1) * panel_elems;
-      if (r + 2 < tiles) prepare(r, r + 2, side.stream, panel, panels + ((pair + 1) & 1) * panel_elems);
+      if (r + 2 < tiles) prepare(r + 2, side.stream, panel, panels + ((pair + 1) & 1) * panel_elems);
       const int others = tiles - std::min(4, tiles - r);  // off rows and columns r .. r + 3
       if (others > 0) {
         k::lookahead2_ordinary<kTile, kPer><<<dim3(others, others), kThreads, k::ring_smem<kTile>(), stream>>>(
