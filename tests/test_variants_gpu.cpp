@@ -182,14 +182,13 @@ TEST_P(VariantTest, EqualsTheCpuReference) {
 TEST(Sm90, SolvesInItsPaddedLayoutAndLeavesThePadding) {
   const Variant& v = *find_variant("sm90");
   CudaStream stream;
+  Config tile64 = v.defaults, pairs = v.defaults;  // and the default itself: tile 128
+  tile64["tile"] = 64, tile64["chunk"] = 16, tile64["per_thread"] = 4;
+  pairs["lookahead"] = 3;  // tile 128, pairs of rounds
   for (int n : {2945, 3001}) {
-    for (int tile : {64, 128, 0}) {  // 0: tile 128 with pairs of rounds (lookahead 3)
-      Config c = v.defaults;
-      c["tile"] = tile == 0 ? 128 : tile;
-      if (tile == 64) c["chunk"] = 16, c["per_thread"] = 4;
-      if (tile == 0) c["lookahead"] = 3;
+    for (const Config& c : {tile64, v.defaults, pairs}) {
       ASSERT_TRUE(is_built(v, c)) << config_name(v.name, c);
-      ASSERT_EQ(row_pitch(v, c, n) % tile, 0);
+      ASSERT_EQ(row_pitch(v, c, n) % c.at("tile"), 0);
       expect_reference(v, c, n, stream);
       if (testing::Test::HasFatalFailure()) return;
       const size_t cells = buffer_elems(v, c, n);
