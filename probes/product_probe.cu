@@ -8,7 +8,9 @@
 //   panel ring  lookahead_ordinary as shipped: A from a transposed panel, both operands by cp.async
 //               in a 2 x 16 ring (kernels/sm90.cuh)
 //   rounds r, r+1  two rounds in one pass (k = 256, A from a panel of two columns of tiles), as
-//               lookahead 3 runs its ordinary tiles, against the two rounds one by one
+//               lookahead 3 runs its ordinary tiles, against the two rounds one by one; then
+//               lookahead 3's pass as shipped (lookahead2_ordinary, the tiles off rows and
+//               columns r .. r + 3: (n / 128 - 4)^2 blocks, the grid of a solve at that padded n)
 //   persistent  2 blocks an SM, each looping over tiles (no block launches, no tail of blocks)
 //   async-b     B copied to shared memory by cp.async (no staging registers, no STS for it)
 //   chunk16     chunk 16 (half the barriers), which fits 128 registers only with async-b
@@ -27,6 +29,7 @@
 #include "core/console.hpp"
 #include "kernels/ceiling.cuh"
 #include "kernels/sm90.cuh"
+#include "kernels/sm90_pairs.cuh"
 
 namespace {
 
@@ -285,8 +288,9 @@ int main(int argc, char** argv) {
     if (arg == "--help" || arg == "-h") {
       std::printf("product_probe: times one round of sm90's ordinary tiles at tile 128 as before the panel\n"
                   "(accumulate, chunk 8: the reference), as shipped (the panel config's ring) and in forms\n"
-                  "that each change one thing, beside the int32 min-plus ceiling; the forms that compute\n"
-                  "the right values are compared bit-exact with the reference.\n"
+                  "that each change one thing, beside the int32 min-plus ceiling; then two rounds in one\n"
+                  "pass, and lookahead 3's pass as shipped (the grid of a solve whose padded n is n).\n"
+                  "The forms that compute the right values are compared bit-exact.\n"
                   "Usage: product_probe [n]   n a multiple of 128 from 512 to 46336 (default 9984)\n%s\n",
                   apsp::exit_codes_help("a wrong result or a CUDA error").c_str());
       return 0;
@@ -423,6 +427,33 @@ int main(int argc, char** argv) {
                 100.0 * 2 * updates / (ms1 / 1e3) / ceiling);
     report("rounds r, r+1 in one pass", reinterpret_cast<const void*>(panel_rounds<2>), ms2 / 2,
            same ? "equals one by one (time: a round's half)" : "DIFFERS from one by one");
+    // The pass lookahead 3 ships (kernels/sm90_pairs.cuh): the same two rounds on the tiles off
+    // rows and columns r .. r + 3 alone, a grid of those tiles; it leaves the others as they were.
+    if (const int rest = tiles - 4; rest > 0) {
+      auto shipped = lookahead2_ordinary<kTile, kPer>;
+      cudaFuncSetAttribute(shipped, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+      auto pass = [&] { shipped<<<dim3(rest, rest), kThreads, smem>>>(d, n, n, r, panels); };
+      fill();
+      pass();
+      good = ok(cudaDeviceSynchronize()) && good;
+      std::vector<int> pairs(elems);
+      cudaMemcpy(pairs.data(), d, elems * 4, cudaMemcpyDeviceToHost);
+      bool equal = true;
+      for (size_t i = 0; i < elems; ++i) {
+        const int ti = static_cast<int>(i / n) / kTile, tj = static_cast<int>(i % n) / kTile;
+        const bool line = (ti >= r && ti < r + 4) || (tj >= r && tj < r + 4);
+        equal = equal && pairs[i] == (line ? input[i] : got[i]);
+      }
+      good = good && equal;
+      const double ms = timer.median_ms(pass, 11);
+      const double pass_updates = 2.0 * rest * rest * kTile * kTile * kTile;
+      cudaFuncAttributes attr{};
+      cudaFuncGetAttributes(&attr, shipped);
+      std::printf("%-26s %4d regs %5d spill B  %8.3f ms a pair  %5.1f%% of the ceiling  %s\n",
+                  "pairs pass (shipped)", attr.numRegs, static_cast<int>(attr.localSizeBytes), ms,
+                  100.0 * pass_updates / (ms / 1e3) / ceiling,
+                  equal ? "equals one pass off r .. r+3" : "DIFFERS from one pass off r .. r+3");
+    }
     cudaFree(panels);
   }
   form.template operator()<Form{}>("copy", true);

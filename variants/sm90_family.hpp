@@ -26,6 +26,8 @@
 
 namespace apsp::sm90_family {
 
+namespace k = kernels::sm90;
+
 inline Config make_config(int tile, int chunk, int per_thread, int lookahead) {
   return {{"tile", tile}, {"chunk", chunk}, {"per_thread", per_thread}, {"lookahead", lookahead}};
 }
@@ -43,7 +45,7 @@ struct ProductFits {
             "thread's row of 16-bit pairs in whole 16-byte vectors";
   template <class T, class C, class P, class L>
   constexpr bool operator()(T, C, P, L) const {
-    return kernels::sm90::product_fits<T::value, C::value, P::value, F>();
+    return k::product_fits<T::value, C::value, P::value, F>();
   }
 };
 
@@ -104,44 +106,42 @@ inline const SideStream& side_stream() {
   return side;
 }
 
-// One solve of one point, in format F: `words` holds the n x n matrix in the padded layout,
-// rows round_up(n, kTile) elements (that many / kPerWord words) apart, every entry outside the
-// matrix a padding value P with 2P >= the format's unreachable value: no bounds checks.
-template <class F, int kTile, int kChunk, int kPer, int kLookahead>
-void solve(int* words, int n, cudaStream_t stream, PhaseTimer* phases) {
-  namespace k = kernels::sm90;
-  const int tiles = round_up(n, kTile) / kTile;
-  const int pitch = tiles * kTile / F::kPerWord;  // in words
-  int* const m = words;
-  // The chunk of every product but the ordinary tiles of a config that reads A from a panel.
-  constexpr int kC = k::product_chunk<kTile, kChunk, kPer, F>();
-  constexpr int kP1 = k::pivot_smem<kTile>(), kProd = k::product_smem<kTile, kC, F>();
-  constexpr int kP2 = k::product_smem<kTile, k::phase2_chunk<kTile, F>(), F>();
-  constexpr int kThreads = k::product_threads<kTile, kPer>();
-  constexpr int kThreads2 = k::product_threads<kTile, k::per_thread2<F>()>();
-  allow_smem(k::phase1<kTile, F>, kP1);
-  allow_smem(k::phase2<kTile, F>, kP2);
-  allow_smem(k::phase3<kTile, kC, kPer, F>, kProd);
+// One solve of one point, in format F, by the schedule its lookahead names: `words` holds the
+// n x n matrix in the padded layout, rows round_up(n, kTile) elements (that many / kPerWord
+// words) apart, every entry outside the matrix a padding value P with 2P >= the format's
+// unreachable value: no bounds checks. Each schedule is a member; they share the geometry, the
+// shared-memory sizes and the three-launch round's launches.
+//
+// apsp_bench --phases (a PhaseTimer on the main stream): phase 1 is the pivot's closure, phase 2
+// the pivot row and column, phase 3 the rest, summed over rounds. In the look-ahead schedules
+// (1 and 3) phases 1 and 2 of all but the first round run on the side stream beside phase 3,
+// so what they cost the solve is the main stream's wait for them: phase 3 is the ordinary
+// tiles' passes (the side stream's work shares the GPU with them), phase 2 the first round's
+// (or pair's) lines and every wait for the side stream after a pass, phase 1 the first pivot.
+// lookahead 2 shows its next pivot as phase 3.
+template <class F, int kTile, int kChunk, int kPer>
+class Schedules {
+ public:
+  Schedules(int* words, int n, cudaStream_t stream, PhaseTimer* phases)
+      : m_(words), n_(n), tiles_(round_up(n, kTile) / kTile), pitch_(tiles_ * kTile / F::kPerWord),
+        stream_(stream), phases_(phases) {
+    allow_smem(k::phase1<kTile, F>, kP1);
+    allow_smem(k::phase2<kTile, F>, kP2);
+    allow_smem(k::phase3<kTile, kC, kPer, F>, kProd);
+  }
 
-  auto phase_2 = [&](int kt) {
-    mark_phase(phases, 2);
-    launch_early(k::phase2<kTile, F>, dim3(tiles, 2), kThreads2, kP2, stream, m, pitch, n, kt);
-  };
-  auto phases_1_2 = [&](int kt) {
-    mark_phase(phases, 1);
-    launch_early(k::phase1<kTile, F>, dim3(1), k::kPhase1Edge * k::kPhase1Edge, kP1, stream, m, pitch, kt);
-    phase_2(kt);
-  };
-  auto phase_3 = [&](int kt) {
-    mark_phase(phases, 3);
-    launch_early(k::phase3<kTile, kC, kPer, F>, dim3(tiles, tiles), kThreads, kProd, stream, m, pitch, n, kt);
-  };
-  if constexpr (kLookahead == 1) {
-    // Round 0's phases 1 and 2 as plain launches; then each round's phase 3 forks: the side
-    // stream prepares round r + 1 (pivot, row and column r + 1, edges) while the main stream
-    // updates the ordinary tiles (kernels/sm90.cuh). The last round has nothing to prepare.
-    // --phases shows all of it as phase 3.
-    constexpr int kPivot = std::max(kProd, k::pivot_smem<kTile>());
+  // lookahead 0: phases 1, 2 and 3 of each round, one launch each.
+  void three_launches() const {
+    for (int kt = 0; kt < tiles_; ++kt) {
+      phases_1_2(kt);
+      phase_3(kt);
+    }
+  }
+
+  // lookahead 1: round 0's phases 1 and 2 as plain launches; then each round's phase 3 forks:
+  // the side stream prepares round r + 1 (pivot, row and column r + 1, edges) while the main
+  // stream updates the ordinary tiles (kernels/sm90.cuh). The last round has nothing to prepare.
+  void side_stream_rounds() const {
     allow_smem(k::lookahead_pivot<kTile, kC, kPer, F>, kPivot);
     // Where the ordinary tiles read A from a panel (kernels/sm90.cuh): two of them, round r's
     // column r in panel r % 2; round 0's transposed after phases 1 and 2, round r + 1's written
@@ -153,132 +153,182 @@ void solve(int* words, int n, cudaStream_t stream, PhaseTimer* phases) {
     constexpr int kOrdinary = kPanel ? k::ring_smem<kTile>() : kProd;
     allow_smem(k::lookahead_ordinary<kTile, kChunk, kPer, F>, kOrdinary);
     const SideStream& side = side_stream();
-    const size_t panel_elems = static_cast<size_t>(kTile) * pitch;
+    const size_t panel_elems = static_cast<size_t>(kTile) * pitch_;
     int* panels = nullptr;
-    if constexpr (kPanel) APSP_CUDA_CHECK(cudaMallocAsync(&panels, 2 * panel_elems * sizeof(int), stream));
+    if constexpr (kPanel) APSP_CUDA_CHECK(cudaMallocAsync(&panels, 2 * panel_elems * sizeof(int), stream_));
     phases_1_2(0);
     if constexpr (kPanel) {
-      k::transpose_column<kTile><<<dim3(kTile / 32, pitch / 32), dim3(32, 8), 0, stream>>>(m, pitch, 0, panels);
+      k::transpose_column<kTile><<<dim3(kTile / 32, pitch_ / 32), dim3(32, 8), 0, stream_>>>(m_, pitch_, 0, panels);
       APSP_CUDA_CHECK_LAUNCH();
     }
-    for (int r = 0; r + 1 < tiles; ++r) {
-      mark_phase(phases, 3);
-      APSP_CUDA_CHECK(cudaEventRecord(side.fork, stream));
-      APSP_CUDA_CHECK(cudaStreamWaitEvent(side.stream, side.fork));
-      k::lookahead_pivot<kTile, kC, kPer, F><<<1, kThreads, kPivot, side.stream>>>(m, pitch, n, r);
+    const int others = tiles_ - 2;
+    for (int r = 0; r + 1 < tiles_; ++r) {
+      fork(side);
+      k::lookahead_pivot<kTile, kC, kPer, F><<<1, kThreads, kPivot, side.stream>>>(m_, pitch_, n_, r);
       APSP_CUDA_CHECK_LAUNCH();
-      const int others = tiles - 2;
       int* const next_panel = kPanel ? panels + ((r + 1) & 1) * panel_elems : nullptr;
       if (others > 0) {
-        k::lookahead_line<kTile, kC, kPer, F, kPanel><<<2 * others, kThreads, kProd, side.stream>>>(m, pitch, n, tiles, r,
-                                                                                               next_panel);
+        k::lookahead_line<kTile, kC, kPer, F, kPanel><<<2 * others, kThreads, kProd, side.stream>>>(
+            m_, pitch_, n_, tiles_, r, next_panel);
         APSP_CUDA_CHECK_LAUNCH();
       }
-      k::lookahead_edges<kTile, kC, kPer, F, kPanel><<<2, kThreads, kProd, side.stream>>>(m, pitch, n, r, next_panel);
+      k::lookahead_edges<kTile, kC, kPer, F, kPanel><<<2, kThreads, kProd, side.stream>>>(m_, pitch_, n_, r,
+                                                                                          next_panel);
       APSP_CUDA_CHECK_LAUNCH();
+      mark_phase(phases_, 3);
       if (others > 0) {
         const int* panel = kPanel ? panels + (r & 1) * panel_elems : nullptr;
-        k::lookahead_ordinary<kTile, kChunk, kPer, F><<<others * others, kThreads, kOrdinary, stream>>>(m, pitch, n, tiles,
-                                                                                                      r, panel);
+        k::lookahead_ordinary<kTile, kChunk, kPer, F><<<others * others, kThreads, kOrdinary, stream_>>>(
+            m_, pitch_, n_, tiles_, r, panel);
         APSP_CUDA_CHECK_LAUNCH();
       }
-      APSP_CUDA_CHECK(cudaEventRecord(side.join, side.stream));
-      APSP_CUDA_CHECK(cudaStreamWaitEvent(stream, side.join));
+      join(side);
     }
-    if constexpr (kPanel) APSP_CUDA_CHECK(cudaFreeAsync(panels, stream));
-    if (tiles > 1) phase_3(tiles - 1);
-  } else if constexpr (kLookahead == 3) {
-    // Pairs of rounds (kernels/sm90_pairs.cuh): the first pair's lines prepared on the main
-    // stream, then each pair's ordinary tiles in one pass beside the side stream preparing the
-    // next pair, into the other of two panels. An odd last round is prepared beside the last
-    // pair and ends with a plain phase 3.
+    if constexpr (kPanel) APSP_CUDA_CHECK(cudaFreeAsync(panels, stream_));
+    if (tiles_ > 1) phase_3(tiles_ - 1);
+  }
+
+  // lookahead 2: round r's phase 3 with round r + 1's pivot in its block 0, alone on its SM (the
+  // launch's shared memory admits one block per SM; kernels/sm90.cuh), then round r + 1's
+  // phase 2.
+  void next_pivot_in_phase_3() const {
+    const int smem = std::max({kProd, k::pivot_smem<kTile>(), one_block_per_sm_smem()});
+    allow_smem(k::phase3_next_pivot<kTile, kC, kPer, F>, smem);
+    phases_1_2(0);
+    for (int r = 0; r + 1 < tiles_; ++r) {
+      mark_phase(phases_, 3);
+      launch_early(k::phase3_next_pivot<kTile, kC, kPer, F>, dim3((tiles_ - 1) * (tiles_ - 1)), kThreads, smem,
+                   stream_, m_, pitch_, n_, tiles_, r);
+      phase_2(r + 1);
+    }
+    phase_3(tiles_ - 1);
+  }
+
+  // lookahead 3 (sm90's panel config only): pairs of rounds (kernels/sm90_pairs.cuh). The first
+  // pair's lines are prepared on the main stream, then each pair's ordinary tiles run in one
+  // pass beside the side stream preparing the next pair, into the other of two panels. An odd
+  // last round is prepared beside the last pair and ends with a plain phase 3.
+  void pairs_of_rounds() const {
     static_assert(k::ordinary_from_panel<kTile, kChunk, kPer, F>(), "pairs of rounds need the panel config");
-    if (tiles == 1) {
+    if (tiles_ == 1) {
       phases_1_2(0);
-      mark_phase(phases, 0);
       return;
     }
-    const SideStream& side = side_stream();
-    constexpr int kPivot = std::max(kProd, k::pivot_smem<kTile>());
     allow_smem(k::lookahead2_pivot<kTile, kC, kPer>, kPivot);
     allow_smem(k::lookahead2_line<kTile, kC, kPer, false>, kProd);
     allow_smem(k::lookahead2_line<kTile, kC, kPer, true>, kProd);
     allow_smem(k::lookahead2_ordinary<kTile, kPer>, k::ring_smem<kTile>());
     allow_smem(k::lookahead2_lines<kTile, kPer>, k::ring_smem<kTile>());
-    const size_t panel_elems = 2ull * kTile * pitch;
+    const SideStream& side = side_stream();
+    const size_t panel_elems = 2ull * kTile * pitch_;
     int* panels = nullptr;
-    APSP_CUDA_CHECK(cudaMallocAsync(&panels, 2 * panel_elems * sizeof(int), stream));
-    // The lines of pair (u, u + 1), on stream s, into `panel`, after the pair (u - 2, u - 1)
-    // whose panel is `prev_panel` (null: u = 0, no pair before).
-    auto prepare = [&](int u, cudaStream_t s, const int* prev_panel, int* panel) {
-      const int v = u + 1, lines = v < tiles ? 2 : 1;
-      if (prev_panel != nullptr) {  // L
-        k::lookahead2_lines<kTile, kPer><<<dim3(tiles - 2, 2 * lines), kThreads, k::ring_smem<kTile>(), s>>>(
-            m, pitch, n, u - 2, lines, prev_panel);
-        APSP_CUDA_CHECK_LAUNCH();
-      }
-      auto pivot = [&](int q, int kt) {
-        k::lookahead2_pivot<kTile, kC, kPer><<<1, kThreads, kPivot, s>>>(m, pitch, n, q, kt);
-        APSP_CUDA_CHECK_LAUNCH();
-      };
-      auto line = [&](int q, int skip, int skipped, int kt, int diag, int* to_panel) {  // row, then column
-        if (const int others = tiles - skipped; others + diag > 0) {
-          k::lookahead2_line<kTile, kC, kPer, false><<<others + diag, kThreads, kProd, s>>>(
-              m, pitch, n, tiles, q, skip, skipped, kt, to_panel, u);
-          APSP_CUDA_CHECK_LAUNCH();
-          if (others == 0) return;
-          k::lookahead2_line<kTile, kC, kPer, true><<<others, kThreads, kProd, s>>>(m, pitch, n, tiles, q, skip,
-                                                                                   skipped, kt, to_panel, u);
-          APSP_CUDA_CHECK_LAUNCH();
-        }
-      };
-      pivot(u, -1);                   // A
-      line(u, u, 1, u, 0, nullptr);   // B
-      if (v >= tiles) return;
-      pivot(v, u);                    // C
-      line(v, u, 2, u, 0, nullptr);
-      line(v, v, 1, v, 1, panel);     // D, with (v, v)
-      line(u, u, 2, v, 1, panel);     // E, with (u, u)
-    };
-    mark_phase(phases, 3);
-    prepare(0, stream, nullptr, panels);
-    for (int r = 0; r + 1 < tiles; r += 2) {
+    APSP_CUDA_CHECK(cudaMallocAsync(&panels, 2 * panel_elems * sizeof(int), stream_));
+    prepare_pair(0, stream_, nullptr, panels);
+    for (int r = 0; r + 1 < tiles_; r += 2) {
       const int pair = r / 2;
-      APSP_CUDA_CHECK(cudaEventRecord(side.fork, stream));
-      APSP_CUDA_CHECK(cudaStreamWaitEvent(side.stream, side.fork));
+      fork(side);
       int* const panel = panels + (pair & 1) * panel_elems;
-      if (r + 2 < tiles) prepare(r + 2, side.stream, panel, panels + ((pair + 1) & 1) * panel_elems);
-      const int others = tiles - std::min(4, tiles - r);  // off rows and columns r .. r + 3
+      if (r + 2 < tiles_) prepare_pair(r + 2, side.stream, panel, panels + ((pair + 1) & 1) * panel_elems);
+      mark_phase(phases_, 3);
+      const int others = tiles_ - std::min(4, tiles_ - r);  // off rows and columns r .. r + 3
       if (others > 0) {
-        k::lookahead2_ordinary<kTile, kPer><<<dim3(others, others), kThreads, k::ring_smem<kTile>(), stream>>>(
-            m, pitch, n, r, panel);
+        k::lookahead2_ordinary<kTile, kPer><<<dim3(others, others), kThreads, k::ring_smem<kTile>(), stream_>>>(
+            m_, pitch_, n_, r, panel);
         APSP_CUDA_CHECK_LAUNCH();
       }
-      APSP_CUDA_CHECK(cudaEventRecord(side.join, side.stream));
-      APSP_CUDA_CHECK(cudaStreamWaitEvent(stream, side.join));
+      join(side);
     }
-    APSP_CUDA_CHECK(cudaFreeAsync(panels, stream));
-    if (tiles % 2 == 1) phase_3(tiles - 1);
-  } else if constexpr (kLookahead == 2) {
-    // Round r's phase 3 with round r + 1's pivot in its block 0, alone on its SM (the launch's
-    // shared memory admits one block per SM; kernels/sm90.cuh), then round r + 1's phase 2.
-    // --phases shows the pivot as phase 3.
-    const int smem = std::max({kProd, k::pivot_smem<kTile>(), one_block_per_sm_smem()});
-    allow_smem(k::phase3_next_pivot<kTile, kC, kPer, F>, smem);
-    phases_1_2(0);
-    for (int r = 0; r + 1 < tiles; ++r) {
-      mark_phase(phases, 3);
-      launch_early(k::phase3_next_pivot<kTile, kC, kPer, F>, dim3((tiles - 1) * (tiles - 1)), kThreads, smem,
-                   stream, m, pitch, n, tiles, r);
-      phase_2(r + 1);
-    }
-    phase_3(tiles - 1);
-  } else {
-    for (int kt = 0; kt < tiles; ++kt) {
-      phases_1_2(kt);
-      phase_3(kt);
-    }
+    APSP_CUDA_CHECK(cudaFreeAsync(panels, stream_));
+    if (tiles_ % 2 == 1) phase_3(tiles_ - 1);
   }
+
+ private:
+  // The chunk of every product but the ordinary tiles of a config that reads A from a panel.
+  static constexpr int kC = k::product_chunk<kTile, kChunk, kPer, F>();
+  static constexpr int kP1 = k::pivot_smem<kTile>(), kProd = k::product_smem<kTile, kC, F>();
+  static constexpr int kP2 = k::product_smem<kTile, k::phase2_chunk<kTile, F>(), F>();
+  static constexpr int kThreads = k::product_threads<kTile, kPer>();
+  static constexpr int kThreads2 = k::product_threads<kTile, k::per_thread2<F>()>();
+  static constexpr int kPivot = std::max(kProd, k::pivot_smem<kTile>());  // a pivot's update and closure
+
+  void phase_2(int kt) const {
+    mark_phase(phases_, 2);
+    launch_early(k::phase2<kTile, F>, dim3(tiles_, 2), kThreads2, kP2, stream_, m_, pitch_, n_, kt);
+  }
+  void phases_1_2(int kt) const {
+    mark_phase(phases_, 1);
+    launch_early(k::phase1<kTile, F>, dim3(1), k::kPhase1Edge * k::kPhase1Edge, kP1, stream_, m_, pitch_, kt);
+    phase_2(kt);
+  }
+  void phase_3(int kt) const {
+    mark_phase(phases_, 3);
+    launch_early(k::phase3<kTile, kC, kPer, F>, dim3(tiles_, tiles_), kThreads, kProd, stream_, m_, pitch_, n_, kt);
+  }
+
+  // The side stream starts after everything the main stream has enqueued; the main stream goes
+  // on after everything the side stream has. Between them the main stream's time is waiting for
+  // the side stream (phase 2 for --phases).
+  void fork(const SideStream& side) const {
+    APSP_CUDA_CHECK(cudaEventRecord(side.fork, stream_));
+    APSP_CUDA_CHECK(cudaStreamWaitEvent(side.stream, side.fork));
+  }
+  void join(const SideStream& side) const {
+    mark_phase(phases_, 2);
+    APSP_CUDA_CHECK(cudaEventRecord(side.join, side.stream));
+    APSP_CUDA_CHECK(cudaStreamWaitEvent(stream_, side.join));
+  }
+
+  // The lines of pair (u, u + 1), on stream s, into `panel`, after the pair (u - 2, u - 1) whose
+  // panel is `prev_panel` (null: u = 0, no pair before). The steps L and A-E are
+  // kernels/sm90_pairs.cuh's. On the main stream (the first pair) the pivots count as phase 1,
+  // the lines as phase 2.
+  void prepare_pair(int u, cudaStream_t s, const int* prev_panel, int* panel) const {
+    const int v = u + 1, lines = v < tiles_ ? 2 : 1;
+    const bool main = s == stream_;
+    if (prev_panel != nullptr) {  // L
+      k::lookahead2_lines<kTile, kPer><<<dim3(tiles_ - 2, 2 * lines), kThreads, k::ring_smem<kTile>(), s>>>(
+          m_, pitch_, n_, u - 2, lines, prev_panel);
+      APSP_CUDA_CHECK_LAUNCH();
+    }
+    auto pivot = [&](int q, int kt) {
+      if (main) mark_phase(phases_, 1);
+      k::lookahead2_pivot<kTile, kC, kPer><<<1, kThreads, kPivot, s>>>(m_, pitch_, n_, q, kt);
+      APSP_CUDA_CHECK_LAUNCH();
+    };
+    auto line = [&](int q, int skip, int skipped, int kt, int diag, int* to_panel) {  // row, then column
+      if (const int others = tiles_ - skipped; others + diag > 0) {
+        if (main) mark_phase(phases_, 2);
+        k::lookahead2_line<kTile, kC, kPer, false><<<others + diag, kThreads, kProd, s>>>(
+            m_, pitch_, n_, tiles_, q, skip, skipped, kt, to_panel, u);
+        APSP_CUDA_CHECK_LAUNCH();
+        if (others == 0) return;
+        k::lookahead2_line<kTile, kC, kPer, true><<<others, kThreads, kProd, s>>>(m_, pitch_, n_, tiles_, q, skip,
+                                                                                 skipped, kt, to_panel, u);
+        APSP_CUDA_CHECK_LAUNCH();
+      }
+    };
+    pivot(u, -1);                   // A
+    line(u, u, 1, u, 0, nullptr);   // B
+    if (v >= tiles_) return;
+    pivot(v, u);                    // C
+    line(v, u, 2, u, 0, nullptr);
+    line(v, v, 1, v, 1, panel);     // D, with (v, v)
+    line(u, u, 2, v, 1, panel);     // E, with (u, u)
+  }
+
+  int* m_;
+  int n_, tiles_, pitch_;  // pitch in words
+  cudaStream_t stream_;
+  PhaseTimer* phases_;
+};
+
+template <class F, int kTile, int kChunk, int kPer, int kLookahead>
+void solve(int* words, int n, cudaStream_t stream, PhaseTimer* phases) {
+  const Schedules<F, kTile, kChunk, kPer> schedules(words, n, stream, phases);
+  if constexpr (kLookahead == 0) schedules.three_launches();
+  else if constexpr (kLookahead == 1) schedules.side_stream_rounds();
+  else if constexpr (kLookahead == 2) schedules.next_pivot_in_phase_3();
+  else schedules.pairs_of_rounds();
   mark_phase(phases, 0);
 }
 
@@ -336,7 +386,6 @@ struct Family {
 
   template <int kTile, int kChunk, int kPer>
   static int smem_bytes() {
-    namespace k = kernels::sm90;
     const int panel_ring = k::ordinary_from_panel<kTile, kChunk, kPer, F>() ? k::ring_smem<kTile>() : 0;
     return std::max({k::product_smem<kTile, k::product_chunk<kTile, kChunk, kPer, F>(), F>(),
                      k::product_smem<kTile, k::phase2_chunk<kTile, F>(), F>(), k::pivot_smem<kTile>(), panel_ring});
@@ -396,7 +445,7 @@ struct Family {
       constexpr int kT = decltype(t)::value;
       constexpr int kL = decltype(la)::value;
       if constexpr ((kL == 1 || kL == 3) &&
-                    kernels::sm90::ordinary_from_panel<kT, decltype(ch)::value, decltype(p)::value, F>())
+                    k::ordinary_from_panel<kT, decltype(ch)::value, decltype(p)::value, F>())
         bytes = 2ull * (kL == 3 ? 2 : 1) * kT * round_up(n, kT) * sizeof(int);
     });
     return bytes;
@@ -410,8 +459,7 @@ struct Family {
     std::string launch;
     with_config(c, [&](auto t, auto ch, auto p, auto la) {
       constexpr int kT = decltype(t)::value, kC = decltype(ch)::value, kP = decltype(p)::value;
-      namespace k = kernels::sm90;
-      const int threads =
+        const int threads =
           std::max(k::product_threads<kT, k::per_thread2<F>()>(), k::product_threads<kT, kP>());
       const int smem = std::max(smem_bytes<kT, kC, kP>(),
                                 decltype(la)::value == 2 ? one_block_per_sm_smem(dev.smem_per_sm) : 0);
