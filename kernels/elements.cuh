@@ -22,6 +22,8 @@ struct Int32Elements {
   }
   // x (a distance) in every element of a word.
   __host__ __device__ static constexpr int splat(int x) { return x; }
+  // Element q of a word.
+  __device__ static __forceinline__ int element(int word, int) { return word; }
 };
 
 // "Unreachable" in 16 bits. Every stored value stays <= kInf16 (min never raises one), so a sum
@@ -46,6 +48,9 @@ struct U16x2Elements {
     return static_cast<int>(__byte_perm(static_cast<unsigned>(w), 0u, q % 2 == 0 ? 0x1010u : 0x3232u));
   }
   __host__ __device__ static constexpr int splat(int x) { return x * 0x10001; }  // x <= kInf16
+  __device__ static __forceinline__ int element(int word, int q) {
+    return static_cast<int>(q == 0 ? static_cast<unsigned>(word) & 0xFFFFu : static_cast<unsigned>(word) >> 16);
+  }
   // Four consecutive elements, one int each, from or to the two words at p (8-byte aligned).
   __device__ static __forceinline__ int4 load4(const int* p) {
     const uint2 w = *reinterpret_cast<const uint2*>(p);

@@ -515,7 +515,7 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>())
   update_and_close_next_pivot<kTile, kChunk, kPer, F>(d, pitch, n, r, reinterpret_cast<int*>(smem4));
 }
 
-// ---- The ordinary tiles from a transposed panel (int32, tile 128, chunk 16, look-ahead 1 or 3) ---
+// ---- The ordinary tiles from a transposed panel (tile 128, chunk 16, look-ahead 1 or 3) -------
 // accumulate() stages A through registers to transpose it (A is read k-major in the loop), so
 // each chunk costs each thread global loads, scalar stores and a barrier it must wait for. Here
 // A comes from a k-major copy of the round's pivot column (the panel: row k holds column
@@ -529,20 +529,33 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>())
 // other products (side stream, last round) accumulate at chunk 8 (product_chunk), which fit. At
 // lookahead 3 (kernels/sm90_pairs.cuh) the same ring runs over two rounds' k from a panel of two
 // columns of tiles.
+// In a packed format (sm90_u16) a panel entry is one word an element, the element in both halves
+// as accumulate() stages A (F::splat), so the ring copies A as it is: the panel has a word for
+// each of the padded matrix's rows (pitch * kPerWord words a row of the panel). B and the tiles
+// are words of the format. Its other products keep their chunk (16 at tile 128 fits there).
 inline constexpr int kRingChunk = 16;  // <- k elements a stage of the ring (two stages)
 
 template <int kTile, int kChunk, int kPer, class F = Int32Elements>
 constexpr bool ordinary_from_panel() {
-  return F::kPerWord == 1 && kTile == 128 && kChunk == kRingChunk && kPer == 8;
+  return kTile == 128 && kChunk == kRingChunk && kPer == 8;
 }
 
 // The chunk of the products that accumulate() does in a config (all of them but the panel's
-// ordinary tiles).
+// ordinary tiles): int32's accumulate spills at tile 128, chunk 16, so its panel config's run at 8.
 template <int kTile, int kChunk, int kPer, class F = Int32Elements>
-constexpr int product_chunk() { return ordinary_from_panel<kTile, kChunk, kPer, F>() ? 8 : kChunk; }
+constexpr int product_chunk() {
+  return ordinary_from_panel<kTile, kChunk, kPer, F>() && F::kPerWord == 1 ? 8 : kChunk;
+}
 
-template <int kTile>
-constexpr int ring_smem() { return product_smem<kTile, kRingChunk>(); }
+template <int kTile, class F = Int32Elements>
+constexpr int ring_smem() { return product_smem<kTile, kRingChunk, F>(); }
+
+// A panel's row length in words, for a matrix whose rows are `pitch` words apart: a word an element.
+template <class F>
+__host__ __device__ __forceinline__ int panel_pitch(int pitch) {
+  if constexpr (F::kPerWord == 1) return pitch;
+  else return pitch * F::kPerWord;
+}
 
 __device__ __forceinline__ void cp_async16(int* smem, const int* gmem) {
   const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
@@ -550,27 +563,45 @@ __device__ __forceinline__ void cp_async16(int* smem, const int* gmem) {
 }
 
 // acc = min(acc, A (x) B) as accumulate(), A the rows a_ti * kTile .. + kTile of the panel
-// (kTile rows `pitch` apart), B the tile (b_tk, b_tj) of d.
-template <int kTile, int kPer, int kRows = kPer, int kCols = kPer>
-__device__ __forceinline__ void accumulate_from_panel(int (&acc)[kPer][kPer], const int* __restrict__ panel,
-                                                      const int* __restrict__ d, int pitch, int a_ti, int b_tk,
-                                                      int b_tj, int chunks, int* smem) {
-  using Layout = ThreadTile<kTile, kPer>;
+// (kTile words a row of it, rows panel_pitch<F>(pitch) apart), B the tile (b_tk, b_tj) of d (rows
+// `pitch` words apart); kCols counts words, as in chunk_product.
+template <int kTile, int kPer, class F = Int32Elements, int kRows = kPer, int kCols = kPer / F::kPerWord>
+__device__ __forceinline__ void accumulate_from_panel(int (&acc)[kPer][kPer / F::kPerWord],
+                                                      const int* __restrict__ panel, const int* __restrict__ d,
+                                                      int pitch, int a_ti, int b_tk, int b_tj, int chunks, int* smem) {
+  using Layout = ThreadTile<kTile, kPer, F>;
   constexpr int kThreads = Layout::kThreads, kChunk = kRingChunk, kAStride = kTile + kAPad;
-  constexpr int kLoads = kTile * kChunk / 4 / kThreads;  // int4 a thread and operand per chunk
-  static_assert(kLoads * kThreads * 4 == kTile * kChunk, "chunk must split evenly over the threads");
+  constexpr int kWords = Layout::kWords;                       // words in a row of B
+  constexpr int kALoads = kTile * kChunk / 4 / kThreads;       // int4 a thread per chunk: A
+  constexpr int kBLoads = kWords * kChunk / 4 / kThreads;      // and B
+  static_assert(kALoads * kThreads * 4 == kTile * kChunk && kBLoads * kThreads * 4 == kWords * kChunk,
+                "chunk must split evenly over the threads");
   const Layout t;
   int* As = smem;                            // [2][kChunk][kAStride], k-major as in accumulate
-  int* Bs = smem + 2 * kChunk * kAStride;    // [2][kChunk][kTile]
-  const int tid = threadIdx.x, row0 = a_ti * kTile, col0 = b_tj * kTile, k0 = b_tk * kTile;
+  int* Bs = smem + 2 * kChunk * kAStride;    // [2][kChunk][kWords]
+  const int tid = threadIdx.x, row0 = a_ti * kTile, col0 = b_tj * kWords, k0 = b_tk * kTile;
+  const int a_pitch = panel_pitch<F>(pitch);
   auto issue = [&](int chunk) {  // chunk's copies into stage chunk % 2, as one group
     if (chunk < chunks) {
+      if constexpr (kALoads == kBLoads) {  // int32: A's and B's copies of a vector side by side
 #pragma unroll
-      for (int l = 0; l < kLoads; ++l) {
-        const int v = l * kThreads + tid, kk = v / (kTile / 4), mm = (v % (kTile / 4)) * 4;
-        const int row = (chunk & 1) * kChunk + kk;
-        cp_async16(As + row * kAStride + mm, panel + at(chunk * kChunk + kk, row0 + mm, pitch));
-        cp_async16(Bs + row * kTile + mm, d + at(k0 + chunk * kChunk + kk, col0 + mm, pitch));
+        for (int l = 0; l < kALoads; ++l) {
+          const int v = l * kThreads + tid, kk = v / (kTile / 4), mm = (v % (kTile / 4)) * 4;
+          const int row = (chunk & 1) * kChunk + kk;
+          cp_async16(As + row * kAStride + mm, panel + at(chunk * kChunk + kk, row0 + mm, a_pitch));
+          cp_async16(Bs + row * kWords + mm, d + at(k0 + chunk * kChunk + kk, col0 + mm, pitch));
+        }
+      } else {
+#pragma unroll
+        for (int l = 0; l < kALoads; ++l) {
+          const int v = l * kThreads + tid, kk = v / (kTile / 4), mm = (v % (kTile / 4)) * 4;
+          cp_async16(As + ((chunk & 1) * kChunk + kk) * kAStride + mm, panel + at(chunk * kChunk + kk, row0 + mm, a_pitch));
+        }
+#pragma unroll
+        for (int l = 0; l < kBLoads; ++l) {
+          const int v = l * kThreads + tid, kk = v / (kWords / 4), mm = (v % (kWords / 4)) * 4;
+          cp_async16(Bs + ((chunk & 1) * kChunk + kk) * kWords + mm, d + at(k0 + chunk * kChunk + kk, col0 + mm, pitch));
+        }
       }
     }
     asm volatile("cp.async.commit_group;" ::: "memory");
@@ -584,63 +615,77 @@ __device__ __forceinline__ void accumulate_from_panel(int (&acc)[kPer][kPer], co
     __syncthreads();
     issue(chunk + 1);
     const int* as = As + (chunk & 1) * kChunk * kAStride;
-    const int* bs = Bs + (chunk & 1) * kChunk * kTile;
-    chunk_product<kTile, kChunk, kPer, Int32Elements, kRows, kCols>(acc, as, bs);
+    const int* bs = Bs + (chunk & 1) * kChunk * kWords;
+    chunk_product<kTile, kChunk, kPer, F, kRows, kCols>(acc, as, bs);
   }
   __syncthreads();
 }
 
 // C = min(C, A (x) B) for tile (ci, cj) of d: A from the panel, B rows kt * kTile .. of d, over
 // `chunks` chunks of the ring (one round's or, at lookahead 3, two rounds'), the padded halves of
-// the last row and column of tiles left out as update_tile leaves them.
-template <int kTile, int kPer>
+// the last row and column of tiles left out as update_tile leaves them (packed formats: rows only).
+template <int kTile, int kPer, class F = Int32Elements>
 __device__ __forceinline__ void update_from_panel(int* __restrict__ d, int pitch, int n, int ci, int cj, int kt,
                                                   int chunks, const int* __restrict__ panel, int* smem) {
-  using Layout = ThreadTile<kTile, kPer>;
-  int acc[kPer][kPer];
-  load_tile<kTile, kPer>(acc, d, pitch, ci, cj);
+  using Layout = ThreadTile<kTile, kPer, F>;
+  constexpr int kPerW = Layout::kPerW;
+  int acc[kPer][kPerW];
+  load_tile<kTile, kPer, F>(acc, d, pitch, ci, cj);
   if (n - ci * kTile <= Layout::kHalf) {
-    accumulate_from_panel<kTile, kPer, kPer / 2, kPer>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
-  } else if (n - cj * kTile <= Layout::kHalf) {
-    accumulate_from_panel<kTile, kPer, kPer, kPer / 2>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
+    accumulate_from_panel<kTile, kPer, F, kPer / 2, kPerW>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
+  } else if constexpr (Layout::kSubsW == 2) {
+    if (n - cj * kTile <= Layout::kHalf) {
+      accumulate_from_panel<kTile, kPer, F, kPer, kPerW / 2>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
+    } else {
+      accumulate_from_panel<kTile, kPer, F>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
+    }
   } else {
-    accumulate_from_panel<kTile, kPer>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
+    accumulate_from_panel<kTile, kPer, F>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
   }
-  store_tile<kTile, kPer>(acc, d, pitch, ci, cj);
+  store_tile<kTile, kPer, F>(acc, d, pitch, ci, cj);
 }
 
-// Column tile kt of d (every row of the padded matrix) into the panel, transposed: panel row k is
-// column kt * kTile + k. 32 x 32 blocks through shared memory (a padded row: no bank conflicts),
-// grid (kTile / 32, pitch / 32), 32 x 8 threads.
-template <int kTile>
+// Column tile kt of d (every row of the padded matrix: pitch * kPerWord of them) into the panel,
+// transposed: panel row k is column kt * kTile + k, a word an element (F::splat). 32 x 32 blocks
+// through shared memory (a padded row: no bank conflicts), grid (kTile / 32, rows / 32), 32 x 8
+// threads.
+template <int kTile, class F = Int32Elements>
 __global__ void __launch_bounds__(256) transpose_column(const int* __restrict__ d, int pitch, int kt,
                                                         int* __restrict__ panel) {
   __shared__ int block[32][33];
   const int k0 = blockIdx.x * 32, g0 = blockIdx.y * 32, x = threadIdx.x, y = threadIdx.y;
 #pragma unroll
-  for (int i = y; i < 32; i += 8) block[i][x] = d[at(g0 + i, kt * kTile + k0 + x, pitch)];
+  for (int i = y; i < 32; i += 8) {
+    if constexpr (F::kPerWord == 1) {
+      block[i][x] = d[at(g0 + i, kt * kTile + k0 + x, pitch)];
+    } else {
+      const int column = kt * kTile + k0 + x;
+      block[i][x] = F::element(d[at(g0 + i, column / F::kPerWord, pitch)], column % F::kPerWord);
+    }
+  }
   __syncthreads();
 #pragma unroll
-  for (int i = y; i < 32; i += 8) panel[at(k0 + i, g0 + x, pitch)] = block[x][i];
+  for (int i = y; i < 32; i += 8) panel[at(k0 + i, g0 + x, panel_pitch<F>(pitch))] = F::splat(block[x][i]);
 }
 
 // Copies the tile (ci, cj) of d, just stored by this block, into the panel transposed: panel row
 // k is column cj * kTile + k of d. Each thread reads back what it wrote itself (its own stores
-// are visible to it) and writes its 8 x 8 part as 16 vectors of 4 rows. The side stream does
-// it for the tiles of column r + 1 once they are final, so that round r + 1's ordinary tiles
-// find column r + 1 in the panel.
-template <int kTile, int kPer>
+// are visible to it), as one int an element, and writes its 8 x 8 part as 16 vectors of 4 rows,
+// a word an element (F::splat). The side stream does it for the tiles of column r + 1 once they
+// are final, so that round r + 1's ordinary tiles find column r + 1 in the panel.
+template <int kTile, int kPer, class F = Int32Elements>
 __device__ __forceinline__ void tile_to_panel(const int* __restrict__ d, int pitch, int ci, int cj,
                                               int* __restrict__ panel) {
   const ThreadTile<kTile, kPer> t;
   int acc[kPer][kPer];
-  load_tile<kTile, kPer>(acc, d, pitch, ci, cj);
+  load_elements<kTile, kPer, F>(acc, d, pitch, ci, cj);
+  const int p_pitch = panel_pitch<F>(pitch);
 #pragma unroll
   for (int c = 0; c < kPer; ++c)
 #pragma unroll
     for (int r = 0; r < kPer; r += 4)
-      *reinterpret_cast<int4*>(panel + at(t.col(c), ci * kTile + t.row(r), pitch)) =
-          make_int4(acc[r][c], acc[r + 1][c], acc[r + 2][c], acc[r + 3][c]);
+      *reinterpret_cast<int4*>(panel + at(t.col(c), ci * kTile + t.row(r), p_pitch)) =
+          make_int4(F::splat(acc[r][c]), F::splat(acc[r + 1][c]), F::splat(acc[r + 2][c]), F::splat(acc[r + 3][c]));
 }
 
 // The side stream's row/column kernels at tile 128 hold two tile products' state: capped at 128
@@ -666,7 +711,7 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), side_blocks_pe
   __syncthreads();
   product_tile<kTile, kChunk, kPer, false, F>(d, pitch, n, ci, cj, next, smem);  // operands: pivot, itself
   if constexpr (kToPanel) {
-    if (q >= others) tile_to_panel<kTile, kPer>(d, pitch, ci, cj, panel);  // column r + 1
+    if (q >= others) tile_to_panel<kTile, kPer, F>(d, pitch, ci, cj, panel);  // column r + 1
   }
 }
 
@@ -681,7 +726,7 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), side_blocks_pe
   product_tile<kTile, kChunk, kPer, false, F>(d, pitch, n, row ? next : r, row ? r : next, next,
                                               reinterpret_cast<int*>(smem4));
   if constexpr (kToPanel) {
-    if (!row) tile_to_panel<kTile, kPer>(d, pitch, r, next, panel);  // (r, r + 1): column r + 1
+    if (!row) tile_to_panel<kTile, kPer, F>(d, pitch, r, next, panel);  // (r, r + 1): column r + 1
   }
 }
 
@@ -696,7 +741,7 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
   int* smem = reinterpret_cast<int*>(smem4);
   const int others = tiles - 2, ci = skip_two(blockIdx.x / others, r), cj = skip_two(blockIdx.x % others, r);
   if constexpr (ordinary_from_panel<kTile, kChunk, kPer, F>()) {
-    update_from_panel<kTile, kPer>(d, pitch, n, ci, cj, r, live_chunks<kTile, kRingChunk>(n, r), panel, smem);
+    update_from_panel<kTile, kPer, F>(d, pitch, n, ci, cj, r, live_chunks<kTile, kRingChunk>(n, r), panel, smem);
   } else {
     product_tile<kTile, kChunk, kPer, true, F>(d, pitch, n, ci, cj, r, smem);
   }

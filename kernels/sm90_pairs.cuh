@@ -1,5 +1,5 @@
-// sm90's look-ahead over pairs of rounds (lookahead = 3, the panel config only: int32, tile 128,
-// chunk 16, 8 x 8 a thread). The ordinary tiles take two rounds in one pass: k runs over two
+// sm90's look-ahead over pairs of rounds (lookahead = 3, the panel config only: tile 128, chunk 16,
+// 8 x 8 a thread; int32, and sm90_u16's packed 16-bit pairs, the element format F). The ordinary tiles take two rounds in one pass: k runs over two
 // tiles (256) per load and store of C, where lookahead 1 loads and stores C every round.
 // probes/product_probe.cu measured the pass at 92.3% / 93.1% of the ceiling at n = 9984 / 29952
 // on the H200, against 88.2% / 90.0% for the one-round pass (docs/perf-notes.md, step 12).
@@ -50,27 +50,36 @@ __device__ __forceinline__ int skip_range(int x, int first, int skipped) { retur
 
 // Copies tile (ci, cj), just stored by this block, into the next pair's panel if its column is
 // one of the pair's (g, g + 1): rows 0 .. 127 of the panel hold column g, 128 .. 255 column g + 1.
-template <int kTile, int kPer>
+template <int kTile, int kPer, class F>
 __device__ __forceinline__ void pair_tile_to_panel(const int* __restrict__ d, int pitch, int ci, int cj,
                                                    int* __restrict__ panel, int g) {
   if (panel != nullptr && cj >= g && cj < g + 2)
-    tile_to_panel<kTile, kPer>(d, pitch, ci, cj, panel + static_cast<size_t>(cj - g) * kTile * pitch);
+    tile_to_panel<kTile, kPer, F>(d, pitch, ci, cj, panel + static_cast<size_t>(cj - g) * kTile * panel_pitch<F>(pitch));
 }
 
 // A and C's pivot: tile (q, q), the round-kt update first (kt < 0: none), then closed. Two blocks
 // an SM fit (126 registers), so the pivot needs only half an SM's registers, free as soon as one
 // ordinary block ends; with its panel copy in the kernel it took 140, a whole SM. D copies (v, v)
-// into the panel instead.
-template <int kTile, int kChunk, int kPer>
+// into the panel instead. Packed formats: the update is stored and read back as one int an
+// element for the closure (update_and_close_next_pivot does the same).
+template <int kTile, int kChunk, int kPer, class F = Int32Elements>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
     lookahead2_pivot(int* __restrict__ d, int pitch, int n, int q, int kt) {
   extern __shared__ int4 smem4[];
   int* smem = reinterpret_cast<int*>(smem4);
   int acc[kPer][kPer];
-  load_tile<kTile, kPer>(acc, d, pitch, q, q);
-  if (kt >= 0) accumulate<kTile, kChunk, kPer>(acc, d, pitch, q, kt, d, pitch, kt, q, live_chunks<kTile, kChunk>(n, kt), smem);
+  if constexpr (F::kPerWord == 1) {
+    load_tile<kTile, kPer>(acc, d, pitch, q, q);
+    if (kt >= 0) accumulate<kTile, kChunk, kPer>(acc, d, pitch, q, kt, d, pitch, kt, q, live_chunks<kTile, kChunk>(n, kt), smem);
+  } else {
+    if (kt >= 0) {
+      product_tile<kTile, kChunk, kPer, false, F>(d, pitch, n, q, q, kt, smem);
+      __syncthreads();  // every thread's stores, before the block reads the tile back
+    }
+    load_elements<kTile, kPer, F>(acc, d, pitch, q, q);
+  }
   close_pivot<kTile, kPer>(acc, smem);
-  store_tile<kTile, kPer>(acc, d, pitch, q, q);
+  store_elements<kTile, kPer, F>(acc, d, pitch, q, q);
 }
 
 // B, C's lines, D and E: one product a tile, the round-kt update (phase 2 where kt = q), at two
@@ -79,24 +88,24 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
 // panel (null: none) if its column is the pair's. The row and the column are two launches: with
 // the orientation chosen at run time (one grid, by block index), ptxas spilled 16-108 bytes at
 // 128 registers.
-template <int kTile, int kChunk, int kPer, bool kColumn>
+template <int kTile, int kChunk, int kPer, bool kColumn, class F = Int32Elements>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
     lookahead2_line(int* __restrict__ d, int pitch, int n, int tiles, int q, int skip, int skipped, int kt,
                     int* __restrict__ panel, int g) {
   extern __shared__ int4 smem4[];
   const int x = blockIdx.x, t = x == tiles - skipped ? q : skip_range(x, skip, skipped);
   const int ci = kColumn ? t : q, cj = kColumn ? q : t;
-  product_tile<kTile, kChunk, kPer>(d, pitch, n, ci, cj, kt, reinterpret_cast<int*>(smem4));
-  pair_tile_to_panel<kTile, kPer>(d, pitch, ci, cj, panel, g);  // each thread reads back its own stores
+  product_tile<kTile, kChunk, kPer, false, F>(d, pitch, n, ci, cj, kt, reinterpret_cast<int*>(smem4));
+  pair_tile_to_panel<kTile, kPer, F>(d, pitch, ci, cj, panel, g);  // each thread reads back its own stores
 }
 
 // Rounds r and r + 1 on tile (ci, cj) in one pass: A from the pair's panel (256 rows), B rows
 // r * 128 .. of d, in accumulate_from_panel's 2 x 16 ring.
-template <int kTile, int kPer>
+template <int kTile, int kPer, class F>
 __device__ __forceinline__ void pair_pass(int* __restrict__ d, int pitch, int n, int ci, int cj, int r,
                                           const int* __restrict__ panel, int* smem) {
   const int chunks = (min(2 * kTile, n - r * kTile) + kRingChunk - 1) / kRingChunk;
-  update_from_panel<kTile, kPer>(d, pitch, n, ci, cj, r, chunks, panel, smem);
+  update_from_panel<kTile, kPer, F>(d, pitch, n, ci, cj, r, chunks, panel, smem);
 }
 
 // The main stream's part of pair (r, r + 1): every tile off rows and columns r .. r + 3. The
@@ -104,11 +113,11 @@ __device__ __forceinline__ void pair_pass(int* __restrict__ d, int pitch, int n,
 // from r, the others are exactly [0, r), which skip_range over 4 maps as well. (One-dimensional
 // grids, the tile found by division, made ptxas spill 24-36 bytes at 128 registers; two
 // dimensions take 125 and none.)
-template <int kTile, int kPer>
+template <int kTile, int kPer, class F = Int32Elements>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
     lookahead2_ordinary(int* __restrict__ d, int pitch, int n, int r, const int* __restrict__ panel) {
   extern __shared__ int4 smem4[];
-  pair_pass<kTile, kPer>(d, pitch, n, skip_range(blockIdx.y, r, 4), skip_range(blockIdx.x, r, 4), r, panel,
+  pair_pass<kTile, kPer, F>(d, pitch, n, skip_range(blockIdx.y, r, 4), skip_range(blockIdx.x, r, 4), r, panel,
                          reinterpret_cast<int*>(smem4));
 }
 
@@ -117,14 +126,14 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
 // the same pass as the ordinary tiles and at their two blocks an SM. Grid (tiles - 2, 2 * lines):
 // blockIdx.y = 2 * line + (0: its row, 1: its column); a column's tiles in the lines' rows are
 // their rows' (those blocks return).
-template <int kTile, int kPer>
+template <int kTile, int kPer, class F = Int32Elements>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
     lookahead2_lines(int* __restrict__ d, int pitch, int n, int r, int lines, const int* __restrict__ panel) {
   extern __shared__ int4 smem4[];
   const int u = r + 2, line = u + static_cast<int>(blockIdx.y >> 1), t = skip_two(blockIdx.x, r);
   const bool column = blockIdx.y & 1;
   if (column && t >= u && t < u + lines) return;
-  pair_pass<kTile, kPer>(d, pitch, n, column ? t : line, column ? line : t, r, panel, reinterpret_cast<int*>(smem4));
+  pair_pass<kTile, kPer, F>(d, pitch, n, column ? t : line, column ? line : t, r, panel, reinterpret_cast<int*>(smem4));
 }
 
 }  // namespace apsp::kernels::sm90

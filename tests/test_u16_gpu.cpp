@@ -1,9 +1,10 @@
 // sm90_u16 (16-bit distances) on the graphs whose distances fit: bit-exact against the CPU
 // reference on unweighted graphs, weights 0..3 with zero weights and duplicate edges, graphs with
 // unreachable pairs, sizes that are no multiple of any tile, and the largest distance 16 bits
-// hold ((V - 1) * max_w = 0x7FFE). Also: an input over the limit, run directly (the harness never
-// does), comes back as -1 everywhere; the solve replays as a CUDA graph (its scratch is a
-// stream-ordered allocation); the bench's executor counts that scratch.
+// hold ((V - 1) * max_w = 0x7FFE); pairs of rounds at 4 to 12 tiles. Also: an input over the
+// limit, run directly (the harness never does), comes back as -1 everywhere; the solve replays as
+// a CUDA graph (its scratch is a stream-ordered allocation); the bench's executor counts that
+// scratch.
 // APSP_TEST_SIZES=77,100 replaces the sizes of the sweep (as in test_variants_gpu.cpp).
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
@@ -156,6 +157,28 @@ INSTANTIATE_TEST_SUITE_P(Sm90U16, U16Config, testing::ValuesIn(all_configs(u16()
                              if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
                            return s;
                          });
+
+// Pairs of rounds (lookahead 3, the panel config) at 4 to 12 tiles of 128 a side, odd and even
+// counts (an odd last round runs alone), on every qualifying graph: the sweep's sizes give it 1,
+// 2 and 8 tiles only.
+TEST(Sm90U16, PairsOfRoundsAtFourToTwelveTiles) {
+  const Variant& v = u16();
+  Config c = v.defaults;
+  c["tile"] = 128;
+  c["chunk"] = 16;
+  c["lookahead"] = 3;
+  ASSERT_TRUE(is_built(v, c)) << config_name(v.name, c);
+  CudaStream stream;
+  for (int tiles = 4; tiles <= 12; ++tiles) {
+    const int n = 128 * tiles - 37;
+    for (const Named& g : graphs(n)) {
+      const auto& [input, expected] = problem(g);
+      ASSERT_EQ(admission_problem(v, n, max_finite_entry(input)), "") << g.name << " n=" << n;
+      const Mismatch m = compare(solve(v, c, input, stream), expected);
+      ASSERT_FALSE(m) << config_name(v.name, c) << " n=" << n << " graph=" << g.name << ": " << describe(m);
+    }
+  }
+}
 
 // V just under the limit: weight 3 on V = 10923 vertices, (V - 1) * 3 = 32766 = 0x7FFE, the
 // largest distance 16 bits hold below their unreachable 0x7FFF. A directed cycle (every pair

@@ -68,16 +68,7 @@ struct NoSpills {
     return true;
   }
 };
-// Pairs of rounds (lookahead 3, kernels/sm90_pairs.cuh) read A from a panel of two columns of
-// tiles: the panel config's ring, at tile 128 only.
-struct PairsOnThePanel {
-  static constexpr const char* kRule = "lookahead 3 (pairs of rounds) only at tile 128, chunk 16, per_thread 8";
-  template <class T, class C, class P, class L>
-  constexpr bool operator()(T, C, P, L) const {
-    return L::value != 3 || kernels::sm90::ordinary_from_panel<T::value, C::value, P::value>();
-  }
-};
-using Rules = std::tuple<sm90_family::ProductFits<Int32Elements>, NoSpills, PairsOnThePanel>;
+using Rules = std::tuple<sm90_family::ProductFits<Int32Elements>, NoSpills, sm90_family::PairsOnThePanel>;
 using Family = sm90_family::Family<Int32Elements, TileValues, ChunkValues, PerThreadValues, LookaheadValues, Rules>;
 
 // This shard's instances, registered before main() (variants/instances.hpp): each the schedule

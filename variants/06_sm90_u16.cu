@@ -51,7 +51,7 @@ using ChunkValues = IntList<16, 32>;      // <- k elements per shared-memory sta
                                           //    vectors of pairs: a multiple of 8)
 using PerThreadValues = IntList<8>;       // <- 8 x 8 elements a thread: 8 rows of 4 words (4 x 4
                                           //    would be 2 words a row: no 16-byte loads)
-using LookaheadValues = IntList<0, 1, 2>;  // <- the schedules of sm90
+using LookaheadValues = IntList<0, 1, 2, 3>;  // <- the schedules of sm90, pairs of rounds (3) too
 
 // The space is kept small so that the build stays fast: chunk 32 only at tile 64 with lookahead
 // 0. Every compiled kernel is free of spills (their registers: docs/perf-notes.md, "The 16-bit
@@ -66,7 +66,7 @@ struct Compiled {
     return true;
   }
 };
-using Rules = std::tuple<sm90_family::ProductFits<U16x2Elements>, Compiled>;
+using Rules = std::tuple<sm90_family::ProductFits<U16x2Elements>, Compiled, sm90_family::PairsOnThePanel>;
 using Family = sm90_family::Family<U16x2Elements, TileValues, ChunkValues, PerThreadValues, LookaheadValues, Rules>;
 
 // The buffer of pairs for one solve, and what the pack saw: allocated and freed on the stream.
@@ -142,7 +142,7 @@ Variant make_sm90_u16() {
   v.admits = [](int n, int64_t max_weight) { return u16_admission(n, max_weight); };
   v.precision = kPrecisionU16x2;
   v.scratch_bytes = [](const Config& c, int n) {
-    return static_cast<uint64_t>(Packed::bytes(round_up(n, c.at("tile"))));
+    return static_cast<uint64_t>(Packed::bytes(round_up(n, c.at("tile")))) + Family::panel_bytes(c, n);
   };
   return v;
 }

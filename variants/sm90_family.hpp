@@ -49,6 +49,16 @@ struct ProductFits {
   }
 };
 
+// Pairs of rounds (lookahead 3, kernels/sm90_pairs.cuh) read A from a panel of two columns of
+// tiles: the panel config's ring, at tile 128 only.
+struct PairsOnThePanel {
+  static constexpr const char* kRule = "lookahead 3 (pairs of rounds) only at tile 128, chunk 16, per_thread 8";
+  template <class T, class C, class P, class L>
+  constexpr bool operator()(T, C, P, L) const {
+    return L::value != 3 || k::ordinary_from_panel<T::value, C::value, P::value>();
+  }
+};
+
 // Dynamic shared memory that admits one block per SM: over half of an SM's (each block also
 // takes 1 KB of it for the system). The lookahead = 2 schedule gives its pivot block an SM this way.
 inline int one_block_per_sm_smem(int smem_per_sm) { return smem_per_sm / 2; }
@@ -150,15 +160,15 @@ class Schedules {
     constexpr bool kPanel = k::ordinary_from_panel<kTile, kChunk, kPer, F>();
     allow_smem(k::lookahead_line<kTile, kC, kPer, F, kPanel>, kProd);
     allow_smem(k::lookahead_edges<kTile, kC, kPer, F, kPanel>, kProd);
-    constexpr int kOrdinary = kPanel ? k::ring_smem<kTile>() : kProd;
+    constexpr int kOrdinary = kPanel ? k::ring_smem<kTile, F>() : kProd;
     allow_smem(k::lookahead_ordinary<kTile, kChunk, kPer, F>, kOrdinary);
     const SideStream& side = side_stream();
-    const size_t panel_elems = static_cast<size_t>(kTile) * pitch_;
+    const size_t panel_elems = static_cast<size_t>(kTile) * rows();
     int* panels = nullptr;
     if constexpr (kPanel) APSP_CUDA_CHECK(cudaMallocAsync(&panels, 2 * panel_elems * sizeof(int), stream_));
     phases_1_2(0);
     if constexpr (kPanel) {
-      k::transpose_column<kTile><<<dim3(kTile / 32, pitch_ / 32), dim3(32, 8), 0, stream_>>>(m_, pitch_, 0, panels);
+      k::transpose_column<kTile, F><<<dim3(kTile / 32, rows() / 32), dim3(32, 8), 0, stream_>>>(m_, pitch_, 0, panels);
       APSP_CUDA_CHECK_LAUNCH();
     }
     const int others = tiles_ - 2;
@@ -214,13 +224,13 @@ class Schedules {
       phases_1_2(0);
       return;
     }
-    allow_smem(k::lookahead2_pivot<kTile, kC, kPer>, kPivot);
-    allow_smem(k::lookahead2_line<kTile, kC, kPer, false>, kProd);
-    allow_smem(k::lookahead2_line<kTile, kC, kPer, true>, kProd);
-    allow_smem(k::lookahead2_ordinary<kTile, kPer>, k::ring_smem<kTile>());
-    allow_smem(k::lookahead2_lines<kTile, kPer>, k::ring_smem<kTile>());
+    allow_smem(k::lookahead2_pivot<kTile, kC, kPer, F>, kPivot);
+    allow_smem(k::lookahead2_line<kTile, kC, kPer, false, F>, kProd);
+    allow_smem(k::lookahead2_line<kTile, kC, kPer, true, F>, kProd);
+    allow_smem(k::lookahead2_ordinary<kTile, kPer, F>, kRing);
+    allow_smem(k::lookahead2_lines<kTile, kPer, F>, kRing);
     const SideStream& side = side_stream();
-    const size_t panel_elems = 2ull * kTile * pitch_;
+    const size_t panel_elems = 2ull * kTile * rows();
     int* panels = nullptr;
     APSP_CUDA_CHECK(cudaMallocAsync(&panels, 2 * panel_elems * sizeof(int), stream_));
     prepare_pair(0, stream_, nullptr, panels);
@@ -232,8 +242,8 @@ class Schedules {
       mark_phase(phases_, 3);
       const int others = tiles_ - std::min(4, tiles_ - r);  // off rows and columns r .. r + 3
       if (others > 0) {
-        k::lookahead2_ordinary<kTile, kPer><<<dim3(others, others), kThreads, k::ring_smem<kTile>(), stream_>>>(
-            m_, pitch_, n_, r, panel);
+        k::lookahead2_ordinary<kTile, kPer, F><<<dim3(others, others), kThreads, kRing, stream_>>>(m_, pitch_, n_, r,
+                                                                                               panel);
         APSP_CUDA_CHECK_LAUNCH();
       }
       join(side);
@@ -250,6 +260,10 @@ class Schedules {
   static constexpr int kThreads = k::product_threads<kTile, kPer>();
   static constexpr int kThreads2 = k::product_threads<kTile, k::per_thread2<F>()>();
   static constexpr int kPivot = std::max(kProd, k::pivot_smem<kTile>());  // a pivot's update and closure
+  static constexpr int kRing = k::ring_smem<kTile, F>();
+
+  // The padded matrix's rows (and columns), in elements: a panel has a word for each.
+  int rows() const { return tiles_ * kTile; }
 
   void phase_2(int kt) const {
     mark_phase(phases_, 2);
@@ -286,24 +300,24 @@ class Schedules {
     const int v = u + 1, lines = v < tiles_ ? 2 : 1;
     const bool main = s == stream_;
     if (prev_panel != nullptr) {  // L
-      k::lookahead2_lines<kTile, kPer><<<dim3(tiles_ - 2, 2 * lines), kThreads, k::ring_smem<kTile>(), s>>>(
-          m_, pitch_, n_, u - 2, lines, prev_panel);
+      k::lookahead2_lines<kTile, kPer, F><<<dim3(tiles_ - 2, 2 * lines), kThreads, kRing, s>>>(m_, pitch_, n_, u - 2,
+                                                                                                lines, prev_panel);
       APSP_CUDA_CHECK_LAUNCH();
     }
     auto pivot = [&](int q, int kt) {
       if (main) mark_phase(phases_, 1);
-      k::lookahead2_pivot<kTile, kC, kPer><<<1, kThreads, kPivot, s>>>(m_, pitch_, n_, q, kt);
+      k::lookahead2_pivot<kTile, kC, kPer, F><<<1, kThreads, kPivot, s>>>(m_, pitch_, n_, q, kt);
       APSP_CUDA_CHECK_LAUNCH();
     };
     auto line = [&](int q, int skip, int skipped, int kt, int diag, int* to_panel) {  // row, then column
       if (const int others = tiles_ - skipped; others + diag > 0) {
         if (main) mark_phase(phases_, 2);
-        k::lookahead2_line<kTile, kC, kPer, false><<<others + diag, kThreads, kProd, s>>>(
+        k::lookahead2_line<kTile, kC, kPer, false, F><<<others + diag, kThreads, kProd, s>>>(
             m_, pitch_, n_, tiles_, q, skip, skipped, kt, to_panel, u);
         APSP_CUDA_CHECK_LAUNCH();
         if (others == 0) return;
-        k::lookahead2_line<kTile, kC, kPer, true><<<others, kThreads, kProd, s>>>(m_, pitch_, n_, tiles_, q, skip,
-                                                                                 skipped, kt, to_panel, u);
+        k::lookahead2_line<kTile, kC, kPer, true, F><<<others, kThreads, kProd, s>>>(m_, pitch_, n_, tiles_, q, skip,
+                                                                                    skipped, kt, to_panel, u);
         APSP_CUDA_CHECK_LAUNCH();
       }
     };
@@ -386,7 +400,7 @@ struct Family {
 
   template <int kTile, int kChunk, int kPer>
   static int smem_bytes() {
-    const int panel_ring = k::ordinary_from_panel<kTile, kChunk, kPer, F>() ? k::ring_smem<kTile>() : 0;
+    const int panel_ring = k::ordinary_from_panel<kTile, kChunk, kPer, F>() ? k::ring_smem<kTile, F>() : 0;
     return std::max({k::product_smem<kTile, k::product_chunk<kTile, kChunk, kPer, F>(), F>(),
                      k::product_smem<kTile, k::phase2_chunk<kTile, F>(), F>(), k::pivot_smem<kTile>(), panel_ring});
   }
