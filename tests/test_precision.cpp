@@ -62,7 +62,15 @@ TEST(U16Admission, TheVariantsDeclareIt) {
             "sm90_u16 does not solve this graph exactly: 16-bit distances are exact only while (V - 1) * the "
             "largest weight < 32767; here 10923 * 3 = 32769");
   EXPECT_EQ(row_pitch(*u16, u16->defaults, 1000), 1000) << "it takes the int32 matrix as it is";
-  EXPECT_EQ(scratch_bytes(*u16, u16->defaults, 1000), 1024u * 1024 * 2 + 256) << "1000 padded to tile 128, 2 bytes each";
+  EXPECT_EQ(scratch_bytes(*u16, u16->defaults, 1000), 1024u * 1024 * 2 + 256 + 2u * 128 * 1024 * 4)
+      << "1000 padded to tile 128, 2 bytes each, and the panel config's two panels of 128 x 1024 words";
+  Config side_stream = u16->defaults;
+  side_stream["tile"] = 64;
+  EXPECT_EQ(scratch_bytes(*u16, side_stream, 1000), 1024u * 1024 * 2 + 256) << "1000 padded to tile 64, no panel";
+  Config pairs = u16->defaults;
+  pairs["lookahead"] = 3;
+  EXPECT_EQ(scratch_bytes(*u16, pairs, 1000), 1024u * 1024 * 2 + 256 + 4u * 128 * 1024 * 4)
+      << "pairs of rounds: two panels of two columns of tiles";
   EXPECT_TRUE(is_built(*u16, u16->defaults));
   EXPECT_GE(all_configs(*u16).size(), 3u);
   EXPECT_LE(all_configs(*u16).size(), 8u) << "a small space: the build stays fast";

@@ -16,7 +16,8 @@
 //   - the pack records the largest finite entry: an input the rule refuses comes back as -1 in
 //     every entry with one printed line (kernels/sm90_u16.cuh), never as wrong distances.
 // Its space is small on purpose (tile 64 or 128, chunk 16 or 32 at tile 64, 8 x 8 per thread,
-// the three schedules): a handful of instances, in the shards on the next line.
+// sm90's schedules, pairs of rounds on the panel only): a handful of instances, in the shards on
+// the next line.
 // apsp-instance-shards: 2
 #include <cuda_runtime_api.h>
 
@@ -126,19 +127,21 @@ APSP_REGISTER_INSTANCES(add_instances)
 
 namespace {
 
-// Declared default (tile, chunk, per_thread, lookahead): tile 64 with the side stream, chunk 16,
-// the fastest measured at both sizes the issue targets, on an unweighted random graph (density
-// 0.1) on the H200: n = 10000, `tuner --search tile --variant sm90_u16 --wmax 1` 38.685 ms
-// against 38.825 for tile 128 (the first default; every other point slower); n = 30000,
-// `apsp_bench --config ...` 995.19 ms against 1000.75 (tile 128), 1000.09 (tile 64, lookahead 0)
-// and 1008.71 (tile 128, lookahead 0). The policy tables (policies/) hold no sm90_u16 entries,
-// so below n = 1500 the heuristic takes sm90's small-n rule (the next pivot inside phase 3;
-// unmeasured for 16 bits), and the default above.
+// Declared default (tile, chunk, per_thread, lookahead): the panel, tile 128 with the side stream
+// reading A from a transposed copy of the pivot column (kernels/sm90.cuh), and pairs of rounds
+// (lookahead 3, kernels/sm90_pairs.cuh) from n = 7072, as sm90's heuristic; below n = 1500 the
+// next pivot inside phase 3 and up to 3500 tile 64 with the side stream, sm90's small-n rules.
+// Measured in one run on the H200 (build f14fcfe, unweighted random graphs, `apsp_bench --wmax 1
+// --config ...`, docs/perf-notes.md, step 14), tile 64 with the side stream (the default before)
+// / the panel / pairs of rounds: n = 5000 5.381 / 5.244 / 6.712 ms, n = 10000 38.708 / 37.362 /
+// 36.500, n = 30000 994.846 / 959.695 / 940.631. The policy tables (policies/*-u16.json) hold the
+// tuner's picks per n on the H200 and the H100; this is for a device without one.
 Variant make_sm90_u16() {
   Variant v = Family::variant(kName,
                               "sm90 on packed 16-bit distances (2 updates per VIADDMNMX.U16x2), for graphs with "
                               "(V - 1) * max weight < 32767",
-                              make_config(64, 16, 8, 1), make_config(64, 16, 8, 2), make_config(64, 16, 8, 1));
+                              make_config(128, 16, 8, 1), make_config(64, 16, 8, 2), make_config(64, 16, 8, 1),
+                              make_config(128, 16, 8, 3), 7072);
   v.admits = [](int n, int64_t max_weight) { return u16_admission(n, max_weight); };
   v.precision = kPrecisionU16x2;
   v.scratch_bytes = [](const Config& c, int n) {
