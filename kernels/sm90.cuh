@@ -669,15 +669,19 @@ __global__ void __launch_bounds__(256) transpose_column(const int* __restrict__ 
 }
 
 // Copies the tile (ci, cj) of d, just stored by this block, into the panel transposed: panel row
-// k is column cj * kTile + k of d. Each thread reads back what it wrote itself (its own stores
-// are visible to it), as one int an element, and writes its 8 x 8 part as 16 vectors of 4 rows,
-// a word an element (F::splat). The side stream does it for the tiles of column r + 1 once they
+// k is column cj * kTile + k of d. It reads the tile back as one int an element and writes its
+// 8 x 8 part as 16 vectors of 4 rows, a word an element (F::splat). int32: each thread reads
+// back what it wrote itself (its own stores are visible to it). Packed formats: the element
+// layout reads words other lanes stored (thread tx reads words 2 tx and 32 + 2 tx, stored by
+// threads tx / 2 and 8 + tx / 2), always of the same ty, so of the same warp: __syncwarp orders
+// them. The side stream does it for the tiles of column r + 1 once they
 // are final, so that round r + 1's ordinary tiles find column r + 1 in the panel.
 template <int kTile, int kPer, class F = Int32Elements>
 __device__ __forceinline__ void tile_to_panel(const int* __restrict__ d, int pitch, int ci, int cj,
                                               int* __restrict__ panel) {
   const ThreadTile<kTile, kPer> t;
   int acc[kPer][kPer];
+  if constexpr (F::kPerWord > 1) __syncwarp();
   load_elements<kTile, kPer, F>(acc, d, pitch, ci, cj);
   const int p_pitch = panel_pitch<F>(pitch);
 #pragma unroll

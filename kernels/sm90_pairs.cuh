@@ -1,6 +1,7 @@
 // sm90's look-ahead over pairs of rounds (lookahead = 3, the panel config only: tile 128, chunk 16,
-// 8 x 8 a thread; int32, and sm90_u16's packed 16-bit pairs, the element format F). The ordinary tiles take two rounds in one pass: k runs over two
-// tiles (256) per load and store of C, where lookahead 1 loads and stores C every round.
+// 8 x 8 a thread; int32, and sm90_u16's packed 16-bit pairs, the element format F). The ordinary
+// tiles take two rounds in one pass: k runs over two tiles (256) per load and store of C, where
+// lookahead 1 loads and stores C every round.
 // probes/product_probe.cu measured the pass at 92.3% / 93.1% of the ceiling at n = 9984 / 29952
 // on the H200, against 88.2% / 90.0% for the one-round pass (docs/perf-notes.md, step 12).
 //
@@ -96,7 +97,7 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
   const int x = blockIdx.x, t = x == tiles - skipped ? q : skip_range(x, skip, skipped);
   const int ci = kColumn ? t : q, cj = kColumn ? q : t;
   product_tile<kTile, kChunk, kPer, false, F>(d, pitch, n, ci, cj, kt, reinterpret_cast<int*>(smem4));
-  pair_tile_to_panel<kTile, kPer, F>(d, pitch, ci, cj, panel, g);  // each thread reads back its own stores
+  pair_tile_to_panel<kTile, kPer, F>(d, pitch, ci, cj, panel, g);  // reads back this block's stores (tile_to_panel)
 }
 
 // Rounds r and r + 1 on tile (ci, cj) in one pass: A from the pair's panel (256 rows), B rows

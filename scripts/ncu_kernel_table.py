@@ -29,7 +29,7 @@ ELAPSED = "sm__cycles_elapsed.max"
 
 def kernel_key(name):
     """'void apsp::kernels::sm90::lookahead2_line<128, 8, 8, true>(int *, ...)' -> 'lookahead2_line<128, 8, 8, true>'."""
-    name = re.sub(r"^void\s+", "", name.strip())
+    name = re.sub(r"^void\s+", "", name.strip()).replace("(anonymous namespace)::", "")
     depth = 0
     for i, ch in enumerate(name):  # cut the parameter list: the first '(' outside template brackets
         if ch == "<":
@@ -44,7 +44,11 @@ def kernel_key(name):
 
 
 def number(text):
-    return float(text.replace(",", ""))
+    """A metric cell as a float, or None where ncu printed none ('n/a', empty)."""
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        return None
 
 
 def read_rows(path):
@@ -55,6 +59,8 @@ def read_rows(path):
     header = next((i for i, r in enumerate(rows) if "Kernel Name" in r and DURATION in r), None)
     if header is None:
         raise ValueError(f"no 'Kernel Name' and '{DURATION}' columns")
+    if header + 1 >= len(rows):
+        raise ValueError("no unit row under the header")
     names, units = rows[header], rows[header + 1]
     unit = units[names.index(DURATION)]
     kernels = [dict(zip(names, r)) for r in rows[header + 2:] if len(r) == len(names)]
@@ -73,12 +79,16 @@ def to_ms(value, unit):
 def table(kernels, unit, solves):
     groups = {}
     for k in kernels:
+        duration = number(k[DURATION])
+        if duration is None:
+            raise ValueError(f"launch {k.get('ID', '?')} of {k['Kernel Name']} has no {DURATION}")
         g = groups.setdefault(kernel_key(k["Kernel Name"]), {"launches": 0, "ms": 0.0, "active": 0.0, "weight": 0.0})
-        ms = to_ms(number(k[DURATION]), unit)
+        ms = to_ms(duration, unit)
         g["launches"] += 1
         g["ms"] += ms
-        if ACTIVE in k and ELAPSED in k and number(k[ELAPSED]) > 0:
-            g["active"] += ms * number(k[ACTIVE]) / number(k[ELAPSED])
+        active, elapsed = number(k.get(ACTIVE, "")), number(k.get(ELAPSED, ""))
+        if active is not None and elapsed:  # a launch without them is left out of the mean
+            g["active"] += ms * active / elapsed
             g["weight"] += ms
     total = sum(g["ms"] for g in groups.values())
     out = ["| kernel | launches a solve | ms a solve, each alone | share | SMs active |", "|---|---:|---:|---:|---:|"]
@@ -100,7 +110,7 @@ def main():
     try:
         kernels, unit = read_rows(a.csv)
         print(table(kernels, unit, a.solves))
-    except (OSError, ValueError, KeyError) as e:
+    except (OSError, ValueError, KeyError, csv.Error) as e:
         print(f"ncu_kernel_table.py: {a.csv}: {e}", file=sys.stderr)
         return 2
     return 0

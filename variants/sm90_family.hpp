@@ -1,9 +1,9 @@
 // What sm90 (05_sm90.cu) and its 16-bit sibling sm90_u16 (06_sm90_u16.cu) share, host side: the
 // shape of their parameter space (tile, chunk, per_thread, lookahead) with its dispatch,
 // constraints and launch checks, and the launch schedules of one solve (three launches a round,
-// the side stream's look-ahead, the next pivot inside phase 3, and for sm90's panel config pairs
-// of rounds) over words of an element format (kernels/elements.cuh). The kernels are
-// kernels/sm90.cuh's, instantiated for that format, and kernels/sm90_pairs.cuh's (int32 only).
+// the side stream's look-ahead, the next pivot inside phase 3, and for the panel config pairs of
+// rounds) over words of an element format (kernels/elements.cuh). The kernels are
+// kernels/sm90.cuh's and kernels/sm90_pairs.cuh's, instantiated for that format.
 //
 // Everything here is a template or inline, so both variant files (and each of their instance
 // shards) include it; the side stream and the device's shared-memory size are one per program.
@@ -127,7 +127,8 @@ inline const SideStream& side_stream() {
 // (1 and 3) phases 1 and 2 of all but the first round run on the side stream beside phase 3,
 // so what they cost the solve is the main stream's wait for them: phase 3 is the ordinary
 // tiles' passes (the side stream's work shares the GPU with them), phase 2 the first round's
-// (or pair's) lines and every wait for the side stream after a pass, phase 1 the first pivot.
+// (or pair's) lines (and lookahead 1's first panel) and every wait for the side stream after a
+// pass, phase 1 the first pivot (the first pair's two pivots).
 // lookahead 2 shows its next pivot as phase 3.
 template <class F, int kTile, int kChunk, int kPer>
 class Schedules {
@@ -214,7 +215,7 @@ class Schedules {
     phase_3(tiles_ - 1);
   }
 
-  // lookahead 3 (sm90's panel config only): pairs of rounds (kernels/sm90_pairs.cuh). The first
+  // lookahead 3 (the panel config only): pairs of rounds (kernels/sm90_pairs.cuh). The first
   // pair's lines are prepared on the main stream, then each pair's ordinary tiles run in one
   // pass beside the side stream preparing the next pair, into the other of two panels. An odd
   // last round is prepared beside the last pair and ends with a plain phase 3.
@@ -394,7 +395,7 @@ struct Family {
             Param{"lookahead", to_vector(LookaheadValues{}),
                   "0: three launches a round; 1: phase 3 beside a side stream preparing the next "
                   "round; 2: two launches a round, the next pivot inside phase 3 on an SM of its own; "
-                  "3 (sm90's panel config only): as 1 over pairs of rounds, phase 3 taking both in one pass",
+                  "3 (the panel config only): as 1 over pairs of rounds, phase 3 taking both in one pass",
                   "tile"}};
   }
 
@@ -473,7 +474,7 @@ struct Family {
     std::string launch;
     with_config(c, [&](auto t, auto ch, auto p, auto la) {
       constexpr int kT = decltype(t)::value, kC = decltype(ch)::value, kP = decltype(p)::value;
-        const int threads =
+      const int threads =
           std::max(k::product_threads<kT, k::per_thread2<F>()>(), k::product_threads<kT, kP>());
       const int smem = std::max(smem_bytes<kT, kC, kP>(),
                                 decltype(la)::value == 2 ? one_block_per_sm_smem(dev.smem_per_sm) : 0);
