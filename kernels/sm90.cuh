@@ -674,8 +674,8 @@ __global__ void __launch_bounds__(256) transpose_column(const int* __restrict__ 
 // back what it wrote itself (its own stores are visible to it). Packed formats: the element
 // layout reads words other lanes stored (thread tx reads words 2 tx and 32 + 2 tx, stored by
 // threads tx / 2 and 8 + tx / 2), always of the same ty, so of the same warp: __syncwarp orders
-// them. The side stream does it for the tiles of column r + 1 once they
-// are final, so that round r + 1's ordinary tiles find column r + 1 in the panel.
+// them. The side stream does it for the tiles of column r + 1 once they are final, so that
+// round r + 1's ordinary tiles find column r + 1 in the panel.
 template <int kTile, int kPer, class F = Int32Elements>
 __device__ __forceinline__ void tile_to_panel(const int* __restrict__ d, int pitch, int ci, int cj,
                                               int* __restrict__ panel) {

@@ -133,6 +133,16 @@ const Problem& problem(const Named& g) {
   return cache.emplace(key, std::move(p)).first->second;
 }
 
+// (v, c) on every qualifying graph of size n, bit-exact against the CPU reference.
+void expect_reference_on_graphs_that_fit(const Variant& v, const Config& c, int n, CudaStream& stream) {
+  for (const Named& g : graphs(n)) {
+    const auto& [input, expected] = problem(g);
+    ASSERT_EQ(admission_problem(v, n, max_finite_entry(input)), "") << g.name << " n=" << n << ": the test's graph must fit";
+    const Mismatch m = compare(solve(v, c, input, stream), expected);
+    ASSERT_FALSE(m) << config_name(v.name, c) << " n=" << n << " graph=" << g.name << ": " << describe(m);
+  }
+}
+
 class U16Config : public testing::TestWithParam<Config> {};
 
 TEST_P(U16Config, EqualsTheCpuReferenceOnGraphsThatFit) {
@@ -141,12 +151,8 @@ TEST_P(U16Config, EqualsTheCpuReferenceOnGraphsThatFit) {
   CudaStream stream;
   for (int n : sizes()) {
     ASSERT_EQ(v.check(c, n, query_device()), "") << config_name(v.name, c) << " n=" << n;
-    for (const Named& g : graphs(n)) {
-      const auto& [input, expected] = problem(g);
-      ASSERT_EQ(admission_problem(v, n, max_finite_entry(input)), "") << g.name << " n=" << n << ": the test's graph must fit";
-      const Mismatch m = compare(solve(v, c, input, stream), expected);
-      ASSERT_FALSE(m) << config_name(v.name, c) << " n=" << n << " graph=" << g.name << ": " << describe(m);
-    }
+    expect_reference_on_graphs_that_fit(v, c, n, stream);
+    if (testing::Test::HasFatalFailure()) return;
   }
 }
 
@@ -170,13 +176,8 @@ TEST(Sm90U16, PairsOfRoundsAtFourToTwelveTiles) {
   ASSERT_TRUE(is_built(v, c)) << config_name(v.name, c);
   CudaStream stream;
   for (int tiles = 4; tiles <= 12; ++tiles) {
-    const int n = 128 * tiles - 37;
-    for (const Named& g : graphs(n)) {
-      const auto& [input, expected] = problem(g);
-      ASSERT_EQ(admission_problem(v, n, max_finite_entry(input)), "") << g.name << " n=" << n;
-      const Mismatch m = compare(solve(v, c, input, stream), expected);
-      ASSERT_FALSE(m) << config_name(v.name, c) << " n=" << n << " graph=" << g.name << ": " << describe(m);
-    }
+    expect_reference_on_graphs_that_fit(v, c, 128 * tiles - 37, stream);
+    if (testing::Test::HasFatalFailure()) return;
   }
 }
 
