@@ -227,15 +227,30 @@ __device__ __forceinline__ void accumulate(int (&acc)[kPer][kPer / F::kPerWord],
   const int row0 = a_ti * kTile, col0 = b_tj * kWords, a_k0 = a_tk * kTile, b_k0 = b_tk * kTile;
 
   int4 ra[kLoads], rb[kLoads];
-  auto load_chunk = [&](int chunk) {
+  // Each thread's loads: their sources at chunk 0, which each load_chunk moves a chunk on (as in
+  // accumulate_from_panel: sources recomputed from the chunk index cost instructions on the ALU
+  // pipe, VIADDMNMX's). Not at int32's tile 128, 8 x 8 a thread: at two blocks an SM (128
+  // registers) the pointers spilled 4-12 bytes in lookahead2_line; those configs recompute.
+  constexpr bool kMoveSources = !(kTile == 128 && kPer == 8 && F::kPerWord == 1);
+  const int* a_src[kLoads];
+  const int* b_src[kLoads];
+  auto source = [&](int l, int chunk) {  // A: kTile rows of kChunk/kKPerVec vectors; B: kChunk rows of kWords/4
+    const int v = l * kThreads + tid;
+    const int am = v / (kChunk / kKPerVec), ak = (v % (kChunk / kKPerVec)) * kKPerVec;
+    const int bk = v / (kWords / 4), bn = (v % (kWords / 4)) * 4;
+    a_src[l] = a + at(row0 + am, (a_k0 + chunk * kChunk + ak) / F::kPerWord, a_pitch);
+    b_src[l] = b + at(b_k0 + chunk * kChunk + bk, col0 + bn, b_pitch);
+  };
+  auto load_chunk = [&](int chunk) {  // called for chunks 0, 1, ... in turn
 #pragma unroll
     for (int l = 0; l < kLoads; ++l) {
-      const int v = l * kThreads + tid;
-      // A: kTile rows of kChunk/kKPerVec vectors; B: kChunk rows of kWords/4 vectors.
-      const int am = v / (kChunk / kKPerVec), ak = (v % (kChunk / kKPerVec)) * kKPerVec;
-      ra[l] = *reinterpret_cast<const int4*>(a + at(row0 + am, (a_k0 + chunk * kChunk + ak) / F::kPerWord, a_pitch));
-      const int bk = v / (kWords / 4), bn = (v % (kWords / 4)) * 4;
-      rb[l] = *reinterpret_cast<const int4*>(b + at(b_k0 + chunk * kChunk + bk, col0 + bn, b_pitch));
+      if (!kMoveSources || chunk == 0) source(l, chunk);
+      ra[l] = *reinterpret_cast<const int4*>(a_src[l]);
+      rb[l] = *reinterpret_cast<const int4*>(b_src[l]);
+      if constexpr (kMoveSources) {
+        a_src[l] += kChunk / F::kPerWord;
+        b_src[l] += static_cast<size_t>(kChunk) * b_pitch;
+      }
     }
   };
   auto store_chunk = [&](int stage) {
@@ -581,28 +596,45 @@ __device__ __forceinline__ void accumulate_from_panel(int (&acc)[kPer][kPer / F:
   int* Bs = smem + 2 * kChunk * kAStride;    // [2][kChunk][kWords]
   const int tid = threadIdx.x, row0 = a_ti * kTile, col0 = b_tj * kWords, k0 = b_tk * kTile;
   const int a_pitch = panel_pitch<F>(pitch);
+  // Each thread's copies: their sources at chunk 0, which each issue moves kChunk rows on, and
+  // their places in a stage. Sources recomputed from the chunk index cost about 30 instructions a
+  // chunk on the ALU pipe, the pipe VIADDMNMX issues on (docs/perf-notes.md, step 15).
+  const int* a_src[kALoads];
+  const int* b_src[kBLoads];
+  int a_dst[kALoads], b_dst[kBLoads];
+#pragma unroll
+  for (int l = 0; l < kALoads; ++l) {
+    const int v = l * kThreads + tid, kk = v / (kTile / 4), mm = (v % (kTile / 4)) * 4;
+    a_src[l] = panel + at(kk, row0 + mm, a_pitch);
+    a_dst[l] = kk * kAStride + mm;
+  }
+#pragma unroll
+  for (int l = 0; l < kBLoads; ++l) {
+    const int v = l * kThreads + tid, kk = v / (kWords / 4), mm = (v % (kWords / 4)) * 4;
+    b_src[l] = d + at(k0 + kk, col0 + mm, pitch);
+    b_dst[l] = kk * kWords + mm;
+  }
+  const size_t a_step = static_cast<size_t>(kChunk) * a_pitch, b_step = static_cast<size_t>(kChunk) * pitch;
   auto issue = [&](int chunk) {  // chunk's copies into stage chunk % 2, as one group
     if (chunk < chunks) {
+      int* as = As + (chunk & 1) * kChunk * kAStride;
+      int* bs = Bs + (chunk & 1) * kChunk * kWords;
       if constexpr (kALoads == kBLoads) {  // int32: A's and B's copies of a vector side by side
 #pragma unroll
         for (int l = 0; l < kALoads; ++l) {
-          const int v = l * kThreads + tid, kk = v / (kTile / 4), mm = (v % (kTile / 4)) * 4;
-          const int row = (chunk & 1) * kChunk + kk;
-          cp_async16(As + row * kAStride + mm, panel + at(chunk * kChunk + kk, row0 + mm, a_pitch));
-          cp_async16(Bs + row * kWords + mm, d + at(k0 + chunk * kChunk + kk, col0 + mm, pitch));
+          cp_async16(as + a_dst[l], a_src[l]);
+          cp_async16(bs + b_dst[l], b_src[l]);
         }
       } else {
 #pragma unroll
-        for (int l = 0; l < kALoads; ++l) {
-          const int v = l * kThreads + tid, kk = v / (kTile / 4), mm = (v % (kTile / 4)) * 4;
-          cp_async16(As + ((chunk & 1) * kChunk + kk) * kAStride + mm, panel + at(chunk * kChunk + kk, row0 + mm, a_pitch));
-        }
+        for (int l = 0; l < kALoads; ++l) cp_async16(as + a_dst[l], a_src[l]);
 #pragma unroll
-        for (int l = 0; l < kBLoads; ++l) {
-          const int v = l * kThreads + tid, kk = v / (kWords / 4), mm = (v % (kWords / 4)) * 4;
-          cp_async16(Bs + ((chunk & 1) * kChunk + kk) * kWords + mm, d + at(k0 + chunk * kChunk + kk, col0 + mm, pitch));
-        }
+        for (int l = 0; l < kBLoads; ++l) cp_async16(bs + b_dst[l], b_src[l]);
       }
+#pragma unroll
+      for (int l = 0; l < kALoads; ++l) a_src[l] += a_step;
+#pragma unroll
+      for (int l = 0; l < kBLoads; ++l) b_src[l] += b_step;
     }
     asm volatile("cp.async.commit_group;" ::: "memory");
   };
