@@ -615,10 +615,10 @@ __device__ __forceinline__ void accumulate_from_panel(int (&acc)[kPer][kPer / F:
     b_dst[l] = kk * kWords + mm;
   }
   const size_t a_step = static_cast<size_t>(kChunk) * a_pitch, b_step = static_cast<size_t>(kChunk) * pitch;
-  auto issue = [&](int chunk) {  // chunk's copies into stage chunk % 2, as one group
+  auto issue = [&](int chunk, int stage) {  // chunk's copies into `stage` (chunk % 2), as one group
     if (chunk < chunks) {
-      int* as = As + (chunk & 1) * kChunk * kAStride;
-      int* bs = Bs + (chunk & 1) * kChunk * kWords;
+      int* as = As + stage * kChunk * kAStride;
+      int* bs = Bs + stage * kChunk * kWords;
       if constexpr (kALoads == kBLoads) {  // int32: A's and B's copies of a vector side by side
 #pragma unroll
         for (int l = 0; l < kALoads; ++l) {
@@ -638,17 +638,21 @@ __device__ __forceinline__ void accumulate_from_panel(int (&acc)[kPer][kPer / F:
     }
     asm volatile("cp.async.commit_group;" ::: "memory");
   };
-  issue(0);
-#pragma unroll 1
-  for (int chunk = 0; chunk < chunks; ++chunk) {
+  // A chunk in stage kStage (chunk % 2): the loop below runs two a trip, so that every shared
+  // address is a constant offset from the stage's base (no per-chunk address arithmetic).
+  auto step = [&]<int kStage>(int chunk, std::integral_constant<int, kStage>) {
     // This chunk's copies landed, every thread's too (the barrier), and every thread is done
     // with the other stage (chunk - 1), which the next copies overwrite.
     asm volatile("cp.async.wait_group 0;" ::: "memory");
     __syncthreads();
-    issue(chunk + 1);
-    const int* as = As + (chunk & 1) * kChunk * kAStride;
-    const int* bs = Bs + (chunk & 1) * kChunk * kWords;
-    chunk_product<kTile, kChunk, kPer, F, kRows, kCols>(acc, as, bs);
+    issue(chunk + 1, 1 - kStage);
+    chunk_product<kTile, kChunk, kPer, F, kRows, kCols>(acc, As + kStage * kChunk * kAStride, Bs + kStage * kChunk * kWords);
+  };
+  issue(0, 0);
+#pragma unroll 1
+  for (int chunk = 0; chunk < chunks; chunk += 2) {
+    step(chunk, std::integral_constant<int, 0>{});
+    if (chunk + 1 < chunks) step(chunk + 1, std::integral_constant<int, 1>{});
   }
   __syncthreads();
 }

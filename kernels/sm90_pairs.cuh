@@ -21,7 +21,7 @@
 // next pair (u, v) = (r + 2, r + 3) meanwhile, reading only lines r, s, u and v and writing only
 // lines u and v:
 //   L  rows and columns u and v, off rows and columns r and s: rounds r and s in one pass, as
-//      the ordinary tiles (lookahead2_lines, two blocks an SM);
+//      the ordinary tiles (lookahead2_lines, at their blocks an SM: pass_blocks_per_sm);
 //   then five steps, each a product of k = 128 a tile or a closure (lookahead2_pivot, one
 //   block; lookahead2_line, a launch for a row and one for a column; both two blocks an SM):
 //   A  pivot (u, u) closed;
@@ -114,8 +114,14 @@ __device__ __forceinline__ void pair_pass(int* __restrict__ d, int pitch, int n,
 // from r, the others are exactly [0, r), which skip_range over 4 maps as well. (One-dimensional
 // grids, the tile found by division, made ptxas spill 24-36 bytes at 128 registers; two
 // dimensions take 125 and none.)
+// Blocks an SM for the pass and L. int32 fits two. 16-bit pairs fit three since their ring
+// stopped recomputing addresses (80 registers, 25 KB of shared memory a block): 4% faster at
+// n = 10000 and 30000 (docs/perf-notes.md, step 15).
+template <class F>
+constexpr int pass_blocks_per_sm() { return F::kPerWord == 1 ? 2 : 3; }
+
 template <int kTile, int kPer, class F = Int32Elements>
-__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
+__global__ void __launch_bounds__(product_threads<kTile, kPer>(), pass_blocks_per_sm<F>())
     lookahead2_ordinary(int* __restrict__ d, int pitch, int n, int r, const int* __restrict__ panel) {
   extern __shared__ int4 smem4[];
   pair_pass<kTile, kPer, F>(d, pitch, n, skip_range(blockIdx.y, r, 4), skip_range(blockIdx.x, r, 4), r, panel,
@@ -124,11 +130,11 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
 
 // The side stream's first launch: rounds r and r + 1 on the lines of the next pair, rows and
 // columns u .. u + lines - 1 (u = r + 2), off rows and columns r and r + 1 (final already), in
-// the same pass as the ordinary tiles and at their two blocks an SM. Grid (tiles - 2, 2 * lines):
+// the same pass as the ordinary tiles and at their blocks an SM. Grid (tiles - 2, 2 * lines):
 // blockIdx.y = 2 * line + (0: its row, 1: its column); a column's tiles in the lines' rows are
 // their rows' (those blocks return).
 template <int kTile, int kPer, class F = Int32Elements>
-__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
+__global__ void __launch_bounds__(product_threads<kTile, kPer>(), pass_blocks_per_sm<F>())
     lookahead2_lines(int* __restrict__ d, int pitch, int n, int r, int lines, const int* __restrict__ panel) {
   extern __shared__ int4 smem4[];
   const int u = r + 2, line = u + static_cast<int>(blockIdx.y >> 1), t = skip_two(blockIdx.x, r);
