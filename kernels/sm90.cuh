@@ -17,6 +17,7 @@
 #include "kernels/common.cuh"
 #include "kernels/elements.cuh"
 
+#include <type_traits>
 #include <utility>
 
 namespace apsp::kernels::sm90 {
@@ -230,7 +231,8 @@ __device__ __forceinline__ void accumulate(int (&acc)[kPer][kPer / F::kPerWord],
   // Each thread's loads: their sources at chunk 0, which each load_chunk moves a chunk on (as in
   // accumulate_from_panel: sources recomputed from the chunk index cost instructions on the ALU
   // pipe, VIADDMNMX's). Not at int32's tile 128, 8 x 8 a thread: at two blocks an SM (128
-  // registers) the pointers spilled 4-12 bytes in lookahead2_line; those configs recompute.
+  // registers) the pointers spilled 4-12 bytes in lookahead2_line, so every kernel of those
+  // configs recomputes.
   constexpr bool kMoveSources = !(kTile == 128 && kPer == 8 && F::kPerWord == 1);
   const int* a_src[kLoads];
   const int* b_src[kLoads];
@@ -597,8 +599,8 @@ __device__ __forceinline__ void accumulate_from_panel(int (&acc)[kPer][kPer / F:
   const int tid = threadIdx.x, row0 = a_ti * kTile, col0 = b_tj * kWords, k0 = b_tk * kTile;
   const int a_pitch = panel_pitch<F>(pitch);
   // Each thread's copies: their sources at chunk 0, which each issue moves kChunk rows on, and
-  // their places in a stage. Sources recomputed from the chunk index cost about 30 instructions a
-  // chunk on the ALU pipe, the pipe VIADDMNMX issues on (docs/perf-notes.md, step 15).
+  // their places in a stage. Sources recomputed from the chunk index cost 33 instructions a chunk
+  // on the ALU pipe, the pipe VIADDMNMX issues on (docs/perf-notes.md, step 15).
   const int* a_src[kALoads];
   const int* b_src[kBLoads];
   int a_dst[kALoads], b_dst[kBLoads];

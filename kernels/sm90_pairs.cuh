@@ -39,7 +39,8 @@
 // for line v): per pair twice the side work of lookahead 1 at that rate, and it lost at n = 5000
 // and 10000 (docs/perf-notes.md, step 12). C's pivot and lines are separate launches so that
 // the lines, like every line product, run at two blocks an SM. A side kernel that needs over 128
-// registers needs a whole SM: none is free until both its ordinary blocks end.
+// registers needs a whole SM: none is free until every ordinary block on it ends (int32: two;
+// 16-bit pairs: three, pass_blocks_per_sm).
 #pragma once
 
 #include "kernels/sm90.cuh"
@@ -59,9 +60,11 @@ __device__ __forceinline__ void pair_tile_to_panel(const int* __restrict__ d, in
 }
 
 // A and C's pivot: tile (q, q), the round-kt update first (kt < 0: none), then closed. Two blocks
-// an SM fit (126 registers), so the pivot needs only half an SM's registers, free as soon as one
-// ordinary block ends; with its panel copy in the kernel it took 140, a whole SM. D copies (v, v)
-// into the panel instead. Packed formats: the update is stored and read back as one int an
+// an SM fit (126 registers), so the int32 pivot needs only half an SM's registers, free as soon as
+// one ordinary block ends; with its panel copy in the kernel it took 140, a whole SM. D copies
+// (v, v) into the panel instead. The 16-bit pivot (124 registers) needs two of the three
+// ordinary blocks on an SM to end (one frees 80 registers a thread); A/B at n = 10000 and 30000
+// still gained (docs/perf-notes.md, step 15), nearer n = 7072 that was not measured. Packed formats: the update is stored and read back as one int an
 // element for the closure (update_and_close_next_pivot does the same).
 template <int kTile, int kChunk, int kPer, class F = Int32Elements>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
@@ -115,8 +118,9 @@ __device__ __forceinline__ void pair_pass(int* __restrict__ d, int pitch, int n,
 // grids, the tile found by division, made ptxas spill 24-36 bytes at 128 registers; two
 // dimensions take 125 and none.)
 // Blocks an SM for the pass and L. int32 fits two. 16-bit pairs fit three since their ring
-// stopped recomputing addresses (80 registers, 25 KB of shared memory a block): 4% faster at
-// n = 10000 and 30000 (docs/perf-notes.md, step 15).
+// stopped recomputing addresses (80 registers with two blocks asked, 25 KB of shared memory a
+// block). That ring and the third block together made sm90_u16 4% faster at n = 10000 and 30000
+// on the H100; they were not measured apart (docs/perf-notes.md, step 15).
 template <class F>
 constexpr int pass_blocks_per_sm() { return F::kPerWord == 1 ? 2 : 3; }
 
