@@ -24,6 +24,7 @@
 #include "harness/executor.hpp"
 #include "harness/matrix_layout.hpp"
 #include "harness/workbench.hpp"
+#include "tests/pairs_of_rounds_sizes.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp {
@@ -164,9 +165,8 @@ INSTANTIATE_TEST_SUITE_P(Sm90U16, U16Config, testing::ValuesIn(all_configs(u16()
                            return s;
                          });
 
-// Pairs of rounds (lookahead 3, the panel config) at 4 to 12 tiles of 128 a side, odd and even
-// counts (an odd last round runs alone), on every qualifying graph: the sweep's sizes give it 1,
-// 2 and 8 tiles only.
+// Pairs of rounds (lookahead 3, the panel config) at 4 to 12 tiles of 128 a side
+// (pairs_of_rounds_sizes), on every qualifying graph: the sweep's sizes give it 1, 2 and 8 tiles only.
 TEST(Sm90U16, PairsOfRoundsAtFourToTwelveTiles) {
   const Variant& v = u16();
   Config c = v.defaults;
@@ -175,8 +175,8 @@ TEST(Sm90U16, PairsOfRoundsAtFourToTwelveTiles) {
   c["lookahead"] = 3;
   ASSERT_TRUE(is_built(v, c)) << config_name(v.name, c);
   CudaStream stream;
-  for (int tiles = 4; tiles <= 12; ++tiles) {
-    expect_reference_on_graphs_that_fit(v, c, 128 * tiles - 37, stream);
+  for (int n : apsp::test::pairs_of_rounds_sizes()) {
+    expect_reference_on_graphs_that_fit(v, c, n, stream);
     if (testing::Test::HasFatalFailure()) return;
   }
 }

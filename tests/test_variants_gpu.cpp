@@ -25,6 +25,7 @@
 #include "harness/certificate.hpp"
 #include "harness/matrix_layout.hpp"
 #include "harness/user_kernel.hpp"
+#include "tests/pairs_of_rounds_sizes.hpp"
 #include "variants/rounds.hpp"
 #include "variants/variant.hpp"
 
@@ -207,17 +208,15 @@ TEST(Sm90, SolvesInItsPaddedLayoutAndLeavesThePadding) {
   }
 }
 
-// Pairs of rounds (kernels/sm90_pairs.cuh) schedule differently at every count of tiles: the
-// first pair, the middle ones, an even end or an odd last round after the last pair. The sweep's
-// sizes give 1, 2, 3, 8 and 9 tiles of 128; these give 4 to 12, each n 37 short of a whole tile.
+// Pairs of rounds (kernels/sm90_pairs.cuh) at 4 to 12 tiles of 128 (pairs_of_rounds_sizes says why).
 TEST(Sm90, PairsOfRoundsAtFourToTwelveTiles) {
   const Variant& v = *find_variant("sm90");
   Config c = v.defaults;
   c["lookahead"] = 3;
   ASSERT_TRUE(is_built(v, c)) << config_name(v.name, c);
   CudaStream stream;
-  for (int tiles = 4; tiles <= 12; ++tiles) {
-    expect_reference(v, c, 128 * tiles - 37, stream);
+  for (int n : apsp::test::pairs_of_rounds_sizes()) {
+    expect_reference(v, c, n, stream);
     if (testing::Test::HasFatalFailure()) return;
   }
 }
