@@ -2,6 +2,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdio>
+
 #include "core/cuda_check.hpp"
 
 namespace apsp {
@@ -13,6 +15,12 @@ int device_count() {
     return 0;
   }
   return count;
+}
+
+bool device_or_say_none(const char* program) {
+  if (has_device()) return true;
+  std::fprintf(stderr, "%s: no CUDA device\n", program);
+  return false;
 }
 
 namespace {

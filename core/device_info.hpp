@@ -32,6 +32,10 @@ struct DeviceInfo {
 // Number of CUDA devices usable here; 0 when there is no device or no driver.
 int device_count();
 inline bool has_device() { return device_count() > 0; }
+// For a program that needs a GPU and has nothing else to say without one (the probes): false,
+// with "<program>: no CUDA device" on stderr, where there is none; the caller exits
+// kExitNoDevice, which ctest reads as skipped.
+bool device_or_say_none(const char* program);
 // Queries a device; throws CudaError if there is none.
 DeviceInfo query_device(int ordinal = 0);
 // The device memory free now (cudaMemGetInfo on the current device).

@@ -537,9 +537,10 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>())
 // each chunk costs each thread global loads, scalar stores and a barrier it must wait for. Here
 // A comes from a k-major copy of the round's pivot column (the panel: row k holds column
 // r * kTile + k of d over every row), so both operands are copied to shared memory by cp.async,
-// without registers, two chunks of kRingChunk in a ring. The side stream fills the next round's
+// without registers, in a ring of chunks of kRingChunk (three stages on mbarriers since step 16:
+// ring_mbarrier). The side stream fills the next round's
 // panel as it finishes column r + 1 (tile_to_panel); transpose_column fills round 0's.
-// probes/product_probe.cu measured the ring at 2 x 16 the fastest of the forms tried, the ordinary
+// probes/product_probe.cu measured a ring of 2 x 16 the fastest of the forms tried, the ordinary
 // tiles 1.7-1.9% faster than accumulate's at chunk 8 on the H200 (docs/perf-notes.md, step 11);
 // accumulate itself at tile 128, chunk 16 spills at 128 registers, the ring does not. It is the
 // config sm90[tile=128,chunk=16,per_thread=8,lookahead=1]: its ordinary tiles run the ring, its
@@ -550,7 +551,26 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>())
 // as accumulate() stages A (F::splat), so the ring copies A as it is: the panel has a word for
 // each of the padded matrix's rows (pitch * kPerWord words a row of the panel). B and the tiles
 // are words of the format. Its other products keep their chunk (16 at tile 128 fits there).
-inline constexpr int kRingChunk = 16;  // <- k elements a stage of the ring (two stages)
+inline constexpr int kRingChunk = 16;  // <- k elements a stage of the ring
+inline constexpr int kRingStages = 3;  // <- ring_mbarrier's stages (ring_block_barrier uses two)
+
+// How a ring_mbarrier warp releases a stage: __syncwarp, then one arrival from lane 0 (the
+// shipped form), or an arrival from every thread (APSP_RACECHECK_BUILD). Both order every read
+// of the stage before the copies that overwrite it. compute-sanitizer racecheck sees only the
+// second: on a 256-thread control kernel it reported the first as a hazard and the second as
+// none, and the second is 0.9% slower at n = 10000 (H100; docs/perf-notes.md, step 16).
+#ifdef APSP_RING_ARRIVE_PER_THREAD
+inline constexpr bool kRingArrivePerThread = true;
+#else
+inline constexpr bool kRingArrivePerThread = false;
+#endif
+
+// The ring a pass runs: ring_mbarrier where it measured faster, int32's pairs of rounds (16 chunks
+// a tile: 0.9-1.1% at n = 10000 and 30000 on both GPUs); ring_block_barrier in the panel's
+// one-round pass (8 chunks a tile), where ring_mbarrier lost 1.1-1.3% at n = 5000 and 6500, and in
+// sm90_u16's pairs, where it lost 1.7% at n = 10000 (H100; docs/perf-notes.md, step 16).
+template <class F, bool kPairs>
+constexpr bool ring_mbarriers() { return kPairs && F::kPerWord == 1; }
 
 template <int kTile, int kChunk, int kPer, class F = Int32Elements>
 constexpr bool ordinary_from_panel() {
@@ -564,8 +584,11 @@ constexpr int product_chunk() {
   return ordinary_from_panel<kTile, kChunk, kPer, F>() && F::kPerWord == 1 ? 8 : kChunk;
 }
 
-template <int kTile, class F = Int32Elements>
-constexpr int ring_smem() { return product_smem<kTile, kRingChunk, F>(); }
+// Shared memory of a block that runs the ring (kPairs: the pairs of rounds' pass): its stages of A and B.
+template <int kTile, class F, bool kPairs>
+constexpr int ring_smem() {
+  return product_smem<kTile, kRingChunk, F>() / 2 * (ring_mbarriers<F, kPairs>() ? kRingStages : 2);
+}
 
 // A panel's row length in words, for a matrix whose rows are `pitch` words apart: a word an element.
 template <class F>
@@ -579,65 +602,77 @@ __device__ __forceinline__ void cp_async16(int* smem, const int* gmem) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(gmem) : "memory");
 }
 
-// acc = min(acc, A (x) B) as accumulate(), A the rows a_ti * kTile .. + kTile of the panel
-// (kTile words a row of it, rows panel_pitch<F>(pitch) apart), B the tile (b_tk, b_tj) of d (rows
-// `pitch` words apart); kCols counts words, as in chunk_product.
-template <int kTile, int kPer, class F = Int32Elements, int kRows = kPer, int kCols = kPer / F::kPerWord>
-__device__ __forceinline__ void accumulate_from_panel(int (&acc)[kPer][kPer / F::kPerWord],
-                                                      const int* __restrict__ panel, const int* __restrict__ d,
-                                                      int pitch, int a_ti, int b_tk, int b_tj, int chunks, int* smem) {
+// A thread's share of the ring's copies, a chunk of kRingChunk k at a time: A's rows from the
+// panel (k-major, rows panel_pitch<F>(pitch) words apart), B's from rows b_tk * kTile .. of d,
+// 16-byte cp.async each. The sources are computed once and moved a chunk on by each copy: sources
+// recomputed from the chunk index cost 33 instructions a chunk on the ALU pipe, the pipe VIADDMNMX
+// issues on (docs/perf-notes.md, step 15).
+template <int kTile, int kPer, class F>
+struct RingCopies {
   using Layout = ThreadTile<kTile, kPer, F>;
-  constexpr int kThreads = Layout::kThreads, kChunk = kRingChunk, kAStride = kTile + kAPad;
-  constexpr int kWords = Layout::kWords;                       // words in a row of B
-  constexpr int kALoads = kTile * kChunk / 4 / kThreads;       // int4 a thread per chunk: A
-  constexpr int kBLoads = kWords * kChunk / 4 / kThreads;      // and B
+  static constexpr int kThreads = Layout::kThreads, kChunk = kRingChunk, kAStride = kTile + kAPad;
+  static constexpr int kWords = Layout::kWords;                       // words in a row of B
+  static constexpr int kALoads = kTile * kChunk / 4 / kThreads;       // int4 a thread per chunk: A
+  static constexpr int kBLoads = kWords * kChunk / 4 / kThreads;      // and B
   static_assert(kALoads * kThreads * 4 == kTile * kChunk && kBLoads * kThreads * 4 == kWords * kChunk,
                 "chunk must split evenly over the threads");
-  const Layout t;
-  int* As = smem;                            // [2][kChunk][kAStride], k-major as in accumulate
-  int* Bs = smem + 2 * kChunk * kAStride;    // [2][kChunk][kWords]
-  const int tid = threadIdx.x, row0 = a_ti * kTile, col0 = b_tj * kWords, k0 = b_tk * kTile;
-  const int a_pitch = panel_pitch<F>(pitch);
-  // Each thread's copies: their sources at chunk 0, which each issue moves kChunk rows on, and
-  // their places in a stage. Sources recomputed from the chunk index cost 33 instructions a chunk
-  // on the ALU pipe, the pipe VIADDMNMX issues on (docs/perf-notes.md, step 15).
+  // A stage: [kChunk][kAStride] of A (k-major, as accumulate stages it), then [kChunk][kWords] of B.
+  static constexpr int kStageA = kChunk * kAStride, kStageB = kChunk * kWords;
+
   const int* a_src[kALoads];
   const int* b_src[kBLoads];
   int a_dst[kALoads], b_dst[kBLoads];
+  size_t a_step, b_step;
+
+  __device__ __forceinline__ RingCopies(const int* __restrict__ panel, const int* __restrict__ d, int pitch, int a_ti,
+                                        int b_tk, int b_tj) {
+    const int tid = threadIdx.x, a_pitch = panel_pitch<F>(pitch);
 #pragma unroll
-  for (int l = 0; l < kALoads; ++l) {
-    const int v = l * kThreads + tid, kk = v / (kTile / 4), mm = (v % (kTile / 4)) * 4;
-    a_src[l] = panel + at(kk, row0 + mm, a_pitch);
-    a_dst[l] = kk * kAStride + mm;
-  }
-#pragma unroll
-  for (int l = 0; l < kBLoads; ++l) {
-    const int v = l * kThreads + tid, kk = v / (kWords / 4), mm = (v % (kWords / 4)) * 4;
-    b_src[l] = d + at(k0 + kk, col0 + mm, pitch);
-    b_dst[l] = kk * kWords + mm;
-  }
-  const size_t a_step = static_cast<size_t>(kChunk) * a_pitch, b_step = static_cast<size_t>(kChunk) * pitch;
-  auto issue = [&](int chunk, int stage) {  // chunk's copies into `stage` (chunk % 2), as one group
-    if (chunk < chunks) {
-      int* as = As + stage * kChunk * kAStride;
-      int* bs = Bs + stage * kChunk * kWords;
-      if constexpr (kALoads == kBLoads) {  // int32: A's and B's copies of a vector side by side
-#pragma unroll
-        for (int l = 0; l < kALoads; ++l) {
-          cp_async16(as + a_dst[l], a_src[l]);
-          cp_async16(bs + b_dst[l], b_src[l]);
-        }
-      } else {
-#pragma unroll
-        for (int l = 0; l < kALoads; ++l) cp_async16(as + a_dst[l], a_src[l]);
-#pragma unroll
-        for (int l = 0; l < kBLoads; ++l) cp_async16(bs + b_dst[l], b_src[l]);
-      }
-#pragma unroll
-      for (int l = 0; l < kALoads; ++l) a_src[l] += a_step;
-#pragma unroll
-      for (int l = 0; l < kBLoads; ++l) b_src[l] += b_step;
+    for (int l = 0; l < kALoads; ++l) {
+      const int v = l * kThreads + tid, kk = v / (kTile / 4), mm = (v % (kTile / 4)) * 4;
+      a_src[l] = panel + at(kk, a_ti * kTile + mm, a_pitch);
+      a_dst[l] = kk * kAStride + mm;
     }
+#pragma unroll
+    for (int l = 0; l < kBLoads; ++l) {
+      const int v = l * kThreads + tid, kk = v / (kWords / 4), mm = (v % (kWords / 4)) * 4;
+      b_src[l] = d + at(b_tk * kTile + kk, b_tj * kWords + mm, pitch);
+      b_dst[l] = kk * kWords + mm;
+    }
+    a_step = static_cast<size_t>(kChunk) * a_pitch, b_step = static_cast<size_t>(kChunk) * pitch;
+  }
+  // The next chunk's copies into A stage `as` and B stage `bs`.
+  __device__ __forceinline__ void next(int* as, int* bs) {
+    if constexpr (kALoads == kBLoads) {  // int32: A's and B's copies of a vector side by side
+#pragma unroll
+      for (int l = 0; l < kALoads; ++l) cp_async16(as + a_dst[l], a_src[l]), cp_async16(bs + b_dst[l], b_src[l]);
+    } else {
+#pragma unroll
+      for (int l = 0; l < kALoads; ++l) cp_async16(as + a_dst[l], a_src[l]);
+#pragma unroll
+      for (int l = 0; l < kBLoads; ++l) cp_async16(bs + b_dst[l], b_src[l]);
+    }
+#pragma unroll
+    for (int l = 0; l < kALoads; ++l) a_src[l] += a_step;
+#pragma unroll
+    for (int l = 0; l < kBLoads; ++l) b_src[l] += b_step;
+  }
+};
+
+// The ring before step 16, two stages and a block barrier a chunk: every thread copies its share of
+// chunk c + 1 once every thread is done with chunk c - 1. product_probe times it against the ring
+// below; sm90 ran it from step 11 to step 15.
+template <int kTile, int kPer, class F = Int32Elements, int kRows = kPer, int kCols = kPer / F::kPerWord>
+__device__ __forceinline__ void ring_block_barrier(int (&acc)[kPer][kPer / F::kPerWord],
+                                                   const int* __restrict__ panel, const int* __restrict__ d, int pitch,
+                                                   int a_ti, int b_tk, int b_tj, int chunks, int* smem) {
+  using Copies = RingCopies<kTile, kPer, F>;
+  constexpr int kStageA = Copies::kStageA, kStageB = Copies::kStageB;
+  int* As = smem;                 // [2] stages of A
+  int* Bs = smem + 2 * kStageA;   // [2] stages of B
+  Copies copies(panel, d, pitch, a_ti, b_tk, b_tj);
+  auto issue = [&](int chunk, int stage) {  // chunk's copies into `stage` (chunk % 2), as one group
+    if (chunk < chunks) copies.next(As + stage * kStageA, Bs + stage * kStageB);
     asm volatile("cp.async.commit_group;" ::: "memory");
   };
   // A chunk in stage kStage (chunk % 2): the loop below runs two a trip, so that every shared
@@ -648,7 +683,7 @@ __device__ __forceinline__ void accumulate_from_panel(int (&acc)[kPer][kPer / F:
     asm volatile("cp.async.wait_group 0;" ::: "memory");
     __syncthreads();
     issue(chunk + 1, 1 - kStage);
-    chunk_product<kTile, kChunk, kPer, F, kRows, kCols>(acc, As + kStage * kChunk * kAStride, Bs + kStage * kChunk * kWords);
+    chunk_product<kTile, kRingChunk, kPer, F, kRows, kCols>(acc, As + kStage * kStageA, Bs + kStage * kStageB);
   };
   issue(0, 0);
 #pragma unroll 1
@@ -659,10 +694,113 @@ __device__ __forceinline__ void accumulate_from_panel(int (&acc)[kPer][kPer / F:
   __syncthreads();
 }
 
+// ---- mbarriers (sm_90), for the ring below --------------------------------------------------------
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void mbarrier_init(unsigned long long* bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count) : "memory");
+}
+__device__ __forceinline__ void mbarrier_inval(unsigned long long* bar) {
+  asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(shared_address(bar)) : "memory");
+}
+__device__ __forceinline__ void mbarrier_arrive(unsigned long long* bar) {  // release, CTA scope
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(shared_address(bar)) : "memory");
+}
+// Until the phase of the given parity has completed (acquire, CTA scope).
+__device__ __forceinline__ void mbarrier_wait(unsigned long long* bar, unsigned parity) {
+  unsigned done;
+  do {
+    asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
+                 : "=r"(done)
+                 : "r"(shared_address(bar)), "r"(parity)
+                 : "memory");
+  } while (!done);
+}
+// One arrival on bar once this thread's cp.async copies so far have landed (.noinc: it is one of
+// the arrivals the barrier expects).
+__device__ __forceinline__ void cp_async_arrive(unsigned long long* bar) {
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(shared_address(bar)) : "memory");
+}
+
+// The ring without a block barrier: every thread copies its share of each chunk as in
+// ring_block_barrier, and a stage's `landed` mbarrier counts every thread's copies; a warp done with
+// a stage arrives on its `consumed` mbarrier. A thread copies chunk c + 2 when it is done with
+// chunk c, into chunk c - 1's stage, once every warp is done with that. So a warp waits only for
+// the chunk it reads to land, and warps may drift a chunk apart instead of meeting at a barrier
+// each chunk (docs/perf-notes.md, step 16). The operands and the order of the updates are those of
+// ring_block_barrier: the same values.
+template <int kTile, int kPer, class F = Int32Elements, int kRows = kPer, int kCols = kPer / F::kPerWord>
+__device__ __forceinline__ void ring_mbarrier(int (&acc)[kPer][kPer / F::kPerWord], const int* __restrict__ panel,
+                                              const int* __restrict__ d, int pitch, int a_ti, int b_tk, int b_tj,
+                                              int chunks, int* smem) {
+  using Copies = RingCopies<kTile, kPer, F>;
+  constexpr int kStageA = Copies::kStageA, kStageB = Copies::kStageB;
+  constexpr int kThreads = Copies::kThreads, kReleases = kRingArrivePerThread ? kThreads : kThreads / 32;
+  static_assert(kRingStages == 3, "the loop below runs a trip of three chunks, one a stage");
+  __shared__ unsigned long long landed[kRingStages];    // every thread's copies of a stage's chunk landed
+  __shared__ unsigned long long consumed[kRingStages];  // every warp (thread) is done with a stage's chunk
+  int* As = smem;                          // [3] stages of A
+  int* Bs = smem + kRingStages * kStageA;  // [3] stages of B
+  Copies copies(panel, d, pitch, a_ti, b_tk, b_tj);
+  auto issue = [&]<int kStage>(std::integral_constant<int, kStage>) {  // the next chunk into kStage
+    copies.next(As + kStage * kStageA, Bs + kStage * kStageB);
+    cp_async_arrive(&landed[kStage]);
+  };
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kRingStages; ++s) mbarrier_init(&landed[s], kThreads), mbarrier_init(&consumed[s], kReleases);
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  __syncthreads();
+  issue(std::integral_constant<int, 0>{});
+  if (chunks > 1) issue(std::integral_constant<int, 1>{});
+  // Chunk `chunk` in stage kStage (chunk % 3) of trip t = chunk / 3: each stage's use t, phase
+  // parity t & 1. Chunk - 1's stage was used in this trip, or (kStage 0) in the one before.
+  auto step = [&]<int kStage>(int chunk, unsigned parity, std::integral_constant<int, kStage>) {
+    constexpr int kFree = (kStage + 2) % 3;  // chunk + 2's stage, chunk - 1's
+    mbarrier_wait(&landed[kStage], parity);
+    chunk_product<kTile, kRingChunk, kPer, F, kRows, kCols>(acc, As + kStage * kStageA, Bs + kStage * kStageB);
+    if constexpr (kRingArrivePerThread) {
+      mbarrier_arrive(&consumed[kStage]);
+    } else {
+      __syncwarp();  // orders the warp's reads of this stage before lane 0's arrival (a release)
+      if (threadIdx.x % 32 == 0) mbarrier_arrive(&consumed[kStage]);
+    }
+    if (chunk + 2 < chunks) {
+      if (chunk >= 1) mbarrier_wait(&consumed[kFree], kStage == 0 ? parity ^ 1u : parity);
+      issue(std::integral_constant<int, kFree>{});
+    }
+  };
+#pragma unroll 1
+  for (int chunk = 0; chunk < chunks; chunk += 3) {
+    const unsigned parity = (chunk / 3) & 1;
+    step(chunk, parity, std::integral_constant<int, 0>{});
+    if (chunk + 1 < chunks) step(chunk + 1, parity, std::integral_constant<int, 1>{});
+    if (chunk + 2 < chunks) step(chunk + 2, parity, std::integral_constant<int, 2>{});
+  }
+  __syncthreads();  // every warp is past every stage: smem and the barriers are free again
+  if (threadIdx.x == 0)
+    for (int s = 0; s < kRingStages; ++s) mbarrier_inval(&landed[s]), mbarrier_inval(&consumed[s]);
+}
+
+// acc = min(acc, A (x) B) as accumulate(), A the rows a_ti * kTile .. + kTile of the panel
+// (kTile words a row of it, rows panel_pitch<F>(pitch) apart), B the tile (b_tk, b_tj) of d (rows
+// `pitch` words apart), over `chunks` chunks of kRingChunk, in ring_mbarrier (kMbarriers) or
+// ring_block_barrier; kCols counts words, as in chunk_product.
+template <bool kMbarriers, int kTile, int kPer, class F = Int32Elements, int kRows = kPer, int kCols = kPer / F::kPerWord>
+__device__ __forceinline__ void accumulate_from_panel(int (&acc)[kPer][kPer / F::kPerWord],
+                                                      const int* __restrict__ panel, const int* __restrict__ d,
+                                                      int pitch, int a_ti, int b_tk, int b_tj, int chunks, int* smem) {
+  if constexpr (kMbarriers)
+    ring_mbarrier<kTile, kPer, F, kRows, kCols>(acc, panel, d, pitch, a_ti, b_tk, b_tj, chunks, smem);
+  else
+    ring_block_barrier<kTile, kPer, F, kRows, kCols>(acc, panel, d, pitch, a_ti, b_tk, b_tj, chunks, smem);
+}
+
 // C = min(C, A (x) B) for tile (ci, cj) of d: A from the panel, B rows kt * kTile .. of d, over
 // `chunks` chunks of the ring (one round's or, at lookahead 3, two rounds'), the padded halves of
 // the last row and column of tiles left out as update_tile leaves them (packed formats: rows only).
-template <int kTile, int kPer, class F = Int32Elements>
+template <int kTile, int kPer, class F, bool kMbarriers>
 __device__ __forceinline__ void update_from_panel(int* __restrict__ d, int pitch, int n, int ci, int cj, int kt,
                                                   int chunks, const int* __restrict__ panel, int* smem) {
   using Layout = ThreadTile<kTile, kPer, F>;
@@ -670,15 +808,15 @@ __device__ __forceinline__ void update_from_panel(int* __restrict__ d, int pitch
   int acc[kPer][kPerW];
   load_tile<kTile, kPer, F>(acc, d, pitch, ci, cj);
   if (n - ci * kTile <= Layout::kHalf) {
-    accumulate_from_panel<kTile, kPer, F, kPer / 2, kPerW>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
+    accumulate_from_panel<kMbarriers, kTile, kPer, F, kPer / 2, kPerW>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
   } else if constexpr (Layout::kSubsW == 2) {
     if (n - cj * kTile <= Layout::kHalf) {
-      accumulate_from_panel<kTile, kPer, F, kPer, kPerW / 2>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
+      accumulate_from_panel<kMbarriers, kTile, kPer, F, kPer, kPerW / 2>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
     } else {
-      accumulate_from_panel<kTile, kPer, F>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
+      accumulate_from_panel<kMbarriers, kTile, kPer, F>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
     }
   } else {
-    accumulate_from_panel<kTile, kPer, F>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
+    accumulate_from_panel<kMbarriers, kTile, kPer, F>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
   }
   store_tile<kTile, kPer, F>(acc, d, pitch, ci, cj);
 }
@@ -783,7 +921,8 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
   int* smem = reinterpret_cast<int*>(smem4);
   const int others = tiles - 2, ci = skip_two(blockIdx.x / others, r), cj = skip_two(blockIdx.x % others, r);
   if constexpr (ordinary_from_panel<kTile, kChunk, kPer, F>()) {
-    update_from_panel<kTile, kPer, F>(d, pitch, n, ci, cj, r, live_chunks<kTile, kRingChunk>(n, r), panel, smem);
+    update_from_panel<kTile, kPer, F, ring_mbarriers<F, false>()>(d, pitch, n, ci, cj, r,
+                                                                  live_chunks<kTile, kRingChunk>(n, r), panel, smem);
   } else {
     product_tile<kTile, kChunk, kPer, true, F>(d, pitch, n, ci, cj, r, smem);
   }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/console.hpp"
+#include "core/device_info.hpp"
 #include "kernels/sm90.cuh"
 
 namespace {
@@ -110,11 +111,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "closure_probe: takes no arguments (got '%s'); see --help\n", arg.c_str());
     return apsp::kExitRefused;
   }
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::fprintf(stderr, "closure_probe: no CUDA device\n");
-    return apsp::kExitNoDevice;  // as every program; ctest reads it as skipped
-  }
+  if (!apsp::device_or_say_none("closure_probe")) return apsp::kExitNoDevice;  // ctest reads it as skipped
   // Distances 1-1000 with a zero diagonal and a fifth of the pairs unreachable.
   std::vector<int> input(kPitch * kPitch);
   for (size_t i = 0; i < input.size(); ++i) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # On the GPU machine: build, run the whole test suite, then compute-sanitizer memcheck and
-# racecheck on every variant (default config) at sizes that are no multiple of any tile.
+# racecheck on every variant (default config) at sizes that are no multiple of any tile, on
+# sm90_u16's graphs, and on sm90's ring (racecheck on a second build: APSP_RACECHECK_BUILD).
 # Logs go to $OUT (or ./device-check-logs): build, ctest, gpu-tests and sanitizers .log; a
 # summary is printed last.
 #   source .deps/env.sh && [APSP_GIT=<commit>] scripts/device-check.sh
@@ -24,20 +25,35 @@ step build configure cmake --preset release -DAPSP_WERROR=OFF ${APSP_GIT:+-DAPSP
 step build build cmake --build --preset release
 step ctest ctest ctest --preset release
 tests=build/release/tests/gpu_variant_tests
+# racecheck does not see that __syncwarp orders a warp's reads of sm90's ring before lane 0's
+# mbarrier arrival; it runs on a build where every thread arrives (APSP_RACECHECK_BUILD, the same
+# order made visible to it; kernels/sm90.cuh). memcheck runs on the shipped build.
+step build "configure (racecheck)" cmake -S . -B build/racecheck -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DAPSP_WERROR=OFF -DAPSP_RACECHECK_BUILD=ON
+step build "build (racecheck)" cmake --build build/racecheck --target gpu_variant_tests
+declare -A tests_for=([memcheck]=$tests [racecheck]=build/racecheck/tests/gpu_variant_tests)
 step gpu-tests "gpu tests, every config" "$tests" --gtest_brief=1
 # 77 and 200: neither a multiple of 32 nor of 64, so every variant runs partial tiles; 200 gives
 # sm90 four 64-tiles, so its look-ahead rounds have ordinary, row/column and waiting blocks.
 export APSP_TEST_SIZES=77,200 APSP_TEST_DEFAULTS_ONLY=1
 for v in $("$tests" --gtest_list_tests | sed -n 's|^  EqualsTheCpuReference/\([A-Za-z0-9_]*\).*|\1|p'); do
   for tool in memcheck racecheck; do
-    step sanitizers "$tool $v" compute-sanitizer --tool "$tool" --error-exitcode 1 "$tests" \
+    step sanitizers "$tool $v" compute-sanitizer --tool "$tool" --error-exitcode 1 "${tests_for[$tool]}" \
       --gtest_filter="AllVariants/VariantTest.EqualsTheCpuReference/$v"
   done
 done
 # sm90_u16 on its own graphs (unweighted, weights 0..3, unreachable pairs), every config.
 for tool in memcheck racecheck; do
-  step sanitizers "$tool sm90_u16, every config" compute-sanitizer --tool "$tool" --error-exitcode 1 "$tests" \
-    --gtest_filter='Sm90U16/U16Config.*'
+  step sanitizers "$tool sm90_u16, every config" compute-sanitizer --tool "$tool" --error-exitcode 1 \
+    "${tests_for[$tool]}" --gtest_filter='Sm90U16/U16Config.*'
+done
+# sm90's ring (the panel at look-ahead 1 and the pairs of rounds, tile 128) runs only where a
+# round has ordinary tiles: three tiles of 128 at least (300), five for a pair's pass (520).
+export APSP_TEST_SIZES=300,520
+unset APSP_TEST_DEFAULTS_ONLY
+for tool in memcheck racecheck; do
+  step sanitizers "$tool sm90's ring" compute-sanitizer --tool "$tool" --error-exitcode 1 "${tests_for[$tool]}" \
+    --gtest_filter='AllVariants/VariantTest.EqualsTheCpuReference/sm90*_chunk_16_lookahead_?_per_thread_8_tile_128_'
 done
 grep -h "tests passed" "$logs/ctest.log"
 grep -h "PASSED\|FAILED" "$logs/gpu-tests.log"

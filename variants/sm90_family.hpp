@@ -161,7 +161,7 @@ class Schedules {
     constexpr bool kPanel = k::ordinary_from_panel<kTile, kChunk, kPer, F>();
     allow_smem(k::lookahead_line<kTile, kC, kPer, F, kPanel>, kProd);
     allow_smem(k::lookahead_edges<kTile, kC, kPer, F, kPanel>, kProd);
-    constexpr int kOrdinary = kPanel ? k::ring_smem<kTile, F>() : kProd;
+    constexpr int kOrdinary = kPanel ? k::ring_smem<kTile, F, false>() : kProd;
     allow_smem(k::lookahead_ordinary<kTile, kChunk, kPer, F>, kOrdinary);
     const SideStream& side = side_stream();
     const size_t panel_elems = static_cast<size_t>(kTile) * rows();
@@ -261,7 +261,7 @@ class Schedules {
   static constexpr int kThreads = k::product_threads<kTile, kPer>();
   static constexpr int kThreads2 = k::product_threads<kTile, k::per_thread2<F>()>();
   static constexpr int kPivot = std::max(kProd, k::pivot_smem<kTile>());  // a pivot's update and closure
-  static constexpr int kRing = k::ring_smem<kTile, F>();
+  static constexpr int kRing = k::ring_smem<kTile, F, true>();  // the pairs pass and its lines
 
   // The padded matrix's rows (and columns), in elements: a panel has a word for each.
   int rows() const { return tiles_ * kTile; }
@@ -401,7 +401,7 @@ struct Family {
 
   template <int kTile, int kChunk, int kPer>
   static int smem_bytes() {
-    const int panel_ring = k::ordinary_from_panel<kTile, kChunk, kPer, F>() ? k::ring_smem<kTile, F>() : 0;
+    const int panel_ring = k::ordinary_from_panel<kTile, kChunk, kPer, F>() ? k::ring_smem<kTile, F, true>() : 0;
     return std::max({k::product_smem<kTile, k::product_chunk<kTile, kChunk, kPer, F>(), F>(),
                      k::product_smem<kTile, k::phase2_chunk<kTile, F>(), F>(), k::pivot_smem<kTile>(), panel_ring});
   }
