@@ -537,8 +537,8 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>())
 // each chunk costs each thread global loads, scalar stores and a barrier it must wait for. Here
 // A comes from a k-major copy of the round's pivot column (the panel: row k holds column
 // r * kTile + k of d over every row), so both operands are copied to shared memory by cp.async,
-// without registers, in a ring of chunks of kRingChunk (three stages on mbarriers since step 16:
-// ring_mbarrier). The side stream fills the next round's
+// without registers, in a ring of chunks of kRingChunk (ring_block_barrier; int32's pairs of
+// rounds run ring_mbarrier since step 16). The side stream fills the next round's
 // panel as it finishes column r + 1 (tile_to_panel); transpose_column fills round 0's.
 // probes/product_probe.cu measured a ring of 2 x 16 the fastest of the forms tried, the ordinary
 // tiles 1.7-1.9% faster than accumulate's at chunk 8 on the H200 (docs/perf-notes.md, step 11);
@@ -566,7 +566,7 @@ inline constexpr bool kRingArrivePerThread = false;
 #endif
 
 // The ring a pass runs: ring_mbarrier where it measured faster, int32's pairs of rounds (16 chunks
-// a tile: 0.9-1.1% at n = 10000 and 30000 on both GPUs); ring_block_barrier in the panel's
+// a tile: 0.9% at n = 10000 on both GPUs, 1.1% at 30000 on the H200); ring_block_barrier in the panel's
 // one-round pass (8 chunks a tile), where ring_mbarrier lost 1.1-1.3% at n = 5000 and 6500, and in
 // sm90_u16's pairs, where it lost 1.7% at n = 10000 (H100; docs/perf-notes.md, step 16).
 template <class F, bool kPairs>
@@ -659,9 +659,10 @@ struct RingCopies {
   }
 };
 
-// The ring before step 16, two stages and a block barrier a chunk: every thread copies its share of
-// chunk c + 1 once every thread is done with chunk c - 1. product_probe times it against the ring
-// below; sm90 ran it from step 11 to step 15.
+// Two stages and a block barrier a chunk: every thread copies its share of chunk c + 1 once every
+// thread is done with chunk c - 1. The panel's one-round pass and sm90_u16 run it (ring_mbarriers);
+// int32's pairs pass ran it from step 11 to step 15, and product_probe times it against that
+// pass's ring_mbarrier.
 template <int kTile, int kPer, class F = Int32Elements, int kRows = kPer, int kCols = kPer / F::kPerWord>
 __device__ __forceinline__ void ring_block_barrier(int (&acc)[kPer][kPer / F::kPerWord],
                                                    const int* __restrict__ panel, const int* __restrict__ d, int pitch,
@@ -752,7 +753,7 @@ __device__ __forceinline__ void ring_mbarrier(int (&acc)[kPer][kPer / F::kPerWor
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
   __syncthreads();
-  issue(std::integral_constant<int, 0>{});
+  issue(std::integral_constant<int, 0>{});  // chunks >= 1: pair_pass gives 9 to 16
   if (chunks > 1) issue(std::integral_constant<int, 1>{});
   // Chunk `chunk` in stage kStage (chunk % 3) of trip t = chunk / 3: each stage's use t, phase
   // parity t & 1. Chunk - 1's stage was used in this trip, or (kStage 0) in the one before.

@@ -9,10 +9,11 @@
 //                       after the wait each thread overwrites its own by cp.async (write after
 //                       read, as ring_mbarrier ships)
 //   warp-release-store  the same, the overwrite a plain store
-//   thread-release      every thread arrives (APSP_RACECHECK_BUILD's form), a plain store
+//   thread-release      every thread arrives (as in APSP_RACECHECK_BUILD), a plain store
 //   compute-sanitizer --tool racecheck ./build/release/racecheck_probe [case]   (all cases by default)
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -30,8 +31,8 @@ constexpr int kThreads = 256;
 enum Case { kLanded, kWarpRelease, kWarpReleaseStore, kThreadRelease, kCases };
 constexpr const char* kNames[kCases] = {"landed", "warp-release", "warp-release-store", "thread-release"};
 
-// out[t] = first[(t + 1) % 256] (read from shared memory), then shared[t] = second[t], copied out
-// to out[256 + t] after a barrier.
+// out[t] = first[(t + 1) % 256], read from shared memory; then (every case but landed) shared[t]
+// = second[t], copied out to out[256 + t] after a barrier.
 template <int kCase>
 __global__ void __launch_bounds__(kThreads) hand_off(const int4* __restrict__ first, const int4* __restrict__ second,
                                                      int4* __restrict__ out) {
@@ -67,8 +68,10 @@ __global__ void __launch_bounds__(kThreads) hand_off(const int4* __restrict__ fi
       buf[t] = second[t];
     }
   }
-  __syncthreads();
-  out[kThreads + t] = kCase == kLanded ? second[t] : buf[t];
+  if constexpr (kCase != kLanded) {
+    __syncthreads();
+    out[kThreads + t] = buf[t];
+  }
 }
 
 bool ok(cudaError_t e) {
@@ -77,13 +80,17 @@ bool ok(cudaError_t e) {
   return false;
 }
 
+// Runs a case on a cleared `out` and compares what it writes: the read, and the overwrite but in
+// landed (which has none).
 template <int kCase>
 bool run(const int4* first, const int4* second, int4* out, const std::vector<int>& want) {
+  if (!ok(cudaMemset(out, 0, want.size() * sizeof(int)))) return false;
   hand_off<kCase><<<1, kThreads>>>(first, second, out);
-  if (!ok(cudaDeviceSynchronize())) return false;
+  if (!ok(cudaGetLastError()) || !ok(cudaDeviceSynchronize())) return false;
   std::vector<int> got(want.size());
   if (!ok(cudaMemcpy(got.data(), out, got.size() * sizeof(int), cudaMemcpyDeviceToHost))) return false;
-  const bool right = got == want;
+  const size_t compared = kCase == kLanded ? want.size() / 2 : want.size();
+  const bool right = std::equal(got.begin(), got.begin() + compared, want.begin());
   std::printf("%-20s %s\n", kNames[kCase], right ? "values right" : "WRONG values");
   return right;
 }
@@ -124,8 +131,9 @@ int main(int argc, char** argv) {
   if (!ok(cudaMalloc(&d_first, 16 * kThreads)) || !ok(cudaMalloc(&d_second, 16 * kThreads)) ||
       !ok(cudaMalloc(&d_out, 32 * kThreads)))
     return apsp::kExitFailed;
-  cudaMemcpy(d_first, first.data(), 16 * kThreads, cudaMemcpyHostToDevice);
-  cudaMemcpy(d_second, second.data(), 16 * kThreads, cudaMemcpyHostToDevice);
+  if (!ok(cudaMemcpy(d_first, first.data(), 16 * kThreads, cudaMemcpyHostToDevice)) ||
+      !ok(cudaMemcpy(d_second, second.data(), 16 * kThreads, cudaMemcpyHostToDevice)))
+    return apsp::kExitFailed;
   bool good = true;
   if (only < 0 || only == kLanded) good = run<kLanded>(d_first, d_second, d_out, want) && good;
   if (only < 0 || only == kWarpRelease) good = run<kWarpRelease>(d_first, d_second, d_out, want) && good;

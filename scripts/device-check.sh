@@ -29,7 +29,7 @@ tests=build/release/tests/gpu_variant_tests
 # mbarrier arrival; it runs on a build where every thread arrives (APSP_RACECHECK_BUILD, the same
 # order made visible to it; kernels/sm90.cuh). memcheck runs on the shipped build.
 step build "configure (racecheck)" cmake -S . -B build/racecheck -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DAPSP_WERROR=OFF -DAPSP_RACECHECK_BUILD=ON
+  -DAPSP_WERROR=OFF -DAPSP_RACECHECK_BUILD=ON ${APSP_GIT:+-DAPSP_GIT=$APSP_GIT}
 step build "build (racecheck)" cmake --build build/racecheck --target gpu_variant_tests
 declare -A tests_for=([memcheck]=$tests [racecheck]=build/racecheck/tests/gpu_variant_tests)
 step gpu-tests "gpu tests, every config" "$tests" --gtest_brief=1
