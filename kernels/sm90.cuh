@@ -597,9 +597,12 @@ __host__ __device__ __forceinline__ int panel_pitch(int pitch) {
   else return pitch * F::kPerWord;
 }
 
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
 __device__ __forceinline__ void cp_async16(int* smem, const int* gmem) {
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(gmem) : "memory");
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared_address(smem)), "l"(gmem) : "memory");
 }
 
 // A thread's share of the ring's copies, a chunk of kRingChunk k at a time: A's rows from the
@@ -696,11 +699,13 @@ __device__ __forceinline__ void ring_block_barrier(int (&acc)[kPer][kPer / F::kP
 }
 
 // ---- mbarriers (sm_90), for the ring below --------------------------------------------------------
-__device__ __forceinline__ unsigned shared_address(const void* p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
 __device__ __forceinline__ void mbarrier_init(unsigned long long* bar, unsigned count) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count) : "memory");
+}
+// After this thread's mbarrier_init calls: orders them before other threads' (and the copies')
+// use of the barriers; a block barrier follows it.
+__device__ __forceinline__ void mbarrier_init_fence() {
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 }
 __device__ __forceinline__ void mbarrier_inval(unsigned long long* bar) {
   asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(shared_address(bar)) : "memory");
@@ -750,7 +755,7 @@ __device__ __forceinline__ void ring_mbarrier(int (&acc)[kPer][kPer / F::kPerWor
   };
   if (threadIdx.x == 0) {
     for (int s = 0; s < kRingStages; ++s) mbarrier_init(&landed[s], kThreads), mbarrier_init(&consumed[s], kReleases);
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    mbarrier_init_fence();
   }
   __syncthreads();
   issue(std::integral_constant<int, 0>{});  // chunks >= 1: pair_pass gives 9 to 16

@@ -42,7 +42,7 @@ __global__ void __launch_bounds__(kThreads) hand_off(const int4* __restrict__ fi
   const bool per_warp = kCase == kWarpRelease || kCase == kWarpReleaseStore;
   if (t == 0) {
     mbarrier_init(&bar, per_warp ? kThreads / 32 : kThreads);
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    mbarrier_init_fence();
   }
   if constexpr (kCase == kLanded) {
     __syncthreads();
