@@ -610,7 +610,13 @@ __device__ __forceinline__ void cp_async16(int* smem, const int* gmem) {
 // 16-byte cp.async each. The sources are computed once and moved a chunk on by each copy: sources
 // recomputed from the chunk index cost 33 instructions a chunk on the ALU pipe, the pipe VIADDMNMX
 // issues on (docs/perf-notes.md, step 15).
-template <int kTile, int kPer, class F>
+// kOneRow: a thread's copies of a matrix lie in one row, kAGap (kBGap) words apart, so one pointer
+// a matrix serves them all (the others are immediate offsets from it) and a chunk moves 2 pointers,
+// not 2 * kALoads: 12 fewer ALU instructions a trip of ring_mbarrier, 0.8% faster there (step 17).
+// Otherwise copy l of every thread covers whole rows (l * kThreads + tid), as shipped before step
+// 17; ring_block_barrier keeps it, 0.2% faster there. Either way a warp's copy covers whole runs of
+// 16 vectors of a row (whole sectors; conflict-free shared stores).
+template <int kTile, int kPer, class F, bool kOneRow>
 struct RingCopies {
   using Layout = ThreadTile<kTile, kPer, F>;
   static constexpr int kThreads = Layout::kThreads, kChunk = kRingChunk, kAStride = kTile + kAPad;
@@ -619,26 +625,33 @@ struct RingCopies {
   static constexpr int kBLoads = kWords * kChunk / 4 / kThreads;      // and B
   static_assert(kALoads * kThreads * 4 == kTile * kChunk && kBLoads * kThreads * 4 == kWords * kChunk,
                 "chunk must split evenly over the threads");
+  static constexpr int kAGap = kTile / kALoads, kBGap = kWords / kBLoads;
+  static_assert(!kOneRow || (kAGap % 4 == 0 && kBGap % 4 == 0 && kThreads / (kAGap / 4) == kChunk &&
+                             kThreads / (kBGap / 4) == kChunk),
+                "a row's copies must split evenly over its threads");
+  static constexpr int kAPointers = kOneRow ? 1 : kALoads, kBPointers = kOneRow ? 1 : kBLoads;
   // A stage: [kChunk][kAStride] of A (k-major, as accumulate stages it), then [kChunk][kWords] of B.
   static constexpr int kStageA = kChunk * kAStride, kStageB = kChunk * kWords;
 
-  const int* a_src[kALoads];
-  const int* b_src[kBLoads];
-  int a_dst[kALoads], b_dst[kBLoads];
+  const int* a_src[kAPointers];
+  const int* b_src[kBPointers];
+  int a_dst[kAPointers], b_dst[kBPointers];
   size_t a_step, b_step;
 
   __device__ __forceinline__ RingCopies(const int* __restrict__ panel, const int* __restrict__ d, int pitch, int a_ti,
                                         int b_tk, int b_tj) {
     const int tid = threadIdx.x, a_pitch = panel_pitch<F>(pitch);
 #pragma unroll
-    for (int l = 0; l < kALoads; ++l) {
-      const int v = l * kThreads + tid, kk = v / (kTile / 4), mm = (v % (kTile / 4)) * 4;
+    for (int l = 0; l < kAPointers; ++l) {
+      const int v = kOneRow ? tid : l * kThreads + tid, per_row = kOneRow ? kAGap / 4 : kTile / 4;
+      const int kk = v / per_row, mm = (v % per_row) * 4;
       a_src[l] = panel + at(kk, a_ti * kTile + mm, a_pitch);
       a_dst[l] = kk * kAStride + mm;
     }
 #pragma unroll
-    for (int l = 0; l < kBLoads; ++l) {
-      const int v = l * kThreads + tid, kk = v / (kWords / 4), mm = (v % (kWords / 4)) * 4;
+    for (int l = 0; l < kBPointers; ++l) {
+      const int v = kOneRow ? tid : l * kThreads + tid, per_row = kOneRow ? kBGap / 4 : kWords / 4;
+      const int kk = v / per_row, mm = (v % per_row) * 4;
       b_src[l] = d + at(b_tk * kTile + kk, b_tj * kWords + mm, pitch);
       b_dst[l] = kk * kWords + mm;
     }
@@ -648,17 +661,25 @@ struct RingCopies {
   __device__ __forceinline__ void next(int* as, int* bs) {
     if constexpr (kALoads == kBLoads) {  // int32: A's and B's copies of a vector side by side
 #pragma unroll
-      for (int l = 0; l < kALoads; ++l) cp_async16(as + a_dst[l], a_src[l]), cp_async16(bs + b_dst[l], b_src[l]);
+      for (int l = 0; l < kALoads; ++l) copy_a(as, l), copy_b(bs, l);
     } else {
 #pragma unroll
-      for (int l = 0; l < kALoads; ++l) cp_async16(as + a_dst[l], a_src[l]);
+      for (int l = 0; l < kALoads; ++l) copy_a(as, l);
 #pragma unroll
-      for (int l = 0; l < kBLoads; ++l) cp_async16(bs + b_dst[l], b_src[l]);
+      for (int l = 0; l < kBLoads; ++l) copy_b(bs, l);
     }
 #pragma unroll
-    for (int l = 0; l < kALoads; ++l) a_src[l] += a_step;
+    for (int l = 0; l < kAPointers; ++l) a_src[l] += a_step;
 #pragma unroll
-    for (int l = 0; l < kBLoads; ++l) b_src[l] += b_step;
+    for (int l = 0; l < kBPointers; ++l) b_src[l] += b_step;
+  }
+  __device__ __forceinline__ void copy_a(int* as, int l) {  // copy l of A
+    const int p = kOneRow ? 0 : l, offset = kOneRow ? l * kAGap : 0;
+    cp_async16(as + a_dst[p] + offset, a_src[p] + offset);
+  }
+  __device__ __forceinline__ void copy_b(int* bs, int l) {
+    const int p = kOneRow ? 0 : l, offset = kOneRow ? l * kBGap : 0;
+    cp_async16(bs + b_dst[p] + offset, b_src[p] + offset);
   }
 };
 
@@ -670,7 +691,7 @@ template <int kTile, int kPer, class F = Int32Elements, int kRows = kPer, int kC
 __device__ __forceinline__ void ring_block_barrier(int (&acc)[kPer][kPer / F::kPerWord],
                                                    const int* __restrict__ panel, const int* __restrict__ d, int pitch,
                                                    int a_ti, int b_tk, int b_tj, int chunks, int* smem) {
-  using Copies = RingCopies<kTile, kPer, F>;
+  using Copies = RingCopies<kTile, kPer, F, false>;
   constexpr int kStageA = Copies::kStageA, kStageB = Copies::kStageB;
   int* As = smem;                 // [2] stages of A
   int* Bs = smem + 2 * kStageA;   // [2] stages of B
@@ -740,7 +761,7 @@ template <int kTile, int kPer, class F = Int32Elements, int kRows = kPer, int kC
 __device__ __forceinline__ void ring_mbarrier(int (&acc)[kPer][kPer / F::kPerWord], const int* __restrict__ panel,
                                               const int* __restrict__ d, int pitch, int a_ti, int b_tk, int b_tj,
                                               int chunks, int* smem) {
-  using Copies = RingCopies<kTile, kPer, F>;
+  using Copies = RingCopies<kTile, kPer, F, true>;
   constexpr int kStageA = Copies::kStageA, kStageB = Copies::kStageB;
   constexpr int kThreads = Copies::kThreads, kReleases = kRingArrivePerThread ? kThreads : kThreads / 32;
   static_assert(kRingStages == 3, "the loop below runs a trip of three chunks, one a stage");

@@ -257,7 +257,7 @@ __global__ void __launch_bounds__(kThreads, 2) panel_rounds(int* __restrict__ d,
 __device__ __forceinline__ void ring_without_barrier(int (&acc)[kPer][kPer], const int* __restrict__ panel,
                                                      const int* __restrict__ d, int pitch, int a_ti, int b_tk,
                                                      int b_tj, int chunks, int* smem) {
-  using Copies = RingCopies<kTile, kPer, Int32Elements>;
+  using Copies = RingCopies<kTile, kPer, Int32Elements, true>;  // as ring_mbarrier copies
   int* As = smem;
   int* Bs = smem + 2 * Copies::kStageA;
   Copies copies(panel, d, pitch, a_ti, b_tk, b_tj);
