@@ -252,12 +252,12 @@ __global__ void __launch_bounds__(kThreads, 2) panel_rounds(int* __restrict__ d,
   store_tile<kTile, kPer>(acc, d, pitch, ci, cj);
 }
 
-// ring_block_barrier with the barrier left out (timing only: wrong values): what a ring without a
-// block barrier could reach at most.
+// ring_block_barrier with the barrier left out and ring_mbarrier's copies (one row a thread;
+// timing only: wrong values): what a ring without a block barrier could reach at most.
 __device__ __forceinline__ void ring_without_barrier(int (&acc)[kPer][kPer], const int* __restrict__ panel,
                                                      const int* __restrict__ d, int pitch, int a_ti, int b_tk,
                                                      int b_tj, int chunks, int* smem) {
-  using Copies = RingCopies<kTile, kPer, Int32Elements, true>;  // as ring_mbarrier copies
+  using Copies = RingCopies<kTile, kPer, Int32Elements, true>;
   int* As = smem;
   int* Bs = smem + 2 * Copies::kStageA;
   Copies copies(panel, d, pitch, a_ti, b_tk, b_tj);
