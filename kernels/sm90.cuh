@@ -614,8 +614,8 @@ __device__ __forceinline__ void cp_async16(int* smem, const int* gmem) {
 // a matrix serves them all (the others are immediate offsets from it) and a chunk moves 2 pointers,
 // not 2 * kALoads: 12 fewer ALU instructions a trip of ring_mbarrier, 0.8% faster there (step 17).
 // Otherwise copy l of every thread covers whole rows (l * kThreads + tid), as shipped before step
-// 17; ring_block_barrier keeps it, 0.2% faster there. Either way a warp's copy covers whole runs of
-// 16 vectors of a row (whole sectors; conflict-free shared stores).
+// 17; ring_block_barrier keeps it, 0.2% faster there. Either way a warp's copy covers runs of 16
+// or more whole vectors of a row (whole sectors; conflict-free shared stores).
 template <int kTile, int kPer, class F, bool kOneRow>
 struct RingCopies {
   using Layout = ThreadTile<kTile, kPer, F>;
