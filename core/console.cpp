@@ -107,6 +107,21 @@ std::string exit_codes_help(const std::string& failure, bool uses_device) {
                      failure, uses_device ? "" : " (never: this program needs none)");
 }
 
+ProbeArgument probe_argument(int argc, const char* const* argv, const char* program, const char* what,
+                             const std::string& about, const std::string& failure) {
+  if (argc > 2) {
+    std::fprintf(stderr, "%s: takes at most one argument, %s (got %d); see --help\n", program, what, argc - 1);
+    return {{}, kExitRefused};
+  }
+  if (argc < 2) return {};
+  const std::string arg = argv[1];
+  if (arg == "--help" || arg == "-h") {
+    std::printf("%s\n%s\n", about.c_str(), exit_codes_help(failure).c_str());
+    return {{}, kExitOk};
+  }
+  return {arg, std::nullopt};
+}
+
 int run_program(const char* name, int (*run)(int, char**), int argc, char** argv) {
   try {
     return run(argc, argv);

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -58,6 +59,16 @@ inline constexpr int kExitTooFewGpus = 4;
 // The --help paragraph listing them, the same words in every program; `failure` gives this
 // program's examples of 1. A program that needs no device says that it never returns 3.
 std::string exit_codes_help(const std::string& failure, bool uses_device = true);
+
+// A probe's command line: at most one argument. `--help` / `-h` prints `about` and the exit codes
+// (`failure` as in exit_codes_help) and asks for 0; two or more arguments are refused with one
+// line naming `what` the argument is, asking for 2. Otherwise `value` is the argument, "" if none.
+struct ProbeArgument {
+  std::string value;
+  std::optional<int> exit_code;  // set: return it, the command line is handled
+};
+ProbeArgument probe_argument(int argc, const char* const* argv, const char* program, const char* what,
+                             const std::string& about, const std::string& failure);
 
 // What the program is doing, for the one line an exception becomes: while a Doing is alive,
 // an exception that leaves its scope is reported as having happened while doing it, with the

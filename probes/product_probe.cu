@@ -327,22 +327,18 @@ struct Timer {
 int main(int argc, char** argv) {
   int n = 9984;
   static_assert(ordinary_from_panel<kTile, kRingChunk, kPer>(), "the probe times the panel form of the ordinary tiles");
-  if (argc > 2) {
-    std::fprintf(stderr, "product_probe: takes at most one argument, n (got %d); see --help\n", argc - 1);
-    return apsp::kExitRefused;
-  }
+  const auto argument = apsp::probe_argument(
+      argc, argv, "product_probe", "n",
+      "product_probe: times one round of sm90's ordinary tiles at tile 128 as before the panel\n"
+      "(accumulate, chunk 8: the reference), as shipped (the panel config's ring) and in forms\n"
+      "that each change one thing, beside the int32 min-plus ceiling; then two rounds in one\n"
+      "pass, and lookahead 3's pass as shipped (the grid of a solve whose padded n is n).\n"
+      "The forms that compute the right values are compared bit-exact.\n"
+      "Usage: product_probe [n]   n a multiple of 128 from 512 to 46336 (default 9984)",
+      "a wrong result or a CUDA error");
+  if (argument.exit_code) return *argument.exit_code;
   if (argc == 2) {
-    const std::string arg = argv[1];
-    if (arg == "--help" || arg == "-h") {
-      std::printf("product_probe: times one round of sm90's ordinary tiles at tile 128 as before the panel\n"
-                  "(accumulate, chunk 8: the reference), as shipped (the panel config's ring) and in forms\n"
-                  "that each change one thing, beside the int32 min-plus ceiling; then two rounds in one\n"
-                  "pass, and lookahead 3's pass as shipped (the grid of a solve whose padded n is n).\n"
-                  "The forms that compute the right values are compared bit-exact.\n"
-                  "Usage: product_probe [n]   n a multiple of 128 from 512 to 46336 (default 9984)\n%s\n",
-                  apsp::exit_codes_help("a wrong result or a CUDA error").c_str());
-      return 0;
-    }
+    const std::string& arg = argument.value;
     const auto [end, error] = std::from_chars(arg.data(), arg.data() + arg.size(), n);
     if (error != std::errc() || end != arg.data() + arg.size() || n < 4 * kTile || n % kTile != 0 || n > 46336) {
       std::fprintf(stderr, "product_probe: n must be a multiple of 128 from 512 to 46336 (got '%s')\n", arg.c_str());

@@ -99,20 +99,16 @@ bool run(const int4* first, const int4* second, int4* out, const std::vector<int
 
 int main(int argc, char** argv) {
   int only = -1;
-  if (argc > 2) {
-    std::fprintf(stderr, "racecheck_probe: takes at most one argument, a case (got %d); see --help\n", argc - 1);
-    return apsp::kExitRefused;
-  }
+  const auto argument = apsp::probe_argument(
+      argc, argv, "racecheck_probe", "a case",
+      "racecheck_probe: the hand-offs of sm90's mbarrier ring on one block, each checked for its\n"
+      "values, to run under compute-sanitizer --tool racecheck.\n"
+      "Usage: racecheck_probe [case]   case: landed, warp-release, warp-release-store,\n"
+      "                                thread-release (default: all)",
+      "a wrong value or a CUDA error");
+  if (argument.exit_code) return *argument.exit_code;
   if (argc == 2) {
-    const std::string arg = argv[1];
-    if (arg == "--help" || arg == "-h") {
-      std::printf("racecheck_probe: the hand-offs of sm90's mbarrier ring on one block, each checked for its\n"
-                  "values, to run under compute-sanitizer --tool racecheck.\n"
-                  "Usage: racecheck_probe [case]   case: landed, warp-release, warp-release-store,\n"
-                  "                                thread-release (default: all)\n%s\n",
-                  apsp::exit_codes_help("a wrong value or a CUDA error").c_str());
-      return apsp::kExitOk;
-    }
+    const std::string& arg = argument.value;
     for (int c = 0; c < kCases; ++c)
       if (arg == kNames[c]) only = c;
     if (only < 0) {

@@ -79,6 +79,37 @@ TEST(FailureText, NamesWhatWasBeingDoneAndTheMemory) {
   EXPECT_EQ(failure_text(std::runtime_error("plain")), "plain") << "a handled failure leaves no stale record";
 }
 
+// The probes' command line: one argument at most, --help with the exit codes, and a refusal
+// (exit 2, one line) for more, before any work.
+TEST(ProbeArgument, OneArgumentHelpOrARefusal) {
+  const char* none[] = {"probe"};
+  const ProbeArgument empty = probe_argument(1, none, "probe", "n", "about", "a wrong value");
+  EXPECT_EQ(empty.value, "");
+  EXPECT_FALSE(empty.exit_code);
+
+  const char* one[] = {"probe", "1024"};
+  const ProbeArgument given = probe_argument(2, one, "probe", "n", "about", "a wrong value");
+  EXPECT_EQ(given.value, "1024");
+  EXPECT_FALSE(given.exit_code);
+
+  const char* help[] = {"probe", "--help"};
+  testing::internal::CaptureStdout();
+  const ProbeArgument helped = probe_argument(2, help, "probe", "n", "probe: what it times", "a wrong value");
+  const std::string out = testing::internal::GetCapturedStdout();
+  ASSERT_TRUE(helped.exit_code);
+  EXPECT_EQ(*helped.exit_code, kExitOk);
+  EXPECT_EQ(out.rfind("probe: what it times\nExit codes", 0), 0u) << out;
+  EXPECT_NE(out.find("a wrong value"), std::string::npos) << out;
+
+  const char* two[] = {"probe", "1024", "2048"};
+  testing::internal::CaptureStderr();
+  const ProbeArgument refused = probe_argument(3, two, "probe", "n", "about", "a wrong value");
+  const std::string err = testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(refused.exit_code);
+  EXPECT_EQ(*refused.exit_code, kExitRefused);
+  EXPECT_EQ(err, "probe: takes at most one argument, n (got 2); see --help\n");
+}
+
 TEST(OutputPath, FolderMustExistAndTheTargetMustNotBeAFolder) {
   const std::string dir = testing::TempDir();
   EXPECT_EQ(message_of([&] { check_output_path(dir + "r.json", "--json"); }), "");
