@@ -27,7 +27,6 @@
 #include "harness/user_kernel.hpp"
 #include "tests/pairs_of_rounds_sizes.hpp"
 #include "variants/rounds.hpp"
-#include "variants/side_stream.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp {
@@ -220,27 +219,6 @@ TEST(Sm90, PairsOfRoundsAtFourToTwelveTiles) {
     expect_reference(v, c, n, stream);
     if (testing::Test::HasFatalFailure()) return;
   }
-}
-
-// The look-ahead schedules fork one side stream per main stream (variants/side_stream.hpp): one
-// shared by every main stream ran lookahead 1 6% slower once a main stream was made after it
-// (docs/perf-notes.md, step 18). Each main stream keeps its own, and a solve on a second main
-// stream, with its side stream made then, is still exact.
-TEST(Sm90, OneSideStreamForEachMainStream) {
-  const Variant& v = *find_variant("sm90");
-  Config c = v.defaults;
-  c["lookahead"] = 1;
-  ASSERT_TRUE(is_built(v, c)) << config_name(v.name, c);
-  CudaStream first, second;
-  expect_reference(v, c, 300, first);
-  const sm90_family::SideStream& side = sm90_family::side_stream(first.get());
-  EXPECT_EQ(&side, &sm90_family::side_stream(first.get()));
-  expect_reference(v, c, 300, second);
-  const sm90_family::SideStream& other = sm90_family::side_stream(second.get());
-  EXPECT_NE(side.stream, other.stream);
-  EXPECT_NE(side.fork, other.fork);
-  EXPECT_NE(side.stream, first.get());
-  EXPECT_EQ(&side, &sm90_family::side_stream(first.get()));  // made before `other`, still there
 }
 
 INSTANTIATE_TEST_SUITE_P(AllVariants, VariantTest, testing::ValuesIn(every_config()),

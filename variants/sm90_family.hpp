@@ -6,8 +6,7 @@
 // kernels/sm90.cuh's and kernels/sm90_pairs.cuh's, instantiated for that format.
 //
 // Everything here is a template or inline, so both variant files (and each of their instance
-// shards) include it; the side streams (one per main stream, variants/side_stream.hpp) and the
-// device's shared-memory size are kept for the program's life.
+// shards) include it; the side stream and the device's shared-memory size are one per program.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -23,7 +22,6 @@
 #include "kernels/sm90_pairs.cuh"
 #include "variants/dispatch.hpp"
 #include "variants/instances.hpp"
-#include "variants/side_stream.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp::sm90_family {
@@ -98,6 +96,26 @@ void allow_smem(Kernel* kernel, int bytes) {
   APSP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
 }
 
+// The look-ahead schedule's second stream, at the highest priority so that its few blocks are
+// dispatched ahead of the waiting ordinary tiles, and the events that fork and join it. One per
+// host thread, made on first use and kept (a CUDA graph capture records through it as well).
+struct SideStream {
+  cudaStream_t stream = nullptr;
+  cudaEvent_t fork = nullptr, join = nullptr;
+};
+inline const SideStream& side_stream() {
+  thread_local const SideStream side = [] {
+    SideStream s;
+    int least = 0, greatest = 0;
+    APSP_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    APSP_CUDA_CHECK(cudaStreamCreateWithPriority(&s.stream, cudaStreamNonBlocking, greatest));
+    APSP_CUDA_CHECK(cudaEventCreateWithFlags(&s.fork, cudaEventDisableTiming));
+    APSP_CUDA_CHECK(cudaEventCreateWithFlags(&s.join, cudaEventDisableTiming));
+    return s;
+  }();
+  return side;
+}
+
 // One solve of one point, in format F, by the schedule its lookahead names: `words` holds the
 // n x n matrix in the padded layout, rows round_up(n, kTile) elements (that many / kPerWord
 // words) apart, every entry outside the matrix a padding value P with 2P >= the format's
@@ -145,7 +163,7 @@ class Schedules {
     allow_smem(k::lookahead_edges<kTile, kC, kPer, F, kPanel>, kProd);
     constexpr int kOrdinary = kPanel ? k::ring_smem<kTile, F, false>() : kProd;
     allow_smem(k::lookahead_ordinary<kTile, kChunk, kPer, F>, kOrdinary);
-    const SideStream& side = side_stream(stream_);
+    const SideStream& side = side_stream();
     const size_t panel_elems = static_cast<size_t>(kTile) * rows();
     int* panels = nullptr;
     if constexpr (kPanel) APSP_CUDA_CHECK(cudaMallocAsync(&panels, 2 * panel_elems * sizeof(int), stream_));
@@ -212,7 +230,7 @@ class Schedules {
     allow_smem(k::lookahead2_line<kTile, kC, kPer, true, F>, kProd);
     allow_smem(k::lookahead2_ordinary<kTile, kPer, F>, kRing);
     allow_smem(k::lookahead2_lines<kTile, kPer, F>, kRing);
-    const SideStream& side = side_stream(stream_);
+    const SideStream& side = side_stream();
     const size_t panel_elems = 2ull * kTile * rows();
     int* panels = nullptr;
     APSP_CUDA_CHECK(cudaMallocAsync(&panels, 2 * panel_elems * sizeof(int), stream_));
