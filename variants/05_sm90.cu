@@ -92,9 +92,10 @@ namespace {
 // config. The heuristic's configs are the ones the H200 and H100 tables hold: while a round has
 // few tiles, tile 64 with the next pivot inside phase 3 (tuned at n = 1000), then tile 64 with the
 // side stream at chunk 32 (2500; chunk 16 before the tables of docs/perf-notes.md, step 18); from
-// the geometric mean of 2500 and 5000, where tile 128 was already the faster on both, the default; from the geometric mean of 5000 and 10000 the panel over pairs of
-// rounds (lookahead 3), which lost to the default at n = 5000 and won at 10000 and 30000 on the
-// H200 (docs/perf-notes.md, step 12).
+// the geometric mean of 2500 and 5000, where tile 128 was already the faster on both, the default;
+// from the geometric mean of 5000 and 10000 the panel over pairs of rounds (lookahead 3), which
+// lost to the default at n = 5000 and won at 10000 and 30000 on the H200 (docs/perf-notes.md,
+// step 12).
 Variant make_sm90() {
   Variant v = Family::variant(kName,
                               "padded 64/128 tiles, GEMM-like 4x4/8x8 per thread, double-buffered k chunks, "
