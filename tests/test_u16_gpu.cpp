@@ -250,8 +250,9 @@ TEST(Sm90U16, ReplaysAsACudaGraph) {
   for (const Config& c : all_configs(v)) {
     CudaStream stream;
     DeviceBuffer<int> d(input.size());
-    // One plain solve first, as the bench verifies before it captures: kernel attributes and the
-    // side stream are set up outside the capture.
+    // One plain solve first, as the bench verifies before it captures: kernel attributes are set
+    // outside the capture. The captured solve makes its own side stream (and destroys the plain
+    // solve's) inside it.
     APSP_CUDA_CHECK(cudaMemcpyAsync(d.get(), input.data(), input.bytes(), cudaMemcpyHostToDevice, stream.get()));
     v.run(d.get(), input.n(), c, stream.get(), nullptr);
     stream.synchronize();

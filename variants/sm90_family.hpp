@@ -6,7 +6,8 @@
 // kernels/sm90.cuh's and kernels/sm90_pairs.cuh's, instantiated for that format.
 //
 // Everything here is a template or inline, so both variant files (and each of their instance
-// shards) include it; the side stream and the device's shared-memory size are one per program.
+// shards) include it; the device's shared-memory size is one per program, the side stream one
+// per solve.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -96,23 +97,33 @@ void allow_smem(Kernel* kernel, int bytes) {
   APSP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
 }
 
-// The look-ahead schedule's second stream, at the highest priority so that its few blocks are
-// dispatched ahead of the waiting ordinary tiles, and the events that fork and join it. One per
-// host thread, made on first use and kept (a CUDA graph capture records through it as well).
+// The look-ahead schedules' second stream, at the highest priority so that its few blocks are
+// dispatched ahead of the waiting ordinary tiles, and the events that fork and join it.
+//
+// Made anew for every solve, after the solve's first launches (its host cost then overlaps them).
+// One kept from solve to solve ran lookahead 1 at n = 2500 6% slower on the H200 once it had
+// served a solve at another n (1.56-1.62 ms against 1.50-1.51; docs/perf-notes.md, steps 18 and
+// 19); a new one each solve ran at 1.49-1.51 in every process. The cause was not found.
+//
+// A host thread keeps its last solve's until its next solve: CUDA releases a stream and its
+// events once their queued work is done, and a stream a CUDA graph capture recorded through
+// must live until the capture ends.
 struct SideStream {
   cudaStream_t stream = nullptr;
   cudaEvent_t fork = nullptr, join = nullptr;
 };
-inline const SideStream& side_stream() {
-  thread_local const SideStream side = [] {
-    SideStream s;
-    int least = 0, greatest = 0;
-    APSP_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-    APSP_CUDA_CHECK(cudaStreamCreateWithPriority(&s.stream, cudaStreamNonBlocking, greatest));
-    APSP_CUDA_CHECK(cudaEventCreateWithFlags(&s.fork, cudaEventDisableTiming));
-    APSP_CUDA_CHECK(cudaEventCreateWithFlags(&s.join, cudaEventDisableTiming));
-    return s;
-  }();
+inline const SideStream& new_side_stream() {
+  thread_local SideStream side;
+  if (side.stream) {
+    APSP_CUDA_CHECK(cudaStreamDestroy(side.stream));
+    APSP_CUDA_CHECK(cudaEventDestroy(side.fork));
+    APSP_CUDA_CHECK(cudaEventDestroy(side.join));
+  }
+  int least = 0, greatest = 0;
+  APSP_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  APSP_CUDA_CHECK(cudaStreamCreateWithPriority(&side.stream, cudaStreamNonBlocking, greatest));
+  APSP_CUDA_CHECK(cudaEventCreateWithFlags(&side.fork, cudaEventDisableTiming));
+  APSP_CUDA_CHECK(cudaEventCreateWithFlags(&side.join, cudaEventDisableTiming));
   return side;
 }
 
@@ -163,7 +174,6 @@ class Schedules {
     allow_smem(k::lookahead_edges<kTile, kC, kPer, F, kPanel>, kProd);
     constexpr int kOrdinary = kPanel ? k::ring_smem<kTile, F, false>() : kProd;
     allow_smem(k::lookahead_ordinary<kTile, kChunk, kPer, F>, kOrdinary);
-    const SideStream& side = side_stream();
     const size_t panel_elems = static_cast<size_t>(kTile) * rows();
     int* panels = nullptr;
     if constexpr (kPanel) APSP_CUDA_CHECK(cudaMallocAsync(&panels, 2 * panel_elems * sizeof(int), stream_));
@@ -172,6 +182,7 @@ class Schedules {
       k::transpose_column<kTile, F><<<dim3(kTile / 32, rows() / 32), dim3(32, 8), 0, stream_>>>(m_, pitch_, 0, panels);
       APSP_CUDA_CHECK_LAUNCH();
     }
+    const SideStream& side = new_side_stream();
     const int others = tiles_ - 2;
     for (int r = 0; r + 1 < tiles_; ++r) {
       fork(side);
@@ -230,11 +241,11 @@ class Schedules {
     allow_smem(k::lookahead2_line<kTile, kC, kPer, true, F>, kProd);
     allow_smem(k::lookahead2_ordinary<kTile, kPer, F>, kRing);
     allow_smem(k::lookahead2_lines<kTile, kPer, F>, kRing);
-    const SideStream& side = side_stream();
     const size_t panel_elems = 2ull * kTile * rows();
     int* panels = nullptr;
     APSP_CUDA_CHECK(cudaMallocAsync(&panels, 2 * panel_elems * sizeof(int), stream_));
     prepare_pair(0, stream_, nullptr, panels);
+    const SideStream& side = new_side_stream();
     for (int r = 0; r + 1 < tiles_; r += 2) {
       const int pair = r / 2;
       fork(side);
