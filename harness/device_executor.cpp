@@ -173,7 +173,10 @@ class DeviceExecutor final : public Executor {
       throw;
     }
     APSP_CUDA_CHECK(cudaStreamEndCapture(stream_.get(), &graph));
-    APSP_CUDA_CHECK(cudaGraphInstantiate(&graph_, graph, 0));
+    // Each kernel node at the priority of the stream it was captured from, not the replay
+    // stream's: sm90's side stream keeps its place ahead of the ordinary tiles (H200, n = 2500:
+    // 1.460 ms a replay, against 1.664-1.674 without; docs/perf-notes.md, step 19).
+    APSP_CUDA_CHECK(cudaGraphInstantiate(&graph_, graph, cudaGraphInstantiateFlagUseNodePriority));
     APSP_CUDA_CHECK(cudaGraphDestroy(graph));
     graph_key_ = key;
   }
