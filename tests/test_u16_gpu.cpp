@@ -241,7 +241,7 @@ TEST(Sm90U16, AnInputOverTheLimitComesBackAsMinusOneEverywhere) {
 }
 
 // apsp_bench --cuda-graph: the solve (its 16-bit buffer allocated and freed on the stream, and
-// the side stream of lookahead = 1) captured once and replayed, twice, from a fresh input.
+// the side stream of lookahead 1 and 3) captured once and replayed, twice, from a fresh input.
 TEST(Sm90U16, ReplaysAsACudaGraph) {
   const Variant& v = u16();
   const DistMatrix input = DistMatrix::from_edges(generate(random_graph(700, 0.01, 1, 1)));

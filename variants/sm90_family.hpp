@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "core/cuda_check.hpp"
@@ -105,25 +106,28 @@ void allow_smem(Kernel* kernel, int bytes) {
 // served a solve at another n (1.56-1.62 ms against 1.50-1.51; docs/perf-notes.md, steps 18 and
 // 19); a new one each solve ran at 1.49-1.51 in every process. The cause was not found.
 //
-// A host thread keeps its last solve's until its next solve: CUDA releases a stream and its
-// events once their queued work is done, and a stream a CUDA graph capture recorded through
-// must live until the capture ends.
+// The host thread's previous solve's stream and events are destroyed here, not at the end of
+// that solve: a stream a CUDA graph capture recorded through must live until the capture ends
+// (so a capture holds one look-ahead solve). Work still queued on them runs first; CUDA frees
+// them after. The new ones are made before the old go, so a failure leaves no freed handle.
 struct SideStream {
   cudaStream_t stream = nullptr;
   cudaEvent_t fork = nullptr, join = nullptr;
 };
 inline const SideStream& new_side_stream() {
   thread_local SideStream side;
-  if (side.stream) {
-    APSP_CUDA_CHECK(cudaStreamDestroy(side.stream));
-    APSP_CUDA_CHECK(cudaEventDestroy(side.fork));
-    APSP_CUDA_CHECK(cudaEventDestroy(side.join));
-  }
+  SideStream made;
   int least = 0, greatest = 0;
   APSP_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-  APSP_CUDA_CHECK(cudaStreamCreateWithPriority(&side.stream, cudaStreamNonBlocking, greatest));
-  APSP_CUDA_CHECK(cudaEventCreateWithFlags(&side.fork, cudaEventDisableTiming));
-  APSP_CUDA_CHECK(cudaEventCreateWithFlags(&side.join, cudaEventDisableTiming));
+  APSP_CUDA_CHECK(cudaStreamCreateWithPriority(&made.stream, cudaStreamNonBlocking, greatest));
+  APSP_CUDA_CHECK(cudaEventCreateWithFlags(&made.fork, cudaEventDisableTiming));
+  APSP_CUDA_CHECK(cudaEventCreateWithFlags(&made.join, cudaEventDisableTiming));
+  const SideStream old = std::exchange(side, made);
+  if (old.stream) {
+    APSP_CUDA_CHECK(cudaStreamDestroy(old.stream));
+    APSP_CUDA_CHECK(cudaEventDestroy(old.fork));
+    APSP_CUDA_CHECK(cudaEventDestroy(old.join));
+  }
   return side;
 }
 
