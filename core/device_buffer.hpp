@@ -1,4 +1,5 @@
-// RAII device memory and CUDA events.
+// RAII device memory, streams and CUDA events, and the priority streams and ordering events that
+// sm90's look-ahead and the distributed solver make and destroy themselves.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -80,6 +81,23 @@ inline float elapsed_ms(const CudaEvent& start, const CudaEvent& stop) {
   float ms = 0;
   APSP_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
   return ms;
+}
+
+// A non-blocking stream at the device's highest priority (its blocks are dispatched ahead of
+// other streams' waiting ones) or its lowest, the default's; the caller destroys it.
+inline cudaStream_t make_priority_stream(bool highest) {
+  int least = 0, greatest = 0;
+  APSP_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  cudaStream_t s = nullptr;
+  APSP_CUDA_CHECK(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, highest ? greatest : least));
+  return s;
+}
+
+// An event for ordering streams only (no timing); the caller destroys it.
+inline cudaEvent_t make_ordering_event() {
+  cudaEvent_t e = nullptr;
+  APSP_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  return e;
 }
 
 class CudaStream {

@@ -69,20 +69,6 @@ const Instance* find_instance(const DistributedConfig& c) {
   return nullptr;
 }
 
-cudaStream_t make_stream(bool high_priority) {
-  int least = 0, greatest = 0;
-  APSP_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-  cudaStream_t s = nullptr;
-  APSP_CUDA_CHECK(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, high_priority ? greatest : least));
-  return s;
-}
-
-cudaEvent_t make_event() {
-  cudaEvent_t e = nullptr;
-  APSP_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-  return e;
-}
-
 }  // namespace
 
 DistributedConfig distributed_config(const Config& c) {
@@ -124,11 +110,11 @@ struct DistributedSolver::Rank {
     DeviceGuard guard(device);
     block = DeviceBuffer<int>(block_elems);
     for (DeviceBuffer<int>& p : panels) p = DeviceBuffer<int>(panel_elems);
-    main = make_stream(false);
-    side = make_stream(true);  // its few blocks go ahead of the waiting phase-3 blocks
-    freed = make_event();
-    fork = make_event();
-    ready = make_event();
+    main = make_priority_stream(false);
+    side = make_priority_stream(true);  // its few blocks go ahead of the waiting phase-3 blocks
+    freed = make_ordering_event();
+    fork = make_ordering_event();
+    ready = make_ordering_event();
   }
   ~Rank() {
     for (cudaEvent_t e : {freed, fork, ready})

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
 #include "core/phase_timer.hpp"
 #include "kernels/sm90.cuh"
 #include "kernels/sm90_pairs.cuh"
@@ -116,12 +117,7 @@ struct SideStream {
 };
 inline const SideStream& new_side_stream() {
   thread_local SideStream side;
-  SideStream made;
-  int least = 0, greatest = 0;
-  APSP_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-  APSP_CUDA_CHECK(cudaStreamCreateWithPriority(&made.stream, cudaStreamNonBlocking, greatest));
-  APSP_CUDA_CHECK(cudaEventCreateWithFlags(&made.fork, cudaEventDisableTiming));
-  APSP_CUDA_CHECK(cudaEventCreateWithFlags(&made.join, cudaEventDisableTiming));
+  const SideStream made{make_priority_stream(true), make_ordering_event(), make_ordering_event()};
   const SideStream old = std::exchange(side, made);
   if (old.stream) {
     APSP_CUDA_CHECK(cudaStreamDestroy(old.stream));
