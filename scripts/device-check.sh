@@ -3,10 +3,19 @@
 # racecheck on every variant (default config) at sizes that are no multiple of any tile, on
 # sm90_u16's graphs, and on sm90's ring (racecheck on a second build: APSP_RACECHECK_BUILD).
 # Logs go to $OUT (or ./device-check-logs): build, ctest, gpu-tests and sanitizers .log; a
-# summary is printed last.
-#   source .deps/env.sh && [APSP_GIT=<commit>] scripts/device-check.sh
+# summary is printed last. PARTS picks what runs (both by default): tests (build, ctest, every
+# config) and sanitizers (their own build and runs), so the two can go to separate sessions of a
+# machine that limits a command's time; each part builds what it needs (incrementally).
+#   source .deps/env.sh && [APSP_GIT=<commit>] scripts/device-check.sh [tests] [sanitizers]
+# Exit: 0 every step passed, 1 a step failed (the summary names it), 2 an unknown part.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+parts=("$@")
+[ ${#parts[@]} -eq 0 ] && parts=(tests sanitizers)
+for p in "${parts[@]}"; do
+  case $p in tests | sanitizers) ;; *) echo "device-check.sh: unknown part '$p' (tests, sanitizers)" >&2; exit 2 ;; esac
+done
+wants() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 logs=${OUT:-device-check-logs}
 mkdir -p "$logs"
 summary=()
@@ -17,14 +26,29 @@ step() {  # step LOG NAME COMMAND...: runs, appends to LOG.log, records PASS/FAI
   if "$@" >>"$logs/$log.log" 2>&1; then summary+=("PASS  $name ($((SECONDS - t0)) s)")
   else summary+=("FAIL  $name ($((SECONDS - t0)) s): see $log.log"); fi
 }
+finish() {  # the test counts, then the summary; exits 1 if a step failed
+  if wants tests; then
+    grep -h "tests passed" "$logs/ctest.log"
+    grep -h "PASSED\|FAILED" "$logs/gpu-tests.log"
+  fi
+  printf '%s\n' "${summary[@]}" | tee "$logs/summary.txt"
+  grep -q '^FAIL' "$logs/summary.txt" && exit 1
+  exit 0
+}
 nvidia-smi --query-gpu=name,compute_cap,clocks.sm,clocks.max.sm,driver_version --format=csv \
   | tee "$logs/gpu.txt"
 # Host warnings stay warnings here: the GPU machine's GCC 13 reports false positives in libstdc++
 # (-Warray-bounds in std::copy); CI, on the project's own compiler, keeps them errors.
 step build configure cmake --preset release -DAPSP_WERROR=OFF ${APSP_GIT:+-DAPSP_GIT=$APSP_GIT}
-step build build cmake --build --preset release
-step ctest ctest ctest --preset release
 tests=build/release/tests/gpu_variant_tests
+if wants tests; then
+  step build build cmake --build --preset release
+  # Every test but gpu_variants, which is the next step's binary with the same arguments.
+  step ctest ctest ctest --preset release -E '^gpu_variants$'
+  step gpu-tests "gpu tests, every config" "$tests" --gtest_brief=1
+fi
+wants sanitizers || finish
+step build "build (memcheck)" cmake --build --preset release --target gpu_variant_tests
 # racecheck does not see that __syncwarp orders a warp's reads of sm90's ring before lane 0's
 # mbarrier arrival; it runs on a build where every thread arrives (APSP_RACECHECK_BUILD, the same
 # order made visible to it; kernels/sm90.cuh). memcheck runs on the shipped build.
@@ -32,7 +56,6 @@ step build "configure (racecheck)" cmake -S . -B build/racecheck -G Ninja -DCMAK
   -DAPSP_WERROR=OFF -DAPSP_RACECHECK_BUILD=ON ${APSP_GIT:+-DAPSP_GIT=$APSP_GIT}
 step build "build (racecheck)" cmake --build build/racecheck --target gpu_variant_tests
 declare -A tests_for=([memcheck]=$tests [racecheck]=build/racecheck/tests/gpu_variant_tests)
-step gpu-tests "gpu tests, every config" "$tests" --gtest_brief=1
 # 77 and 200: neither a multiple of 32 nor of 64, so every variant runs partial tiles; 200 gives
 # sm90 four 64-tiles, so its look-ahead rounds have ordinary, row/column and waiting blocks.
 export APSP_TEST_SIZES=77,200 APSP_TEST_DEFAULTS_ONLY=1
@@ -55,7 +78,4 @@ for tool in memcheck racecheck; do
   step sanitizers "$tool sm90's ring" compute-sanitizer --tool "$tool" --error-exitcode 1 "${tests_for[$tool]}" \
     --gtest_filter='AllVariants/VariantTest.EqualsTheCpuReference/sm90*_chunk_16_lookahead_?_per_thread_8_tile_128_'
 done
-grep -h "tests passed" "$logs/ctest.log"
-grep -h "PASSED\|FAILED" "$logs/gpu-tests.log"
-printf '%s\n' "${summary[@]}" | tee "$logs/summary.txt"
-! grep -q '^FAIL' "$logs/summary.txt"
+finish
