@@ -16,15 +16,19 @@ namespace {
 
 constexpr int kBlockX = 32;  // <- a warp spans 32 consecutive j: coalesced row accesses
 constexpr int kBlockY = 8;   // <- 256 threads per block
-constexpr int kMaxGridY = 65535;  // the CUDA limit: at n > 524280 the kernel strides over rows
+constexpr int kMaxGridY = 65535;  // the CUDA limit: past kMaxGridY * kBlockY rows, more launches
 
-// Steps k in [first, last): one launch each.
+// Steps k in [first, last): one launch each (and one more per 524280 rows past the first).
 void steps(int* d, int n, const Config&, int first, int last, cudaStream_t stream, PhaseTimer*) {
   const dim3 block(kBlockX, kBlockY);
-  const dim3 grid((n + kBlockX - 1) / kBlockX, std::min((n + kBlockY - 1) / kBlockY, kMaxGridY));
+  constexpr int kRowsPerLaunch = kMaxGridY * kBlockY;
   for (int k = first; k < last; ++k) {
-    kernels::naive_step<<<grid, block, 0, stream>>>(d, n, k);
-    APSP_CUDA_CHECK_LAUNCH();
+    for (int row = 0; row < n; row += kRowsPerLaunch) {
+      const int rows = std::min(n - row, kRowsPerLaunch);
+      const dim3 grid((n + kBlockX - 1) / kBlockX, (rows + kBlockY - 1) / kBlockY);
+      kernels::naive_step<<<grid, block, 0, stream>>>(d, n, k, row);
+      APSP_CUDA_CHECK_LAUNCH();
+    }
   }
 }
 
