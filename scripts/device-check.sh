@@ -3,9 +3,9 @@
 # racecheck on every variant (default config) at sizes that are no multiple of any tile, on
 # sm90_u16's graphs, and on sm90's ring (racecheck on a second build: APSP_RACECHECK_BUILD).
 # Logs go to $OUT (or ./device-check-logs): build, ctest, gpu-tests and sanitizers .log; a
-# summary is printed last. PARTS picks what runs (both by default): tests (build, ctest, every
-# config) and sanitizers (their own build and runs), so the two can go to separate sessions of a
-# machine that limits a command's time; each part builds what it needs (incrementally).
+# summary is printed last. The arguments pick the parts that run (both by default): tests
+# (build, ctest, every config) and sanitizers (their own build and runs), so the two can go to
+# separate commands on a machine that limits a command's time; each part builds what it needs.
 #   source .deps/env.sh && [APSP_GIT=<commit>] scripts/device-check.sh [tests] [sanitizers]
 # Exit: 0 every step passed, 1 a step failed (the summary names it), 2 an unknown part.
 set -uo pipefail
