@@ -572,16 +572,27 @@ inline constexpr bool kRingArrivePerThread = false;
 template <class F, bool kPairs>
 constexpr bool ring_mbarriers() { return kPairs && F::kPerWord == 1; }
 
+// The configs whose ordinary tiles read A from a panel: the ring's chunk at tile 128 with 8 x 8 a
+// thread (both formats), and int32 at tile 64 (4 x 4 or 8 x 8 a thread), where pairs of rounds
+// take k = 128 a pass over 64 x 64 tiles.
 template <int kTile, int kChunk, int kPer, class F = Int32Elements>
 constexpr bool ordinary_from_panel() {
-  return kTile == 128 && kChunk == kRingChunk && kPer == 8;
+  return kChunk == kRingChunk && ((kTile == 128 && kPer == 8) || (kTile == 64 && F::kPerWord == 1));
+}
+
+// Whether look-ahead 1's one-round pass reads A from the panel: at tile 128 only. At tile 64 the
+// ring ran n = 2500 slower than accumulate (1.56 ms against chunk 32's 1.50, H200; docs/perf-notes.md,
+// step 21), so there only the pairs of rounds use it.
+template <int kTile, int kChunk, int kPer, class F = Int32Elements>
+constexpr bool one_round_from_panel() {
+  return kTile == 128 && ordinary_from_panel<kTile, kChunk, kPer, F>();
 }
 
 // The chunk of the products that accumulate() does in a config (all of them but the panel's
 // ordinary tiles): int32's accumulate spills at tile 128, chunk 16, so its panel config's run at 8.
 template <int kTile, int kChunk, int kPer, class F = Int32Elements>
 constexpr int product_chunk() {
-  return ordinary_from_panel<kTile, kChunk, kPer, F>() && F::kPerWord == 1 ? 8 : kChunk;
+  return kTile == 128 && ordinary_from_panel<kTile, kChunk, kPer, F>() && F::kPerWord == 1 ? 8 : kChunk;
 }
 
 // Shared memory of a block that runs the ring (kPairs: the pairs of rounds' pass): its stages of A and B.
@@ -779,7 +790,7 @@ __device__ __forceinline__ void ring_mbarrier(int (&acc)[kPer][kPer / F::kPerWor
     mbarrier_init_fence();
   }
   __syncthreads();
-  issue(std::integral_constant<int, 0>{});  // chunks >= 1: pair_pass gives 9 to 16
+  issue(std::integral_constant<int, 0>{});  // chunks >= 1: pair_pass gives 5 to 8 (tile 64), 9 to 16 (128)
   if (chunks > 1) issue(std::integral_constant<int, 1>{});
   // Chunk `chunk` in stage kStage (chunk % 3) of trip t = chunk / 3: each stage's use t, phase
   // parity t & 1. Chunk - 1's stage was used in this trip, or (kStage 0) in the one before.
@@ -834,7 +845,7 @@ __device__ __forceinline__ void update_from_panel(int* __restrict__ d, int pitch
   constexpr int kPerW = Layout::kPerW;
   int acc[kPer][kPerW];
   load_tile<kTile, kPer, F>(acc, d, pitch, ci, cj);
-  if (n - ci * kTile <= Layout::kHalf) {
+  if (Layout::kSubs == 2 && n - ci * kTile <= Layout::kHalf) {
     accumulate_from_panel<kMbarriers, kTile, kPer, F, kPer / 2, kPerW>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
   } else if constexpr (Layout::kSubsW == 2) {
     if (n - cj * kTile <= Layout::kHalf) {
@@ -939,7 +950,7 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), side_blocks_pe
 
 // (tiles - 2)^2 blocks: the round-r update of every tile outside rows and columns r and r + 1
 // (phase 3 of the three-launch schedule, less the tiles the side stream owns). Where
-// ordinary_from_panel holds, A comes from `panel` (column r transposed); elsewhere panel is
+// one_round_from_panel holds, A comes from `panel` (column r transposed); elsewhere panel is
 // unused (null) and the product is accumulate's.
 template <int kTile, int kChunk, int kPer, class F = Int32Elements>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
@@ -947,7 +958,7 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
   extern __shared__ int4 smem4[];
   int* smem = reinterpret_cast<int*>(smem4);
   const int others = tiles - 2, ci = skip_two(blockIdx.x / others, r), cj = skip_two(blockIdx.x % others, r);
-  if constexpr (ordinary_from_panel<kTile, kChunk, kPer, F>()) {
+  if constexpr (one_round_from_panel<kTile, kChunk, kPer, F>()) {
     update_from_panel<kTile, kPer, F, ring_mbarriers<F, false>()>(d, pitch, n, ci, cj, r,
                                                                   live_chunks<kTile, kRingChunk>(n, r), panel, smem);
   } else {

@@ -1,7 +1,8 @@
-// sm90's look-ahead over pairs of rounds (lookahead = 3, the panel config only: tile 128, chunk 16,
-// 8 x 8 a thread; int32, and sm90_u16's packed 16-bit pairs, the element format F). The ordinary
-// tiles take two rounds in one pass: k runs over two tiles (256) per load and store of C, where
-// lookahead 1 loads and stores C every round.
+// sm90's look-ahead over pairs of rounds (lookahead = 3, the configs whose ordinary tiles run the
+// ring: chunk 16 at tile 128 with 8 x 8 a thread, int32 and sm90_u16's packed 16-bit pairs, the
+// element format F; and int32 at tile 64). The ordinary tiles take two rounds in one pass: k runs
+// over two tiles (256, or 128) per load and store of C, where lookahead 1 loads and stores C every
+// round. Tile indices below are in tiles; "128" is kTile.
 // probes/product_probe.cu measured the pass at 92.3% / 93.1% of the ceiling at n = 9984 / 29952
 // on the H200, against 88.2% / 90.0% for the one-round pass (docs/perf-notes.md, step 12).
 //
@@ -41,6 +42,12 @@
 // the lines, like every line product, run at two blocks an SM. A side kernel that needs over 128
 // registers needs a whole SM: none is free until every ordinary block on it ends (int32: two;
 // 16-bit pairs: three, pass_blocks_per_sm).
+//
+// The short chain (tile 64): there a step's launch and wait cost about what its work does, and
+// the eleven launches above left the pass waiting (n = 2500: 2.10 ms against tile 64's look-ahead
+// 1 at 1.50, H200). So L closes the pivot (u, u) in its block (A), and B-E are one launch each,
+// row and column together, C's pivot in C's launch (lookahead2_cross), each launched early
+// (programmatic dependent launch): 1.44 ms (docs/perf-notes.md, step 21).
 #pragma once
 
 #include "kernels/sm90.cuh"
@@ -66,11 +73,9 @@ __device__ __forceinline__ void pair_tile_to_panel(const int* __restrict__ d, in
 // ordinary blocks on an SM to end (one frees 80 registers a thread); A/B at n = 10000 and 30000
 // still gained (docs/perf-notes.md, step 15), nearer n = 7072 that was not measured. Packed formats: the update is stored and read back as one int an
 // element for the closure (update_and_close_next_pivot does the same).
-template <int kTile, int kChunk, int kPer, class F = Int32Elements>
-__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
-    lookahead2_pivot(int* __restrict__ d, int pitch, int n, int q, int kt) {
-  extern __shared__ int4 smem4[];
-  int* smem = reinterpret_cast<int*>(smem4);
+// Tile (q, q): the round-kt update first (kt < 0: none), then closed (A and C's pivot).
+template <int kTile, int kChunk, int kPer, class F>
+__device__ __forceinline__ void update_and_close(int* __restrict__ d, int pitch, int n, int q, int kt, int* smem) {
   int acc[kPer][kPer];
   if constexpr (F::kPerWord == 1) {
     load_tile<kTile, kPer>(acc, d, pitch, q, q);
@@ -84,6 +89,13 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
   }
   close_pivot<kTile, kPer>(acc, smem);
   store_elements<kTile, kPer, F>(acc, d, pitch, q, q);
+}
+
+template <int kTile, int kChunk, int kPer, class F = Int32Elements>
+__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
+    lookahead2_pivot(int* __restrict__ d, int pitch, int n, int q, int kt) {
+  extern __shared__ int4 smem4[];
+  update_and_close<kTile, kChunk, kPer, F>(d, pitch, n, q, kt, reinterpret_cast<int*>(smem4));
 }
 
 // B, C's lines, D and E: one product a tile, the round-kt update (phase 2 where kt = q), at two
@@ -137,14 +149,52 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), pass_blocks_pe
 // the same pass as the ordinary tiles and at their blocks an SM. Grid (tiles - 2, 2 * lines):
 // blockIdx.y = 2 * line + (0: its row, 1: its column); a column's tiles in the lines' rows are
 // their rows' (those blocks return).
-template <int kTile, int kPer, class F = Int32Elements>
+template <int kTile, int kPer, class F = Int32Elements, bool kCloseFirst = false>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), pass_blocks_per_sm<F>())
     lookahead2_lines(int* __restrict__ d, int pitch, int n, int r, int lines, const int* __restrict__ panel) {
   extern __shared__ int4 smem4[];
+  int* smem = reinterpret_cast<int*>(smem4);
   const int u = r + 2, line = u + static_cast<int>(blockIdx.y >> 1), t = skip_two(blockIdx.x, r);
   const bool column = blockIdx.y & 1;
   if (column && t >= u && t < u + lines) return;
-  pair_pass<kTile, kPer, F>(d, pitch, n, column ? t : line, column ? line : t, r, panel, reinterpret_cast<int*>(smem4));
+  pair_pass<kTile, kPer, F>(d, pitch, n, column ? t : line, column ? line : t, r, panel, smem);
+  if constexpr (kCloseFirst) {
+    if (line == u && t == u) {  // A in the same launch: the pivot (u, u), final now, closed
+      __syncthreads();  // every thread's stores, before the block reads the tile back
+      update_and_close<kTile, kRingChunk, kPer, F>(d, pitch, n, u, -1, smem);
+    }
+  }
+}
+
+// The short chain (tile 64, where a launch's wait costs as much as its work): B, C, D and E each
+// one launch, row q and column q together. Grid (others + diag, others > 0 ? 2 : 1), others =
+// tiles - skipped: blockIdx.y 0 the row's tiles, 1 the column's, outside [skip, skip + skipped),
+// each its round-kt update (phase 2 where kt = q) and into the panel if its column is the pair's;
+// with diag, block (others, 0) takes the tile (q, q): updated and copied as the others (D, E),
+// or, with close_diag (C), updated and then closed, as lookahead2_pivot.
+template <int kTile, int kChunk, int kPer, class F = Int32Elements>
+__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
+    lookahead2_cross(int* __restrict__ d, int pitch, int n, int tiles, int q, int skip, int skipped, int kt,
+                     bool close_diag, int* __restrict__ panel, int g) {
+  wait_for_previous();  // launched early (the host's launch_early): its launch hides behind the previous step
+  allow_next();
+  extern __shared__ int4 smem4[];
+  int* smem = reinterpret_cast<int*>(smem4);
+  const int x = blockIdx.x, others = tiles - skipped;
+  const bool column = blockIdx.y == 1;
+  if (x == others) {
+    if (column) return;
+    if (close_diag) {
+      update_and_close<kTile, kChunk, kPer, F>(d, pitch, n, q, kt, smem);
+    } else {
+      product_tile<kTile, kChunk, kPer, false, F>(d, pitch, n, q, q, kt, smem);
+      pair_tile_to_panel<kTile, kPer, F>(d, pitch, q, q, panel, g);
+    }
+    return;
+  }
+  const int t = skip_range(x, skip, skipped), ci = column ? t : q, cj = column ? q : t;
+  product_tile<kTile, kChunk, kPer, false, F>(d, pitch, n, ci, cj, kt, smem);
+  pair_tile_to_panel<kTile, kPer, F>(d, pitch, ci, cj, panel, g);  // reads back this block's stores (tile_to_panel)
 }
 
 }  // namespace apsp::kernels::sm90

@@ -99,8 +99,9 @@ TEST(Registry, Sm90PanelConfigIsBuiltAtLookaheadOneWithTwoPanelsOfScratch) {
   }
 }
 
-// Pairs of rounds (lookahead 3): built for the panel config only, with two panels of two columns
-// of tiles each as scratch.
+// Pairs of rounds (lookahead 3): built where the ordinary tiles run the ring (chunk 16: tile 128
+// at 8 x 8 a thread, tile 64 at either), with two panels of two columns of tiles each as scratch.
+// sm90_u16 has them at tile 128 only.
 TEST(Registry, Sm90PairsOfRoundsAreBuiltOnThePanelOnlyWithTwoDoublePanelsOfScratch) {
   const Variant* v = find_variant("sm90");
   ASSERT_NE(v, nullptr);
@@ -108,8 +109,16 @@ TEST(Registry, Sm90PairsOfRoundsAreBuiltOnThePanelOnlyWithTwoDoublePanelsOfScrat
   EXPECT_TRUE(is_built(*v, pairs));
   EXPECT_EQ(broken_constraint(*v, pairs), "");
   EXPECT_EQ(scratch_bytes(*v, pairs, 10000), 2u * 256 * 10112 * 4) << "10000 padded to 10112";
+  for (int per_thread : {4, 8}) {
+    const Config tile64{{"tile", 64}, {"chunk", 16}, {"per_thread", per_thread}, {"lookahead", 3}};
+    EXPECT_TRUE(is_built(*v, tile64)) << config_name("sm90", tile64);
+    EXPECT_EQ(scratch_bytes(*v, tile64, 2500), 2u * 128 * 2560 * 4) << "2500 padded to 2560";
+  }
+  const Variant* u16 = find_variant("sm90_u16");
+  ASSERT_NE(u16, nullptr);
+  EXPECT_FALSE(is_built(*u16, Config{{"tile", 64}, {"chunk", 16}, {"per_thread", 8}, {"lookahead", 3}}));
   for (const Config& c : {Config{{"tile", 128}, {"chunk", 8}, {"per_thread", 8}, {"lookahead", 3}},
-                          Config{{"tile", 64}, {"chunk", 16}, {"per_thread", 4}, {"lookahead", 3}},
+                          Config{{"tile", 64}, {"chunk", 8}, {"per_thread", 8}, {"lookahead", 3}},
                           Config{{"tile", 64}, {"chunk", 32}, {"per_thread", 4}, {"lookahead", 3}}}) {
     EXPECT_FALSE(is_built(*v, c)) << config_name("sm90", c);
     EXPECT_NE(broken_constraint(*v, c).find("makes no kernel: needs lookahead 3"), std::string::npos)

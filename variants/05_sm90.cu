@@ -42,7 +42,7 @@ using LookaheadValues = IntList<0, 1, 2, 3>;  // <- 0: three launches a round; 1
                                               //    the next round; 2: two launches a round, the
                                               //    next pivot inside phase 3 on an SM of its own;
                                               //    3: as 1 over pairs of rounds, both in one
-                                              //    pass of phase 3 (the panel config only)
+                                              //    pass of phase 3 (chunk 16 only: the ring)
 
 // The rules a combination must pass to be compiled, each a constexpr predicate over the point (as
 // integral constants) with its text: the Variant's constraints test them at run time (through
@@ -68,7 +68,7 @@ struct NoSpills {
     return true;
   }
 };
-using Rules = std::tuple<sm90_family::ProductFits<Int32Elements>, NoSpills, sm90_family::PairsOnThePanel>;
+using Rules = std::tuple<sm90_family::ProductFits<Int32Elements>, NoSpills, sm90_family::PairsOnThePanel<Int32Elements>>;
 using Family = sm90_family::Family<Int32Elements, TileValues, ChunkValues, PerThreadValues, LookaheadValues, Rules>;
 
 // This shard's instances, registered before main() (variants/instances.hpp): each the schedule

@@ -67,7 +67,7 @@ struct Compiled {
     return true;
   }
 };
-using Rules = std::tuple<sm90_family::ProductFits<U16x2Elements>, Compiled, sm90_family::PairsOnThePanel>;
+using Rules = std::tuple<sm90_family::ProductFits<U16x2Elements>, Compiled, sm90_family::PairsOnThePanel<U16x2Elements>>;
 using Family = sm90_family::Family<U16x2Elements, TileValues, ChunkValues, PerThreadValues, LookaheadValues, Rules>;
 
 // The buffer of pairs for one solve, and what the pack saw: allocated and freed on the stream.

@@ -1,7 +1,7 @@
 // What sm90 (05_sm90.cu) and its 16-bit sibling sm90_u16 (06_sm90_u16.cu) share, host side: the
 // shape of their parameter space (tile, chunk, per_thread, lookahead) with its dispatch,
 // constraints and launch checks, and the launch schedules of one solve (three launches a round,
-// the side stream's look-ahead, the next pivot inside phase 3, and for the panel config pairs of
+// the side stream's look-ahead, the next pivot inside phase 3, and for the ring's configs pairs of
 // rounds) over words of an element format (kernels/elements.cuh). The kernels are
 // kernels/sm90.cuh's and kernels/sm90_pairs.cuh's, instantiated for that format.
 //
@@ -53,12 +53,15 @@ struct ProductFits {
 };
 
 // Pairs of rounds (lookahead 3, kernels/sm90_pairs.cuh) read A from a panel of two columns of
-// tiles: the panel config's ring, at tile 128 only.
+// tiles: the configs that run the ring (kernels/sm90.cuh, ordinary_from_panel) in format F.
+template <class F>
 struct PairsOnThePanel {
-  static constexpr const char* kRule = "lookahead 3 (pairs of rounds) only at tile 128, chunk 16, per_thread 8";
+  static constexpr const char* kRule =
+      F::kPerWord == 1 ? "lookahead 3 (pairs of rounds) only at chunk 16, with per_thread 8 at tile 128"
+                       : "lookahead 3 (pairs of rounds) only at tile 128, chunk 16, per_thread 8";
   template <class T, class C, class P, class L>
   constexpr bool operator()(T, C, P, L) const {
-    return L::value != 3 || k::ordinary_from_panel<T::value, C::value, P::value>();
+    return L::value != 3 || k::ordinary_from_panel<T::value, C::value, P::value, F>();
   }
 };
 
@@ -169,7 +172,7 @@ class Schedules {
     // column r in panel r % 2; round 0's transposed after phases 1 and 2, round r + 1's written
     // by the side stream's line and edge tiles as they finish, while round r's ordinary tiles
     // read the other.
-    constexpr bool kPanel = k::ordinary_from_panel<kTile, kChunk, kPer, F>();
+    constexpr bool kPanel = k::one_round_from_panel<kTile, kChunk, kPer, F>();
     allow_smem(k::lookahead_line<kTile, kC, kPer, F, kPanel>, kProd);
     allow_smem(k::lookahead_edges<kTile, kC, kPer, F, kPanel>, kProd);
     constexpr int kOrdinary = kPanel ? k::ring_smem<kTile, F, false>() : kProd;
@@ -226,7 +229,7 @@ class Schedules {
     phase_3(tiles_ - 1);
   }
 
-  // lookahead 3 (the panel config only): pairs of rounds (kernels/sm90_pairs.cuh). The first
+  // lookahead 3 (the ring's configs only): pairs of rounds (kernels/sm90_pairs.cuh). The first
   // pair's lines are prepared on the main stream, then each pair's ordinary tiles run in one
   // pass beside the side stream preparing the next pair, into the other of two panels. An odd
   // last round is prepared beside the last pair and ends with a plain phase 3.
@@ -236,11 +239,15 @@ class Schedules {
       phases_1_2(0);
       return;
     }
-    allow_smem(k::lookahead2_pivot<kTile, kC, kPer, F>, kPivot);
-    allow_smem(k::lookahead2_line<kTile, kC, kPer, false, F>, kProd);
-    allow_smem(k::lookahead2_line<kTile, kC, kPer, true, F>, kProd);
+    allow_smem(k::lookahead2_pivot<kTile, kC, kChainPer, F>, kPivot);
     allow_smem(k::lookahead2_ordinary<kTile, kPer, F>, kRing);
-    allow_smem(k::lookahead2_lines<kTile, kPer, F>, kRing);
+    allow_smem(k::lookahead2_lines<kTile, kChainPer, F, kShortChain>, kRing);
+    if constexpr (kShortChain) {
+      allow_smem(k::lookahead2_cross<kTile, kC, kChainPer, F>, kPivot);
+    } else {
+      allow_smem(k::lookahead2_line<kTile, kC, kPer, false, F>, kProd);
+      allow_smem(k::lookahead2_line<kTile, kC, kPer, true, F>, kProd);
+    }
     const size_t panel_elems = 2ull * kTile * rows();
     int* panels = nullptr;
     APSP_CUDA_CHECK(cudaMallocAsync(&panels, 2 * panel_elems * sizeof(int), stream_));
@@ -273,6 +280,14 @@ class Schedules {
   static constexpr int kThreads2 = k::product_threads<kTile, k::per_thread2<F>()>();
   static constexpr int kPivot = std::max(kProd, k::pivot_smem<kTile>());  // a pivot's update and closure
   static constexpr int kRing = k::ring_smem<kTile, F, true>();  // the pairs pass and its lines
+  // Pairs of rounds at tile 64 prepare a pair in five launches, not eleven (kernels/sm90_pairs.cuh,
+  // lookahead2_cross): there a launch's wait costs about what its work does.
+  static constexpr bool kShortChain = kTile == 64;
+  // The side chain's products and closures at tile 64 run 4 x 4 a thread whatever the pass's
+  // per_thread: at 8 x 8 a tile is 64 threads, and a chain step, one tile's product on its own,
+  // waits on their latency. (The panel holds the tiles in the matrix's layout, not a thread's.)
+  static constexpr int kChainPer = kShortChain ? 4 : kPer;
+  static constexpr int kChainThreads = k::product_threads<kTile, kChainPer>();
 
   // The padded matrix's rows (and columns), in elements: a panel has a word for each.
   int rows() const { return tiles_ * kTile; }
@@ -311,35 +326,51 @@ class Schedules {
   void prepare_pair(int u, cudaStream_t s, const int* prev_panel, int* panel) const {
     const int v = u + 1, lines = v < tiles_ ? 2 : 1;
     const bool main = s == stream_;
-    if (prev_panel != nullptr) {  // L
-      k::lookahead2_lines<kTile, kPer, F><<<dim3(tiles_ - 2, 2 * lines), kThreads, kRing, s>>>(m_, pitch_, n_, u - 2,
-                                                                                                lines, prev_panel);
+    if (prev_panel != nullptr) {  // L (the short chain: and A)
+      k::lookahead2_lines<kTile, kChainPer, F, kShortChain><<<dim3(tiles_ - 2, 2 * lines), kChainThreads, kRing, s>>>(
+          m_, pitch_, n_, u - 2, lines, prev_panel);
       APSP_CUDA_CHECK_LAUNCH();
     }
     auto pivot = [&](int q, int kt) {
       if (main) mark_phase(phases_, 1);
-      k::lookahead2_pivot<kTile, kC, kPer, F><<<1, kThreads, kPivot, s>>>(m_, pitch_, n_, q, kt);
+      k::lookahead2_pivot<kTile, kC, kChainPer, F><<<1, kChainThreads, kPivot, s>>>(m_, pitch_, n_, q, kt);
       APSP_CUDA_CHECK_LAUNCH();
     };
-    auto line = [&](int q, int skip, int skipped, int kt, int diag, int* to_panel) {  // row, then column
-      if (const int others = tiles_ - skipped; others + diag > 0) {
-        if (main) mark_phase(phases_, 2);
-        k::lookahead2_line<kTile, kC, kPer, false, F><<<others + diag, kThreads, kProd, s>>>(
-            m_, pitch_, n_, tiles_, q, skip, skipped, kt, to_panel, u);
-        APSP_CUDA_CHECK_LAUNCH();
-        if (others == 0) return;
-        k::lookahead2_line<kTile, kC, kPer, true, F><<<others, kThreads, kProd, s>>>(m_, pitch_, n_, tiles_, q, skip,
-                                                                                    skipped, kt, to_panel, u);
-        APSP_CUDA_CHECK_LAUNCH();
-      }
-    };
-    pivot(u, -1);                   // A
-    line(u, u, 1, u, 0, nullptr);   // B
-    if (v >= tiles_) return;
-    pivot(v, u);                    // C
-    line(v, u, 2, u, 0, nullptr);
-    line(v, v, 1, v, 1, panel);     // D, with (v, v)
-    line(u, u, 2, v, 1, panel);     // E, with (u, u)
+    if constexpr (kShortChain) {
+      auto cross = [&](int q, int skip, int skipped, int kt, int diag, bool close_diag, int* to_panel) {
+        if (const int others = tiles_ - skipped; others + diag > 0) {
+          if (main) mark_phase(phases_, 2);
+          launch_early(k::lookahead2_cross<kTile, kC, kChainPer, F>, dim3(others + diag, others > 0 ? 2 : 1), kChainThreads,
+                       kPivot, s, m_, pitch_, n_, tiles_, q, skip, skipped, kt, close_diag, to_panel, u);
+        }
+      };
+      if (prev_panel == nullptr) pivot(u, -1);  // A (else in L)
+      cross(u, u, 1, u, 0, false, nullptr);     // B
+      if (v >= tiles_) return;
+      cross(v, u, 2, u, 1, true, nullptr);      // C: the pivot (v, v) in it
+      cross(v, v, 1, v, 1, false, panel);       // D, with (v, v)
+      cross(u, u, 2, v, 1, false, panel);       // E, with (u, u)
+    } else {
+      auto line = [&](int q, int skip, int skipped, int kt, int diag, int* to_panel) {  // row, then column
+        if (const int others = tiles_ - skipped; others + diag > 0) {
+          if (main) mark_phase(phases_, 2);
+          k::lookahead2_line<kTile, kC, kPer, false, F><<<others + diag, kThreads, kProd, s>>>(
+              m_, pitch_, n_, tiles_, q, skip, skipped, kt, to_panel, u);
+          APSP_CUDA_CHECK_LAUNCH();
+          if (others == 0) return;
+          k::lookahead2_line<kTile, kC, kPer, true, F><<<others, kThreads, kProd, s>>>(m_, pitch_, n_, tiles_, q, skip,
+                                                                                      skipped, kt, to_panel, u);
+          APSP_CUDA_CHECK_LAUNCH();
+        }
+      };
+      pivot(u, -1);                   // A
+      line(u, u, 1, u, 0, nullptr);   // B
+      if (v >= tiles_) return;
+      pivot(v, u);                    // C
+      line(v, u, 2, u, 0, nullptr);
+      line(v, v, 1, v, 1, panel);     // D, with (v, v)
+      line(u, u, 2, v, 1, panel);     // E, with (u, u)
+    }
   }
 
   int* m_;
@@ -406,7 +437,7 @@ struct Family {
             Param{"lookahead", to_vector(LookaheadValues{}),
                   "0: three launches a round; 1: phase 3 beside a side stream preparing the next "
                   "round; 2: two launches a round, the next pivot inside phase 3 on an SM of its own; "
-                  "3 (the panel config only): as 1 over pairs of rounds, phase 3 taking both in one pass",
+                  "3 (chunk 16 only): as 1 over pairs of rounds, phase 3 taking both in one pass",
                   "tile"}};
   }
 
@@ -463,16 +494,18 @@ struct Family {
   }
 
   // The device memory a solve allocates beside the matrix: the look-ahead schedules' two panels
-  // where their ordinary tiles read A from one (kernels/sm90.cuh, ordinary_from_panel): a column
-  // of tiles each at lookahead 1, two at lookahead 3 (pairs of rounds).
+  // where their ordinary tiles read A from one (kernels/sm90.cuh): a column of tiles each at
+  // lookahead 1 (one_round_from_panel), two at lookahead 3 (pairs of rounds, ordinary_from_panel).
   static uint64_t panel_bytes(const Config& c, int n) {
     uint64_t bytes = 0;
     with_config(c, [&](auto t, auto ch, auto p, auto la) {
       constexpr int kT = decltype(t)::value;
       constexpr int kL = decltype(la)::value;
-      if constexpr ((kL == 1 || kL == 3) &&
-                    k::ordinary_from_panel<kT, decltype(ch)::value, decltype(p)::value, F>())
-        bytes = 2ull * (kL == 3 ? 2 : 1) * kT * round_up(n, kT) * sizeof(int);
+      constexpr int kC = decltype(ch)::value, kP = decltype(p)::value;
+      if constexpr (kL == 1 && k::one_round_from_panel<kT, kC, kP, F>())
+        bytes = 2ull * kT * round_up(n, kT) * sizeof(int);
+      if constexpr (kL == 3 && k::ordinary_from_panel<kT, kC, kP, F>())
+        bytes = 2ull * 2 * kT * round_up(n, kT) * sizeof(int);
     });
     return bytes;
   }
