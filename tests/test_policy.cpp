@@ -40,12 +40,14 @@ TEST(Policy, RangesPickTheConfigPerSizeOnItsDeviceModel) {
   EXPECT_EQ(default_config(b, 1000, &other, policies).config, b.defaults) << "no policy for this model";
   EXPECT_EQ(default_config(b, 1000, &other, policies).source, "declared default");
   EXPECT_EQ(default_config(b, 1000, nullptr, policies).config, b.defaults) << "no device";
-  // Without a policy, sm90 follows its heuristic: tile 64 while a round has few tiles, the
-  // declared default from n = 3501, pairs of rounds (lookahead 3) from n = 7072.
+  // Without a policy, sm90 follows its heuristic: tile 64 while a round has few tiles, then tile
+  // 64's pairs of rounds up to n = 7071, tile 128's (the declared default at lookahead 3) from 7072.
   const Variant& sm90 = *find_variant("sm90");
-  EXPECT_EQ(default_config(sm90, 1000, &other, policies).config.at("tile"), 64);
-  EXPECT_EQ(default_config(sm90, 5000, &other, policies).config, sm90.defaults);
-  EXPECT_EQ(default_config(sm90, 7071, &other, policies).config, sm90.defaults);
+  EXPECT_EQ(default_config(sm90, 1000, &other, policies).config.at("lookahead"), 2);
+  const Config tile64_pairs{{"tile", 64}, {"chunk", 16}, {"per_thread", 4}, {"lookahead", 3}};
+  EXPECT_EQ(default_config(sm90, 2500, &other, policies).config, tile64_pairs);
+  EXPECT_EQ(default_config(sm90, 5000, &other, policies).config, tile64_pairs);
+  EXPECT_EQ(default_config(sm90, 7071, &other, policies).config, tile64_pairs);
   Config pairs = sm90.defaults;
   pairs["lookahead"] = 3;
   EXPECT_EQ(default_config(sm90, 7072, &other, policies).config, pairs);

@@ -86,22 +86,20 @@ APSP_REGISTER_INSTANCES(add_instances)
 namespace {
 
 // Declared default (tile, chunk, per_thread, lookahead): the panel at look-ahead 1, the fastest
-// the tuner measured at n = 5000 on both the H200 and the H100 (docs/perf-notes.md, step 11),
-// and ahead of every config but the pairs of rounds above that. Smaller n want tile 64 (step 8):
-// the policy tables (policies/) and, on a device without one, the heuristic give each n its
+// the tuner measured at n = 5000 on both the H200 and the H100 until tile 64's pairs of rounds
+// (docs/perf-notes.md, steps 11 and 21), and ahead of every config but the pairs of rounds above
+// that. The policy tables (policies/) and, on a device without one, the heuristic give each n its
 // config. The heuristic's configs are the ones the H200 and H100 tables hold: while a round has
-// few tiles, tile 64 with the next pivot inside phase 3 (tuned at n = 1000), then tile 64 with the
-// side stream at chunk 32 (2500; chunk 16 before the tables of docs/perf-notes.md, step 18); from
-// the geometric mean of 2500 and 5000, where tile 128 was already the faster on both, the default;
-// from the geometric mean of 5000 and 10000 the panel over pairs of rounds (lookahead 3), which
-// lost to the default at n = 5000 and won at 10000 and 30000 on the H200 (docs/perf-notes.md,
-// step 12).
+// few tiles, tile 64 with the next pivot inside phase 3 (tuned at n = 1000); then tile 64 over
+// pairs of rounds with its short side chain, the pick at n = 2500 and 5000 on both (step 21);
+// from the geometric mean of 5000 and 10000, tile 128's pairs of rounds (lookahead 3), which won
+// at 10000 and 30000 on the H200 (step 12).
 Variant make_sm90() {
   Variant v = Family::variant(kName,
                               "padded 64/128 tiles, GEMM-like 4x4/8x8 per thread, double-buffered k chunks, "
                               "look-ahead rounds",
-                              make_config(128, 16, 8, 1), make_config(64, 32, 4, 2), make_config(64, 32, 4, 1),
-                              make_config(128, 16, 8, 3), 7072);
+                              make_config(128, 16, 8, 1), make_config(64, 32, 4, 2), make_config(64, 16, 4, 3),
+                              make_config(128, 16, 8, 3), 7072, 7071);
   v.pitch = [](const Config& c, int n) { return sm90_family::round_up(n, c.at("tile")); };
   v.scratch_bytes = Family::panel_bytes;
   v.multi_gpu = true;

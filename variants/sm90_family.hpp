@@ -471,10 +471,11 @@ struct Family {
   // The Variant of this family: its space, constraints and checks from the lists and rules; run()
   // finds the compiled instance. The heuristic (for a device without a policy table) is sm90's
   // rule of thumb with the family's configs: `small` while a round has few tiles (n <= 1500),
-  // `medium` up to n = 3500, the declared default above, and `large` (if given) from `large_from`.
+  // `medium` up to n = medium_to, the declared default above, and `large` (if given) from
+  // `large_from`.
   static Variant variant(const std::string& name, const std::string& summary, const Config& defaults,
                          const Config& small, const Config& medium, const Config& large = {},
-                         int large_from = 0) {
+                         int large_from = 0, int medium_to = 3500) {
     Variant v;
     v.name = name;
     v.summary = summary;
@@ -483,7 +484,7 @@ struct Family {
     v.constraints = constraints();
     v.heuristic = [=](int n, const DeviceInfo&) {
       if (n <= 1500) return small;
-      if (n <= 3500) return medium;
+      if (n <= medium_to) return medium;
       return !large.empty() && n >= large_from ? large : defaults;
     };
     v.check = check;
