@@ -42,7 +42,8 @@ constexpr int product_threads() { return (kTile / kPer) * (kTile / kPer); }
 template <int kTile, int kChunk, class F = Int32Elements>
 constexpr int product_smem() { return 2 * kChunk * ((kTile + kAPad) + kTile / F::kPerWord) * 4; }
 
-// Programmatic dependent launch (the three-launch schedule, for small n): a kernel launched with
+// Programmatic dependent launch (the three-launch schedule and look-ahead 2, for small n, and the
+// short chain of tile 64's pairs of rounds, kernels/sm90_pairs.cuh): a kernel launched with
 // the host's PDL attribute may start while the previous kernel in the stream still runs.
 // wait_for_previous() blocks until that kernel has finished and its writes are visible (so it
 // comes before any access to the matrix); allow_next() then lets the next kernel's blocks be
@@ -532,7 +533,8 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>())
   update_and_close_next_pivot<kTile, kChunk, kPer, F>(d, pitch, n, r, reinterpret_cast<int*>(smem4));
 }
 
-// ---- The ordinary tiles from a transposed panel (tile 128, chunk 16, look-ahead 1 or 3) -------
+// ---- The ordinary tiles from a transposed panel (chunk 16: tile 128 at look-ahead 1 or 3, -------
+// ---- int32's tile 64 at look-ahead 3) ----------------------------------------------------------
 // accumulate() stages A through registers to transpose it (A is read k-major in the loop), so
 // each chunk costs each thread global loads, scalar stores and a barrier it must wait for. Here
 // A comes from a k-major copy of the round's pivot column (the panel: row k holds column
@@ -566,7 +568,8 @@ inline constexpr bool kRingArrivePerThread = false;
 #endif
 
 // The ring a pass runs: ring_mbarrier where it measured faster, int32's pairs of rounds (16 chunks
-// a tile: 0.9% at n = 10000 on both GPUs, 1.1% at 30000 on the H200); ring_block_barrier in the panel's
+// a tile at tile 128: 0.9% at n = 10000 on both GPUs, 1.1% at 30000 on the H200; tile 64's pairs,
+// 8 chunks a tile, run it too, not measured against the other); ring_block_barrier in the panel's
 // one-round pass (8 chunks a tile), where ring_mbarrier lost 1.1-1.3% at n = 5000 and 6500, and in
 // sm90_u16's pairs, where it lost 1.7% at n = 10000 (H100; docs/perf-notes.md, step 16).
 template <class F, bool kPairs>
@@ -845,11 +848,15 @@ __device__ __forceinline__ void update_from_panel(int* __restrict__ d, int pitch
   constexpr int kPerW = Layout::kPerW;
   int acc[kPer][kPerW];
   load_tile<kTile, kPer, F>(acc, d, pitch, ci, cj);
-  if (Layout::kSubs == 2 && n - ci * kTile <= Layout::kHalf) {
-    accumulate_from_panel<kMbarriers, kTile, kPer, F, kPer / 2, kPerW>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
-  } else if constexpr (Layout::kSubsW == 2) {
-    if (n - cj * kTile <= Layout::kHalf) {
-      accumulate_from_panel<kMbarriers, kTile, kPer, F, kPer, kPerW / 2>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
+  if constexpr (Layout::kSubs == 2) {  // halves exist only with 2 x 2 sub-blocks a thread
+    if (n - ci * kTile <= Layout::kHalf) {
+      accumulate_from_panel<kMbarriers, kTile, kPer, F, kPer / 2, kPerW>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
+    } else if constexpr (Layout::kSubsW == 2) {
+      if (n - cj * kTile <= Layout::kHalf) {
+        accumulate_from_panel<kMbarriers, kTile, kPer, F, kPer, kPerW / 2>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
+      } else {
+        accumulate_from_panel<kMbarriers, kTile, kPer, F>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
+      }
     } else {
       accumulate_from_panel<kMbarriers, kTile, kPer, F>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
     }

@@ -66,14 +66,9 @@ __device__ __forceinline__ void pair_tile_to_panel(const int* __restrict__ d, in
     tile_to_panel<kTile, kPer, F>(d, pitch, ci, cj, panel + static_cast<size_t>(cj - g) * kTile * panel_pitch<F>(pitch));
 }
 
-// A and C's pivot: tile (q, q), the round-kt update first (kt < 0: none), then closed. Two blocks
-// an SM fit (126 registers), so the int32 pivot needs only half an SM's registers, free as soon as
-// one ordinary block ends; with its panel copy in the kernel it took 140, a whole SM. D copies
-// (v, v) into the panel instead. The 16-bit pivot (124 registers) needs two of the three
-// ordinary blocks on an SM to end (one frees 80 registers a thread); A/B at n = 10000 and 30000
-// still gained (docs/perf-notes.md, step 15), nearer n = 7072 that was not measured. Packed formats: the update is stored and read back as one int an
-// element for the closure (update_and_close_next_pivot does the same).
-// Tile (q, q): the round-kt update first (kt < 0: none), then closed (A and C's pivot).
+// A and C's pivot: tile (q, q), the round-kt update first (kt < 0: none), then closed. Packed
+// formats: the update is stored and read back as one int an element for the closure
+// (update_and_close_next_pivot does the same).
 template <int kTile, int kChunk, int kPer, class F>
 __device__ __forceinline__ void update_and_close(int* __restrict__ d, int pitch, int n, int q, int kt, int* smem) {
   int acc[kPer][kPer];
@@ -91,6 +86,13 @@ __device__ __forceinline__ void update_and_close(int* __restrict__ d, int pitch,
   store_elements<kTile, kPer, F>(acc, d, pitch, q, q);
 }
 
+// A and C's pivot as a launch of one block (tile 128; the short chain runs them inside L and C).
+// Two blocks an SM fit (126 registers at tile 128), so the int32 pivot needs only half an SM's
+// registers, free as soon as one ordinary block ends; with its panel copy in the kernel it took
+// 140, a whole SM. D copies (v, v) into the panel instead. The 16-bit pivot (124 registers)
+// needs two of the three ordinary blocks on an SM to end (one frees 80 registers a thread); A/B
+// at n = 10000 and 30000 still gained (docs/perf-notes.md, step 15), nearer n = 7072 that was not
+// measured.
 template <int kTile, int kChunk, int kPer, class F = Int32Elements>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
     lookahead2_pivot(int* __restrict__ d, int pitch, int n, int q, int kt) {

@@ -72,8 +72,9 @@ for tool in memcheck racecheck; do
 done
 # sm90's ring (the panel at look-ahead 1 and the pairs of rounds, tile 128; int32's pairs at tile
 # 64 with their short chain) runs only where a round has ordinary tiles: three tiles of 128 at
-# least (300), five for a pair's pass (520); at tile 64, 5 and 9 tiles (an odd last round).
-export APSP_TEST_SIZES=300,520
+# least (300), five for a pair's pass (520); at tile 64, 5, 8 and 9 tiles (pairs only, and an odd
+# last round).
+export APSP_TEST_SIZES=300,456,520
 unset APSP_TEST_DEFAULTS_ONLY
 ring=AllVariants/VariantTest.EqualsTheCpuReference/sm90
 for tool in memcheck racecheck; do

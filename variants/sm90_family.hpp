@@ -80,7 +80,8 @@ inline int one_block_per_sm_smem() {
 
 // Launches with programmatic stream serialization: the kernel's blocks may be launched while
 // the previous kernel in the stream still runs, and wait for it on the device
-// (kernels::sm90::wait_for_previous). Saves the launch latency of the three-launch rounds.
+// (kernels::sm90::wait_for_previous). Saves the launch latency of the three-launch rounds, of
+// look-ahead 2's and of the short chain's steps.
 template <class... Params, class... Args>
 void launch_early(void (*kernel)(Params...), dim3 grid, int threads, int smem, cudaStream_t stream,
                   Args... args) {
@@ -142,7 +143,8 @@ inline const SideStream& new_side_stream() {
 // so what they cost the solve is the main stream's wait for them: phase 3 is the ordinary
 // tiles' passes (the side stream's work shares the GPU with them), phase 2 the first round's
 // (or pair's) lines (and lookahead 1's first panel) and every wait for the side stream after a
-// pass, phase 1 the first pivot (the first pair's two pivots).
+// pass, phase 1 the first pivot (the first pair's two pivots; at tile 64 only the first, the
+// second being inside a launch of lines).
 // lookahead 2 shows its next pivot as phase 3.
 template <class F, int kTile, int kChunk, int kPer>
 class Schedules {
@@ -321,8 +323,8 @@ class Schedules {
 
   // The lines of pair (u, u + 1), on stream s, into `panel`, after the pair (u - 2, u - 1) whose
   // panel is `prev_panel` (null: u = 0, no pair before). The steps L and A-E are
-  // kernels/sm90_pairs.cuh's. On the main stream (the first pair) the pivots count as phase 1,
-  // the lines as phase 2.
+  // kernels/sm90_pairs.cuh's. On the main stream (the first pair) the pivot launches count as
+  // phase 1, the lines as phase 2 (the short chain's C, lines and pivot (v, v) together, too).
   void prepare_pair(int u, cudaStream_t s, const int* prev_panel, int* panel) const {
     const int v = u + 1, lines = v < tiles_ ? 2 : 1;
     const bool main = s == stream_;
