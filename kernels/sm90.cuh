@@ -540,7 +540,7 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>())
 // A comes from a k-major copy of the round's pivot column (the panel: row k holds column
 // r * kTile + k of d over every row), so both operands are copied to shared memory by cp.async,
 // without registers, in a ring of chunks of kRingChunk (ring_block_barrier; int32's pairs of
-// rounds run ring_mbarrier since step 16). The side stream fills the next round's
+// rounds at tile 128 run ring_mbarrier since step 16). The side stream fills the next round's
 // panel as it finishes column r + 1 (tile_to_panel); transpose_column fills round 0's.
 // probes/product_probe.cu measured a ring of 2 x 16 the fastest of the forms tried, the ordinary
 // tiles 1.7-1.9% faster than accumulate's at chunk 8 on the H200 (docs/perf-notes.md, step 11);
@@ -567,13 +567,14 @@ inline constexpr bool kRingArrivePerThread = true;
 inline constexpr bool kRingArrivePerThread = false;
 #endif
 
-// The ring a pass runs: ring_mbarrier where it measured faster, int32's pairs of rounds (16 chunks
-// a tile at tile 128: 0.9% at n = 10000 on both GPUs, 1.1% at 30000 on the H200; tile 64's pairs,
-// 8 chunks a tile, run it too, not measured against the other); ring_block_barrier in the panel's
-// one-round pass (8 chunks a tile), where ring_mbarrier lost 1.1-1.3% at n = 5000 and 6500, and in
-// sm90_u16's pairs, where it lost 1.7% at n = 10000 (H100; docs/perf-notes.md, step 16).
-template <class F, bool kPairs>
-constexpr bool ring_mbarriers() { return kPairs && F::kPerWord == 1; }
+// The ring a pass runs: ring_mbarrier where it measured faster, int32's pairs of rounds at tile
+// 128 (16 chunks a tile: 0.9% at n = 10000 on both GPUs, 1.1% at 30000 on the H200);
+// ring_block_barrier in the panel's one-round pass (8 chunks a tile), where ring_mbarrier lost
+// 1.1-1.3% at n = 5000 and 6500, in sm90_u16's pairs, where it lost 1.7% at n = 10000 (H100;
+// docs/perf-notes.md, step 16), and in int32's pairs at tile 64 (8 chunks a tile), where it lost
+// 1.3-2.5% at n = 2500 to 10000 (H200; step 22).
+template <int kTile, class F, bool kPairs>
+constexpr bool ring_mbarriers() { return kPairs && kTile == 128 && F::kPerWord == 1; }
 
 // The configs whose ordinary tiles read A from a panel: the ring's chunk at tile 128 with 8 x 8 a
 // thread (both formats), and int32 at tile 64 (4 x 4 or 8 x 8 a thread), where pairs of rounds
@@ -601,7 +602,7 @@ constexpr int product_chunk() {
 // Shared memory of a block that runs the ring (kPairs: the pairs of rounds' pass): its stages of A and B.
 template <int kTile, class F, bool kPairs>
 constexpr int ring_smem() {
-  return product_smem<kTile, kRingChunk, F>() / 2 * (ring_mbarriers<F, kPairs>() ? kRingStages : 2);
+  return product_smem<kTile, kRingChunk, F>() / 2 * (ring_mbarriers<kTile, F, kPairs>() ? kRingStages : 2);
 }
 
 // A panel's row length in words, for a matrix whose rows are `pitch` words apart: a word an element.
@@ -698,9 +699,9 @@ struct RingCopies {
 };
 
 // Two stages and a block barrier a chunk: every thread copies its share of chunk c + 1 once every
-// thread is done with chunk c - 1. The panel's one-round pass and sm90_u16 run it (ring_mbarriers);
-// int32's pairs pass ran it from step 11 to step 15, and product_probe times it against that
-// pass's ring_mbarrier.
+// thread is done with chunk c - 1. The panel's one-round pass, sm90_u16 and int32's pairs at tile
+// 64 run it (ring_mbarriers); int32's pairs pass at tile 128 ran it from step 11 to step 15, and
+// product_probe times it against that pass's ring_mbarrier.
 template <int kTile, int kPer, class F = Int32Elements, int kRows = kPer, int kCols = kPer / F::kPerWord>
 __device__ __forceinline__ void ring_block_barrier(int (&acc)[kPer][kPer / F::kPerWord],
                                                    const int* __restrict__ panel, const int* __restrict__ d, int pitch,
@@ -966,8 +967,8 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
   int* smem = reinterpret_cast<int*>(smem4);
   const int others = tiles - 2, ci = skip_two(blockIdx.x / others, r), cj = skip_two(blockIdx.x % others, r);
   if constexpr (one_round_from_panel<kTile, kChunk, kPer, F>()) {
-    update_from_panel<kTile, kPer, F, ring_mbarriers<F, false>()>(d, pitch, n, ci, cj, r,
-                                                                  live_chunks<kTile, kRingChunk>(n, r), panel, smem);
+    update_from_panel<kTile, kPer, F, ring_mbarriers<kTile, F, false>()>(d, pitch, n, ci, cj, r,
+                                                                         live_chunks<kTile, kRingChunk>(n, r), panel, smem);
   } else {
     product_tile<kTile, kChunk, kPer, true, F>(d, pitch, n, ci, cj, r, smem);
   }

@@ -118,12 +118,13 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
 }
 
 // Rounds r and r + 1 on tile (ci, cj) in one pass: A from the pair's panel (256 rows), B rows
-// r * 128 .. of d, in accumulate_from_panel's ring (int32: three stages on mbarriers).
+// r * 128 .. of d, in accumulate_from_panel's ring (ring_mbarriers: int32 at tile 128 three stages
+// on mbarriers, else two and a block barrier a chunk).
 template <int kTile, int kPer, class F>
 __device__ __forceinline__ void pair_pass(int* __restrict__ d, int pitch, int n, int ci, int cj, int r,
                                           const int* __restrict__ panel, int* smem) {
   const int chunks = (min(2 * kTile, n - r * kTile) + kRingChunk - 1) / kRingChunk;
-  update_from_panel<kTile, kPer, F, ring_mbarriers<F, true>()>(d, pitch, n, ci, cj, r, chunks, panel, smem);
+  update_from_panel<kTile, kPer, F, ring_mbarriers<kTile, F, true>()>(d, pitch, n, ci, cj, r, chunks, panel, smem);
 }
 
 // The main stream's part of pair (r, r + 1): every tile off rows and columns r .. r + 3. The

@@ -247,7 +247,7 @@ __global__ void __launch_bounds__(kThreads, 2) panel_rounds(int* __restrict__ d,
   const int others = tiles - 2, ci = skip_two(blockIdx.x / others, r), cj = skip_two(blockIdx.x % others, r);
   int acc[kPer][kPer];
   load_tile<kTile, kPer>(acc, d, pitch, ci, cj);
-  accumulate_from_panel<ring_mbarriers<Int32Elements, true>(), kTile, kPer>(
+  accumulate_from_panel<ring_mbarriers<kTile, Int32Elements, true>(), kTile, kPer>(
       acc, panel, d, pitch, ci, kt, cj, kRounds * kTile / kRingChunk, reinterpret_cast<int*>(smem4));
   store_tile<kTile, kPer>(acc, d, pitch, ci, cj);
 }
