@@ -572,7 +572,7 @@ inline constexpr bool kRingArrivePerThread = false;
 // ring_block_barrier in the panel's one-round pass (8 chunks a tile), where ring_mbarrier lost
 // 1.1-1.3% at n = 5000 and 6500, in sm90_u16's pairs, where it lost 1.7% at n = 10000 (H100;
 // docs/perf-notes.md, step 16), and in int32's pairs at tile 64 (8 chunks a tile), where it lost
-// 1.3-2.5% at n = 2500 to 10000 (H200; step 22).
+// 0.8-2.5% at n = 2500 to 10000 (H200; step 22).
 template <int kTile, class F, bool kPairs>
 constexpr bool ring_mbarriers() { return kPairs && kTile == 128 && F::kPerWord == 1; }
 
