@@ -794,7 +794,7 @@ __device__ __forceinline__ void ring_mbarrier(int (&acc)[kPer][kPer / F::kPerWor
     mbarrier_init_fence();
   }
   __syncthreads();
-  issue(std::integral_constant<int, 0>{});  // chunks >= 1: pair_pass gives 5 to 8 (tile 64), 9 to 16 (128)
+  issue(std::integral_constant<int, 0>{});  // chunks >= 1: pair_pass gives 9 to 16 (tile 128, the only one here)
   if (chunks > 1) issue(std::integral_constant<int, 1>{});
   // Chunk `chunk` in stage kStage (chunk % 3) of trip t = chunk / 3: each stage's use t, phase
   // parity t & 1. Chunk - 1's stage was used in this trip, or (kStage 0) in the one before.

@@ -89,7 +89,8 @@ namespace {
 // the tuner measured at n = 5000 on both the H200 and the H100 until tile 64's pairs of rounds
 // (docs/perf-notes.md, steps 11 and 21), and ahead of every config but the pairs of rounds above
 // that. The policy tables (policies/) and, on a device without one, the heuristic give each n its
-// config. The heuristic's configs are the ones the H200 and H100 tables hold: while a round has
+// config. The heuristic's configs are the ones the H100's table holds (the H200's differs at
+// n = 3536..7071, below): while a round has
 // few tiles, tile 64 with the next pivot inside phase 3 (tuned at n = 1000); then tile 64 over
 // pairs of rounds with its short side chain, the pick at n = 2500 and 5000 on both (step 21; at
 // 5000 the H200's table of step 22 has it at 8 x 8 a thread, 0.3% ahead, the H100's at 4 x 4);
