@@ -967,8 +967,8 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
   int* smem = reinterpret_cast<int*>(smem4);
   const int others = tiles - 2, ci = skip_two(blockIdx.x / others, r), cj = skip_two(blockIdx.x % others, r);
   if constexpr (one_round_from_panel<kTile, kChunk, kPer, F>()) {
-    update_from_panel<kTile, kPer, F, ring_mbarriers<kTile, F, false>()>(d, pitch, n, ci, cj, r,
-                                                                         live_chunks<kTile, kRingChunk>(n, r), panel, smem);
+    update_from_panel<kTile, kPer, F, ring_mbarriers<kTile, F, false>()>(
+        d, pitch, n, ci, cj, r, live_chunks<kTile, kRingChunk>(n, r), panel, smem);
   } else {
     product_tile<kTile, kChunk, kPer, true, F>(d, pitch, n, ci, cj, r, smem);
   }
