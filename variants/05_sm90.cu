@@ -90,10 +90,10 @@ namespace {
 // (docs/perf-notes.md, steps 11 and 21), and ahead of every config but the pairs of rounds above
 // that. The policy tables (policies/) and, on a device without one, the heuristic give each n its
 // config. The heuristic's configs are the ones the H100's table holds (the H200's differs at
-// n = 3536..7071, below): while a round has
-// few tiles, tile 64 with the next pivot inside phase 3 (tuned at n = 1000); then tile 64 over
-// pairs of rounds with its short side chain, the pick at n = 2500 and 5000 on both (step 21; at
-// 5000 the H200's table of step 22 has it at 8 x 8 a thread, 0.3% ahead, the H100's at 4 x 4);
+// n = 3536..7071, below): while a round has few tiles, tile 64 with the next pivot inside phase 3
+// (tuned at n = 1000); then tile 64 over pairs of rounds with its short side chain, the pick at
+// n = 2500 and 5000 on both (step 21; at 5000 the H200's table of step 22 has it at 8 x 8 a
+// thread, 0.3% ahead, the H100's at 4 x 4);
 // from the geometric mean of 5000 and 10000, tile 128's pairs of rounds (lookahead 3), which won
 // at 10000 and 30000 on the H200 (step 12).
 Variant make_sm90() {
