@@ -126,6 +126,34 @@ TEST(Registry, Sm90PairsOfRoundsAreBuiltOnThePanelOnlyWithTwoDoublePanelsOfScrat
   }
 }
 
+// Pairs of rounds with the pass held to three blocks an SM (lookahead 4): sm90 at tile 64, chunk
+// 16, 4 x 4 a thread only, with lookahead 3's scratch; sm90_u16 does not declare the value.
+TEST(Registry, Sm90PassHeldToThreeIsBuiltAtTile64FourByFourOnly) {
+  const Variant* v = find_variant("sm90");
+  ASSERT_NE(v, nullptr);
+  const Config held = parse_config("sm90[tile=64,chunk=16,per_thread=4,lookahead=4]").config;
+  EXPECT_TRUE(is_built(*v, held));
+  EXPECT_EQ(broken_constraint(*v, held), "");
+  Config pairs = held;
+  pairs["lookahead"] = 3;
+  EXPECT_EQ(scratch_bytes(*v, held, 2500), scratch_bytes(*v, pairs, 2500));
+  EXPECT_EQ(scratch_bytes(*v, held, 2500), 2u * 128 * 2560 * 4) << "2500 padded to 2560";
+  for (const Config& c : {Config{{"tile", 64}, {"chunk", 16}, {"per_thread", 8}, {"lookahead", 4}},
+                          Config{{"tile", 128}, {"chunk", 8}, {"per_thread", 8}, {"lookahead", 4}},
+                          Config{{"tile", 64}, {"chunk", 32}, {"per_thread", 4}, {"lookahead", 4}}}) {
+    EXPECT_FALSE(is_built(*v, c)) << config_name("sm90", c);
+    EXPECT_NE(broken_constraint(*v, c).find("makes no kernel: needs lookahead 4 only at tile 64"), std::string::npos)
+        << config_name("sm90", c) << ": " << broken_constraint(*v, c);
+  }
+  const Variant* u16 = find_variant("sm90_u16");
+  ASSERT_NE(u16, nullptr);
+  for (const Param& p : u16->space) {
+    if (p.name == "lookahead") {
+      EXPECT_EQ(std::count(p.values.begin(), p.values.end(), 4), 0);
+    }
+  }
+}
+
 TEST(Registry, ConfigsAreTheCartesianProductDefaultsFirst) {
   const Variant* b = find_variant("batched");
   ASSERT_NE(b, nullptr);

@@ -37,12 +37,14 @@ using sm90_family::make_config;
 using TileValues = IntList<64, 128>;    // <- tile edge: round size and output tile per block
 using ChunkValues = IntList<8, 16, 32>;  // <- k elements staged in shared memory per step
 using PerThreadValues = IntList<4, 8>;   // <- outputs per thread along each edge (4x4 or 8x8)
-using LookaheadValues = IntList<0, 1, 2, 3>;  // <- 0: three launches a round; 1: each round's
-                                              //    phase 3 beside a side stream that prepares
-                                              //    the next round; 2: two launches a round, the
-                                              //    next pivot inside phase 3 on an SM of its own;
-                                              //    3: as 1 over pairs of rounds, both in one
-                                              //    pass of phase 3 (chunk 16 only: the ring)
+using LookaheadValues = IntList<0, 1, 2, 3, 4>;  // <- 0: three launches a round; 1: each round's
+                                                 //    phase 3 beside a side stream that prepares
+                                                 //    the next round; 2: two launches a round, the
+                                                 //    next pivot inside phase 3 on an SM of its
+                                                 //    own; 3: as 1 over pairs of rounds, both in
+                                                 //    one pass of phase 3 (chunk 16 only: the
+                                                 //    ring); 4: as 3 at tile 64, 4 x 4, the pass
+                                                 //    held to three blocks an SM
 
 // The rules a combination must pass to be compiled, each a constexpr predicate over the point (as
 // integral constants) with its text: the Variant's constraints test them at run time (through
@@ -68,7 +70,8 @@ struct NoSpills {
     return true;
   }
 };
-using Rules = std::tuple<sm90_family::ProductFits<Int32Elements>, NoSpills, sm90_family::PairsOnThePanel<Int32Elements>>;
+using Rules = std::tuple<sm90_family::ProductFits<Int32Elements>, NoSpills, sm90_family::PairsOnThePanel<Int32Elements>,
+                        sm90_family::PassHeldToThree<Int32Elements>>;
 using Family = sm90_family::Family<Int32Elements, TileValues, ChunkValues, PerThreadValues, LookaheadValues, Rules>;
 
 // This shard's instances, registered before main() (variants/instances.hpp): each the schedule

@@ -65,17 +65,30 @@ struct PairsOnThePanel {
   }
 };
 
-// Dynamic shared memory that admits one block per SM: over half of an SM's (each block also
-// takes 1 KB of it for the system). The lookahead = 2 schedule gives its pivot block an SM this way.
-inline int one_block_per_sm_smem(int smem_per_sm) { return smem_per_sm / 2; }
-inline int one_block_per_sm_smem() {
-  static const int bytes = [] {
-    int dev = 0, per_sm = 0;
+// Pairs of rounds with the pass held to three blocks an SM (lookahead 4): tile 64, int32, 4 x 4
+// a thread, the one pass that four blocks share an SM with (their 64 registers a thread fill it).
+template <class F>
+struct PassHeldToThree {
+  static constexpr const char* kRule = "lookahead 4 only at tile 64, chunk 16, per_thread 4";
+  template <class T, class C, class P, class L>
+  constexpr bool operator()(T, C, P, L) const {
+    return L::value != 4 || (T::value == 64 && C::value == 16 && P::value == 4 && F::kPerWord == 1);
+  }
+};
+
+// Dynamic shared memory that admits at most `blocks` blocks of a launch per SM: over an SM's
+// share for blocks + 1 (each block also takes 1 KB of it for the system), and `blocks` of it
+// still fit. The lookahead = 2 schedule gives its pivot block an SM this way (one block);
+// lookahead 4 holds its pass to three.
+inline int at_most_blocks_per_sm_smem(int blocks, int smem_per_sm) { return smem_per_sm / (blocks + 1); }
+inline int at_most_blocks_per_sm_smem(int blocks) {
+  static const int per_sm = [] {
+    int dev = 0, bytes = 0;
     APSP_CUDA_CHECK(cudaGetDevice(&dev));
-    APSP_CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
-    return one_block_per_sm_smem(per_sm);
+    APSP_CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+    return bytes;
   }();
-  return bytes;
+  return at_most_blocks_per_sm_smem(blocks, per_sm);
 }
 
 // Launches with programmatic stream serialization: the kernel's blocks may be launched while
@@ -219,7 +232,7 @@ class Schedules {
   // launch's shared memory admits one block per SM; kernels/sm90.cuh), then round r + 1's
   // phase 2.
   void next_pivot_in_phase_3() const {
-    const int smem = std::max({kProd, k::pivot_smem<kTile>(), one_block_per_sm_smem()});
+    const int smem = std::max({kProd, k::pivot_smem<kTile>(), at_most_blocks_per_sm_smem(1)});
     allow_smem(k::phase3_next_pivot<kTile, kC, kPer, F>, smem);
     phases_1_2(0);
     for (int r = 0; r + 1 < tiles_; ++r) {
@@ -235,14 +248,20 @@ class Schedules {
   // pair's lines are prepared on the main stream, then each pair's ordinary tiles run in one
   // pass beside the side stream preparing the next pair, into the other of two panels. An odd
   // last round is prepared beside the last pair and ends with a plain phase 3.
-  void pairs_of_rounds() const {
+  // lookahead 4 (`pass_held_to_three`): the same with the pass asking for the shared memory that
+  // admits three of its blocks an SM, not four. A side block (80-82 registers a thread) then
+  // starts where one ordinary block ended, not two, and shares the SM with two. Where the side
+  // chain is the longer of the two, this shortens a pair (n = 2000-3000 on the H200;
+  // docs/perf-notes.md, step 23); elsewhere the pass's fourth block is worth more.
+  void pairs_of_rounds(bool pass_held_to_three = false) const {
     static_assert(k::ordinary_from_panel<kTile, kChunk, kPer, F>(), "pairs of rounds need the panel config");
     if (tiles_ == 1) {
       phases_1_2(0);
       return;
     }
     allow_smem(k::lookahead2_pivot<kTile, kC, kChainPer, F>, kPivot);
-    allow_smem(k::lookahead2_ordinary<kTile, kPer, F>, kRing);
+    const int pass_smem = pass_held_to_three ? std::max(kRing, at_most_blocks_per_sm_smem(3)) : kRing;
+    allow_smem(k::lookahead2_ordinary<kTile, kPer, F>, pass_smem);
     allow_smem(k::lookahead2_lines<kTile, kChainPer, F, kShortChain>, kRing);
     if constexpr (kShortChain) {
       allow_smem(k::lookahead2_cross<kTile, kC, kChainPer, F>, kPivot);
@@ -263,8 +282,8 @@ class Schedules {
       mark_phase(phases_, 3);
       const int others = tiles_ - std::min(4, tiles_ - r);  // off rows and columns r .. r + 3
       if (others > 0) {
-        k::lookahead2_ordinary<kTile, kPer, F><<<dim3(others, others), kThreads, kRing, stream_>>>(m_, pitch_, n_, r,
-                                                                                               panel);
+        k::lookahead2_ordinary<kTile, kPer, F><<<dim3(others, others), kThreads, pass_smem, stream_>>>(m_, pitch_, n_,
+                                                                                                    r, panel);
         APSP_CUDA_CHECK_LAUNCH();
       }
       join(side);
@@ -387,7 +406,7 @@ void solve(int* words, int n, cudaStream_t stream, PhaseTimer* phases) {
   if constexpr (kLookahead == 0) schedules.three_launches();
   else if constexpr (kLookahead == 1) schedules.side_stream_rounds();
   else if constexpr (kLookahead == 2) schedules.next_pivot_in_phase_3();
-  else schedules.pairs_of_rounds();
+  else schedules.pairs_of_rounds(kLookahead == 4);
   mark_phase(phases, 0);
 }
 
@@ -436,11 +455,18 @@ struct Family {
     return {Param{"tile", to_vector(TileValues{}), "tile edge (round size, output tile per block)", "tile"},
             Param{"chunk", to_vector(ChunkValues{}), "k elements per shared-memory stage", "tile"},
             Param{"per_thread", to_vector(PerThreadValues{}), "outputs per thread along an edge", "tile"},
-            Param{"lookahead", to_vector(LookaheadValues{}),
-                  "0: three launches a round; 1: phase 3 beside a side stream preparing the next "
-                  "round; 2: two launches a round, the next pivot inside phase 3 on an SM of its own; "
-                  "3 (chunk 16 only): as 1 over pairs of rounds, phase 3 taking both in one pass",
-                  "tile"}};
+            Param{"lookahead", to_vector(LookaheadValues{}), lookahead_text(), "tile"}};
+  }
+
+  static std::string lookahead_text() {
+    const std::vector<int> values = to_vector(LookaheadValues{});
+    std::string text =
+        "0: three launches a round; 1: phase 3 beside a side stream preparing the next round; 2: two "
+        "launches a round, the next pivot inside phase 3 on an SM of its own; 3 (chunk 16 only): as 1 "
+        "over pairs of rounds, phase 3 taking both in one pass";
+    if (std::find(values.begin(), values.end(), 4) != values.end())
+      text += "; 4 (tile 64, 4 x 4): as 3, phase 3 held to three blocks an SM";
+    return text;
   }
 
   template <int kTile, int kChunk, int kPer>
@@ -498,7 +524,7 @@ struct Family {
 
   // The device memory a solve allocates beside the matrix: the look-ahead schedules' two panels
   // where their ordinary tiles read A from one (kernels/sm90.cuh): a column of tiles each at
-  // lookahead 1 (one_round_from_panel), two at lookahead 3 (pairs of rounds, ordinary_from_panel).
+  // lookahead 1 (one_round_from_panel), two at lookahead 3 and 4 (pairs of rounds, ordinary_from_panel).
   static uint64_t panel_bytes(const Config& c, int n) {
     uint64_t bytes = 0;
     with_config(c, [&](auto t, auto ch, auto p, auto la) {
@@ -507,10 +533,16 @@ struct Family {
       constexpr int kC = decltype(ch)::value, kP = decltype(p)::value;
       if constexpr (kL == 1 && k::one_round_from_panel<kT, kC, kP, F>())
         bytes = 2ull * kT * round_up(n, kT) * sizeof(int);
-      if constexpr (kL == 3 && k::ordinary_from_panel<kT, kC, kP, F>())
+      if constexpr ((kL == 3 || kL == 4) && k::ordinary_from_panel<kT, kC, kP, F>())
         bytes = 2ull * 2 * kT * round_up(n, kT) * sizeof(int);
     });
     return bytes;
+  }
+
+  // The shared memory a schedule asks for to hold a launch to fewer blocks an SM (0: none).
+  static int held_blocks_smem(int lookahead, int smem_per_sm) {
+    if (lookahead == 2) return at_most_blocks_per_sm_smem(1, smem_per_sm);
+    return lookahead == 4 ? at_most_blocks_per_sm_smem(3, smem_per_sm) : 0;
   }
 
   // Variant::check: the constraints, then the launches' threads and shared memory on `dev`.
@@ -524,7 +556,7 @@ struct Family {
       const int threads =
           std::max(k::product_threads<kT, k::per_thread2<F>()>(), k::product_threads<kT, kP>());
       const int smem = std::max(smem_bytes<kT, kC, kP>(),
-                                decltype(la)::value == 2 ? one_block_per_sm_smem(dev.smem_per_sm) : 0);
+                                held_blocks_smem(decltype(la)::value, dev.smem_per_sm));
       launch = check_launch(n, threads, smem, dev);
     });
     return launch;
