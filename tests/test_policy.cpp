@@ -41,17 +41,32 @@ TEST(Policy, RangesPickTheConfigPerSizeOnItsDeviceModel) {
   EXPECT_EQ(default_config(b, 1000, &other, policies).source, "declared default");
   EXPECT_EQ(default_config(b, 1000, nullptr, policies).config, b.defaults) << "no device";
   // Without a policy, sm90 follows its heuristic: tile 64 while a round has few tiles, then tile
-  // 64's pairs of rounds up to n = 7071, tile 128's (the declared default at lookahead 3) from 7072.
+  // 64's pairs of rounds up to n = 7071 (to 3535 with the pass held to three blocks an SM), tile
+  // 128's (the declared default at lookahead 3) from 7072.
   const Variant& sm90 = *find_variant("sm90");
   EXPECT_EQ(default_config(sm90, 1000, &other, policies).config.at("lookahead"), 2);
   const Config tile64_pairs{{"tile", 64}, {"chunk", 16}, {"per_thread", 4}, {"lookahead", 3}};
-  EXPECT_EQ(default_config(sm90, 2500, &other, policies).config, tile64_pairs);
+  Config held = tile64_pairs;
+  held["lookahead"] = 4;
+  EXPECT_EQ(default_config(sm90, 1501, &other, policies).config, held);
+  EXPECT_EQ(default_config(sm90, 2500, &other, policies).config, held);
+  EXPECT_EQ(default_config(sm90, 3535, &other, policies).config, held);
+  EXPECT_EQ(default_config(sm90, 3536, &other, policies).config, tile64_pairs);
   EXPECT_EQ(default_config(sm90, 5000, &other, policies).config, tile64_pairs);
   EXPECT_EQ(default_config(sm90, 7071, &other, policies).config, tile64_pairs);
   Config pairs = sm90.defaults;
   pairs["lookahead"] = 3;
   EXPECT_EQ(default_config(sm90, 7072, &other, policies).config, pairs);
   EXPECT_EQ(default_config(sm90, 10000, &other, policies).config, pairs);
+  // sm90_u16's: the next pivot inside phase 3, tile 64 with the side stream up to 3500, the panel
+  // (its declared default), its pairs of rounds from 7072.
+  const Variant& u16 = *find_variant("sm90_u16");
+  auto u16_at = [&](int n) { return default_config(u16, n, &other, policies).config; };
+  EXPECT_EQ(u16_at(1500), (Config{{"tile", 64}, {"chunk", 16}, {"per_thread", 8}, {"lookahead", 2}}));
+  EXPECT_EQ(u16_at(3500), (Config{{"tile", 64}, {"chunk", 16}, {"per_thread", 8}, {"lookahead", 1}}));
+  EXPECT_EQ(u16_at(3501), u16.defaults);
+  EXPECT_EQ(u16_at(7071), u16.defaults);
+  EXPECT_EQ(u16_at(7072), (Config{{"tile", 128}, {"chunk", 16}, {"per_thread", 8}, {"lookahead", 3}}));
   // JSON round trip.
   const Policy back = policy_from_json(to_json(policies[0]), "roundtrip");
   EXPECT_EQ(back.variants.at("batched").size(), 2u);

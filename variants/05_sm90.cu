@@ -14,6 +14,7 @@
 // apsp-instance-shards: 4
 #include <cuda_runtime_api.h>
 
+#include <climits>
 #include <string>
 #include <tuple>
 
@@ -94,17 +95,21 @@ namespace {
 // that. The policy tables (policies/) and, on a device without one, the heuristic give each n its
 // config. The heuristic's configs are the ones the H100's table holds (the H200's differs at
 // n = 3536..7071, below): while a round has few tiles, tile 64 with the next pivot inside phase 3
-// (tuned at n = 1000); then tile 64 over pairs of rounds with its short side chain, the pick at
-// n = 2500 and 5000 on both (step 21; at 5000 the H200's table of step 22 has it at 8 x 8 a
-// thread, 0.3% ahead, the H100's at 4 x 4);
+// (tuned at n = 1000); then tile 64 over pairs of rounds with its short side chain: up to the
+// geometric mean of 2500 and 5000 with the pass held to three blocks an SM (lookahead 4, the
+// pick at n = 2500 on both, step 23), then at four (at 5000 the H200's table has it at 8 x 8 a
+// thread, 0.3-0.4% ahead, the H100's at 4 x 4; step 22);
 // from the geometric mean of 5000 and 10000, tile 128's pairs of rounds (lookahead 3), which won
 // at 10000 and 30000 on the H200 (step 12).
 Variant make_sm90() {
   Variant v = Family::variant(kName,
                               "padded 64/128 tiles, GEMM-like 4x4/8x8 per thread, double-buffered k chunks, "
                               "look-ahead rounds",
-                              make_config(128, 16, 8, 1), make_config(64, 32, 4, 2), make_config(64, 16, 4, 3),
-                              make_config(128, 16, 8, 3), 7072, 7071);
+                              make_config(128, 16, 8, 1),
+                              {{1500, make_config(64, 32, 4, 2)},
+                               {3535, make_config(64, 16, 4, 4)},
+                               {7071, make_config(64, 16, 4, 3)},
+                               {INT_MAX, make_config(128, 16, 8, 3)}});
   v.pitch = [](const Config& c, int n) { return sm90_family::round_up(n, c.at("tile")); };
   v.scratch_bytes = Family::panel_bytes;
   v.multi_gpu = true;

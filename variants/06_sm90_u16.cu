@@ -22,6 +22,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <string>
 #include <tuple>
@@ -140,8 +141,11 @@ Variant make_sm90_u16() {
   Variant v = Family::variant(kName,
                               "sm90 on packed 16-bit distances (2 updates per VIADDMNMX.U16x2), for graphs with "
                               "(V - 1) * max weight < 32767",
-                              make_config(128, 16, 8, 1), make_config(64, 16, 8, 2), make_config(64, 16, 8, 1),
-                              make_config(128, 16, 8, 3), 7072);
+                              make_config(128, 16, 8, 1),
+                              {{1500, make_config(64, 16, 8, 2)},
+                               {3500, make_config(64, 16, 8, 1)},
+                               {7071, make_config(128, 16, 8, 1)},
+                               {INT_MAX, make_config(128, 16, 8, 3)}});
   v.admits = [](int n, int64_t max_weight) { return u16_admission(n, max_weight); };
   v.precision = kPrecisionU16x2;
   v.scratch_bytes = [](const Config& c, int n) {

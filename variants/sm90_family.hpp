@@ -497,13 +497,14 @@ struct Family {
   }
 
   // The Variant of this family: its space, constraints and checks from the lists and rules; run()
-  // finds the compiled instance. The heuristic (for a device without a policy table) is sm90's
-  // rule of thumb with the family's configs: `small` while a round has few tiles (n <= 1500),
-  // `medium` up to n = medium_to, the declared default above, and `large` (if given) from
-  // `large_from`.
+  // finds the compiled instance. The heuristic (for a device without a policy table) is a rule of
+  // thumb by n: the first tier whose n_max is n or more, the declared default past the last.
+  struct Tier {
+    int n_max;
+    Config config;
+  };
   static Variant variant(const std::string& name, const std::string& summary, const Config& defaults,
-                         const Config& small, const Config& medium, const Config& large = {},
-                         int large_from = 0, int medium_to = 3500) {
+                         const std::vector<Tier>& tiers) {
     Variant v;
     v.name = name;
     v.summary = summary;
@@ -511,9 +512,10 @@ struct Family {
     v.defaults = defaults;
     v.constraints = constraints();
     v.heuristic = [=](int n, const DeviceInfo&) {
-      if (n <= 1500) return small;
-      if (n <= medium_to) return medium;
-      return !large.empty() && n >= large_from ? large : defaults;
+      for (const Tier& tier : tiers) {
+        if (n <= tier.n_max) return tier.config;
+      }
+      return defaults;
     };
     v.check = check;
     v.run = [name](int* d, int n, const Config& c, cudaStream_t stream, PhaseTimer* phases) {
