@@ -42,8 +42,8 @@ struct DistributedConfig {
 };
 
 // From an sm90 config: its tile, chunk and per_thread (for the panel config, tile 128 with chunk
-// 16, the chunk of its other products: 8); lookahead 0 turns the engine's look-ahead off, 1, 2 or
-// 3 leave it on (the engine has one look-ahead schedule). Parameters it lacks keep the defaults
+// 16, the chunk of its other products: 8); lookahead 0 turns the engine's look-ahead off, 1 to 4
+// leave it on (the engine has one look-ahead schedule). Parameters it lacks keep the defaults
 // above.
 DistributedConfig distributed_config(const Config& sm90_config);
 // "" when the engine has kernels for c's (tile, chunk, per_thread), else why not (one line). The

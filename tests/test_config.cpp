@@ -147,11 +147,38 @@ TEST(Registry, Sm90PassHeldToThreeIsBuiltAtTile64FourByFourOnly) {
   }
   const Variant* u16 = find_variant("sm90_u16");
   ASSERT_NE(u16, nullptr);
-  for (const Param& p : u16->space) {
-    if (p.name == "lookahead") {
-      EXPECT_EQ(std::count(p.values.begin(), p.values.end(), 4), 0);
-    }
-  }
+  const auto lookahead = std::find_if(u16->space.begin(), u16->space.end(),
+                                      [](const Param& p) { return p.name == "lookahead"; });
+  ASSERT_NE(lookahead, u16->space.end());
+  EXPECT_EQ(std::count(lookahead->values.begin(), lookahead->values.end(), 4), 0);
+}
+
+// The shared memory the held schedules ask the device for (Variant::check): look-ahead 4's pass
+// an SM's over four (three blocks fit, not four), look-ahead 2's pivot block half an SM's;
+// look-ahead 3 its ring only.
+TEST(Registry, Sm90HeldSchedulesAskForTheirShareOfAnSm) {
+  const Variant* v = find_variant("sm90");
+  ASSERT_NE(v, nullptr);
+  DeviceInfo dev;  // an H200's limits
+  dev.cc_major = 9;
+  dev.sms = 132;
+  dev.max_threads_per_block = 1024;
+  dev.smem_per_block_optin = 232448;
+  dev.smem_per_sm = 233472;
+  const Config held{{"tile", 64}, {"chunk", 16}, {"per_thread", 4}, {"lookahead", 4}};
+  Config pairs = held, next_pivot = held;
+  pairs["lookahead"] = 3;
+  next_pivot["lookahead"] = 2;
+  for (const Config& c : {held, pairs, next_pivot}) EXPECT_EQ(v->check(c, 2500, dev), "") << config_name("sm90", c);
+  const int held_bytes = dev.smem_per_sm / 4;
+  EXPECT_EQ(held_bytes, 58368);
+  EXPECT_LE(3 * (held_bytes + 1024), dev.smem_per_sm) << "three blocks fit";
+  EXPECT_GT(4 * (held_bytes + 1024), dev.smem_per_sm) << "a fourth does not";
+  dev.smem_per_block_optin = held_bytes - 1;
+  EXPECT_NE(v->check(held, 2500, dev).find("needs 58368 bytes of shared memory per block"), std::string::npos)
+      << v->check(held, 2500, dev);
+  EXPECT_EQ(v->check(pairs, 2500, dev), "");
+  EXPECT_NE(v->check(next_pivot, 2500, dev).find("needs 116736 bytes"), std::string::npos);
 }
 
 TEST(Registry, ConfigsAreTheCartesianProductDefaultsFirst) {

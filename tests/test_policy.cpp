@@ -112,6 +112,23 @@ TEST(Policy, ShippedTablesNameCompiledConfigs) {
   }
 }
 
+// sm90's heuristic (a device without a table) runs the H100 table's config at each size the
+// tuner measured it at (its edges differ: 1500 where the table switches at 1582).
+TEST(Policy, Sm90HeuristicHoldsTheH100TablesConfigsAtTheirTunedSizes) {
+  const Variant& sm90 = *find_variant("sm90");
+  DeviceInfo other = nominal_h200();
+  other.name = "a device without a table";
+  int checked = 0;
+  for (const Policy& p : shipped_policies()) {
+    if (p.device.name != "NVIDIA H100 80GB HBM3" || !p.variants.count("sm90")) continue;
+    for (const PolicyRange& r : p.variants.at("sm90")) {
+      EXPECT_EQ(sm90.heuristic(r.tuned_n, other), r.config) << "n = " << r.tuned_n;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 4) << "the H100's table, four tuned sizes";
+}
+
 // The largest edge weight of the weighted graphs below: too large for 16 bits at these sizes,
 // so --variant auto solves them with sm90.
 constexpr int64_t kWeighted = 1000;

@@ -76,10 +76,11 @@ struct PassHeldToThree {
   }
 };
 
-// Dynamic shared memory that admits at most `blocks` blocks of a launch per SM: over an SM's
-// share for blocks + 1 (each block also takes 1 KB of it for the system), and `blocks` of it
-// still fit. The lookahead = 2 schedule gives its pivot block an SM this way (one block);
-// lookahead 4 holds its pass to three.
+// Dynamic shared memory that admits at most `blocks` blocks of a launch per SM: an SM's share
+// for blocks + 1, which the 1 KB each block also takes for the system pushes over, so block
+// blocks + 1 does not fit; `blocks` of them do while the SM has 1 KB x blocks x (blocks + 1) or
+// more (228 KB here) and the kernel no static shared memory. The lookahead = 2 schedule gives
+// its pivot block an SM this way (one block); lookahead 4 holds its pass to three.
 inline int at_most_blocks_per_sm_smem(int blocks, int smem_per_sm) { return smem_per_sm / (blocks + 1); }
 inline int at_most_blocks_per_sm_smem(int blocks) {
   static const int per_sm = [] {
@@ -152,7 +153,7 @@ inline const SideStream& new_side_stream() {
 //
 // apsp_bench --phases (a PhaseTimer on the main stream): phase 1 is the pivot's closure, phase 2
 // the pivot row and column, phase 3 the rest, summed over rounds. In the look-ahead schedules
-// (1 and 3) phases 1 and 2 of all but the first round run on the side stream beside phase 3,
+// (1, 3 and 4) phases 1 and 2 of all but the first round run on the side stream beside phase 3,
 // so what they cost the solve is the main stream's wait for them: phase 3 is the ordinary
 // tiles' passes (the side stream's work shares the GPU with them), phase 2 the first round's
 // (or pair's) lines (and lookahead 1's first panel) and every wait for the side stream after a
