@@ -66,7 +66,7 @@ struct PairsOnThePanel {
 };
 
 // Pairs of rounds with the pass held to three blocks an SM (lookahead 4): tile 64, int32, 4 x 4
-// a thread, the one pass that four blocks share an SM with (their 64 registers a thread fill it).
+// a thread, the one pass of which four blocks fill an SM (64 registers a thread).
 template <class F>
 struct PassHeldToThree {
   static constexpr const char* kRule = "lookahead 4 only at tile 64, chunk 16, per_thread 4";
@@ -76,11 +76,11 @@ struct PassHeldToThree {
   }
 };
 
-// Dynamic shared memory that admits at most `blocks` blocks of a launch per SM: an SM's share
-// for blocks + 1, which the 1 KB each block also takes for the system pushes over, so block
-// blocks + 1 does not fit; `blocks` of them do while the SM has 1 KB x blocks x (blocks + 1) or
-// more (228 KB here) and the kernel no static shared memory. The lookahead = 2 schedule gives
-// its pivot block an SM this way (one block); lookahead 4 holds its pass to three.
+// Dynamic shared memory that admits at most `blocks` blocks of a launch per SM: an SM's bytes
+// over blocks + 1. With the 1 KB each block also takes for the system, block blocks + 1 no longer
+// fits; `blocks` still do, for a kernel without static shared memory on an SM of at least
+// blocks x (blocks + 1) KB (228 KB on Hopper). The lookahead = 2 schedule gives its pivot block
+// an SM this way (one block); lookahead 4 holds its pass to three.
 inline int at_most_blocks_per_sm_smem(int blocks, int smem_per_sm) { return smem_per_sm / (blocks + 1); }
 inline int at_most_blocks_per_sm_smem(int blocks) {
   static const int per_sm = [] {
