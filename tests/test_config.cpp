@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "harness/plan.hpp"
 #include "variants/instances.hpp"
@@ -99,6 +101,15 @@ TEST(Registry, Sm90PanelConfigIsBuiltAtLookaheadOneWithTwoPanelsOfScratch) {
   }
 }
 
+// Each config has no kernel, and the first rule it breaks says `why`.
+void expect_unbuilt_by(const Variant& v, const std::vector<Config>& configs, const std::string& why) {
+  for (const Config& c : configs) {
+    EXPECT_FALSE(is_built(v, c)) << config_name(v.name, c);
+    EXPECT_NE(broken_constraint(v, c).find(why), std::string::npos)
+        << config_name(v.name, c) << ": " << broken_constraint(v, c);
+  }
+}
+
 // Pairs of rounds (lookahead 3): built where the ordinary tiles run the ring (chunk 16: tile 128
 // at 8 x 8 a thread, tile 64 at either), with two panels of two columns of tiles each as scratch.
 // sm90_u16 has them at tile 128 only.
@@ -117,13 +128,11 @@ TEST(Registry, Sm90PairsOfRoundsAreBuiltOnThePanelOnlyWithTwoDoublePanelsOfScrat
   const Variant* u16 = find_variant("sm90_u16");
   ASSERT_NE(u16, nullptr);
   EXPECT_FALSE(is_built(*u16, Config{{"tile", 64}, {"chunk", 16}, {"per_thread", 8}, {"lookahead", 3}}));
-  for (const Config& c : {Config{{"tile", 128}, {"chunk", 8}, {"per_thread", 8}, {"lookahead", 3}},
-                          Config{{"tile", 64}, {"chunk", 8}, {"per_thread", 8}, {"lookahead", 3}},
-                          Config{{"tile", 64}, {"chunk", 32}, {"per_thread", 4}, {"lookahead", 3}}}) {
-    EXPECT_FALSE(is_built(*v, c)) << config_name("sm90", c);
-    EXPECT_NE(broken_constraint(*v, c).find("makes no kernel: needs lookahead 3"), std::string::npos)
-        << config_name("sm90", c);
-  }
+  expect_unbuilt_by(*v,
+                    {Config{{"tile", 128}, {"chunk", 8}, {"per_thread", 8}, {"lookahead", 3}},
+                     Config{{"tile", 64}, {"chunk", 8}, {"per_thread", 8}, {"lookahead", 3}},
+                     Config{{"tile", 64}, {"chunk", 32}, {"per_thread", 4}, {"lookahead", 3}}},
+                    "makes no kernel: needs lookahead 3");
 }
 
 // Pairs of rounds with the pass held to three blocks an SM (lookahead 4): sm90 at tile 64, chunk
@@ -138,13 +147,11 @@ TEST(Registry, Sm90PassHeldToThreeIsBuiltAtTile64FourByFourOnly) {
   pairs["lookahead"] = 3;
   EXPECT_EQ(scratch_bytes(*v, held, 2500), scratch_bytes(*v, pairs, 2500));
   EXPECT_EQ(scratch_bytes(*v, held, 2500), 2u * 128 * 2560 * 4) << "2500 padded to 2560";
-  for (const Config& c : {Config{{"tile", 64}, {"chunk", 16}, {"per_thread", 8}, {"lookahead", 4}},
-                          Config{{"tile", 128}, {"chunk", 8}, {"per_thread", 8}, {"lookahead", 4}},
-                          Config{{"tile", 64}, {"chunk", 32}, {"per_thread", 4}, {"lookahead", 4}}}) {
-    EXPECT_FALSE(is_built(*v, c)) << config_name("sm90", c);
-    EXPECT_NE(broken_constraint(*v, c).find("makes no kernel: needs lookahead 4 only at tile 64"), std::string::npos)
-        << config_name("sm90", c) << ": " << broken_constraint(*v, c);
-  }
+  expect_unbuilt_by(*v,
+                    {Config{{"tile", 64}, {"chunk", 16}, {"per_thread", 8}, {"lookahead", 4}},
+                     Config{{"tile", 128}, {"chunk", 8}, {"per_thread", 8}, {"lookahead", 4}},
+                     Config{{"tile", 64}, {"chunk", 32}, {"per_thread", 4}, {"lookahead", 4}}},
+                    "makes no kernel: needs lookahead 4 only at tile 64");
   const Variant* u16 = find_variant("sm90_u16");
   ASSERT_NE(u16, nullptr);
   const auto lookahead = std::find_if(u16->space.begin(), u16->space.end(),
