@@ -849,21 +849,19 @@ __device__ __forceinline__ void update_from_panel(int* __restrict__ d, int pitch
   constexpr int kPerW = Layout::kPerW;
   int acc[kPer][kPerW];
   load_tile<kTile, kPer, F>(acc, d, pitch, ci, cj);
-  if constexpr (Layout::kSubs == 2) {  // halves exist only with 2 x 2 sub-blocks a thread
+  bool halved = false;  // halves exist only with 2 x 2 sub-blocks a thread
+  if constexpr (Layout::kSubs == 2) {
     if (n - ci * kTile <= Layout::kHalf) {
       accumulate_from_panel<kMbarriers, kTile, kPer, F, kPer / 2, kPerW>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
+      halved = true;
     } else if constexpr (Layout::kSubsW == 2) {
       if (n - cj * kTile <= Layout::kHalf) {
         accumulate_from_panel<kMbarriers, kTile, kPer, F, kPer, kPerW / 2>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
-      } else {
-        accumulate_from_panel<kMbarriers, kTile, kPer, F>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
+        halved = true;
       }
-    } else {
-      accumulate_from_panel<kMbarriers, kTile, kPer, F>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
     }
-  } else {
-    accumulate_from_panel<kMbarriers, kTile, kPer, F>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
   }
+  if (!halved) accumulate_from_panel<kMbarriers, kTile, kPer, F>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
   store_tile<kTile, kPer, F>(acc, d, pitch, ci, cj);
 }
 
