@@ -294,10 +294,12 @@ __device__ __forceinline__ void accumulate(int (&acc)[kPer][kPer / F::kPerWord],
 // half of the tiles in the last row and column (three copies of the loop, so only the kernels
 // that update most tiles use it). A thread's columns come in two halves only where its words
 // form two sub-blocks (int32); with one (16-bit pairs at kPer = 8) only rows are skipped.
+// `copy` (null: none): the new tile also goes to tile (0, cj) there (rows `pitch` apart).
 template <int kTile, int kChunk, int kPer, bool kSkipHalves, class F = Int32Elements>
 __device__ __forceinline__ void update_tile(int* __restrict__ c, int pitch, int n, int ci, int cj, int row_tile,
                                             const int* __restrict__ a, int a_pitch, int a_ti, int a_tk,
-                                            const int* __restrict__ b, int b_pitch, int b_tk, int b_tj, int* smem) {
+                                            const int* __restrict__ b, int b_pitch, int b_tk, int b_tj, int* smem,
+                                            int* __restrict__ copy = nullptr) {
   using Layout = ThreadTile<kTile, kPer, F>;
   constexpr int kPerW = Layout::kPerW;
   int acc[kPer][kPerW];
@@ -322,13 +324,16 @@ __device__ __forceinline__ void update_tile(int* __restrict__ c, int pitch, int 
     accumulate<kTile, kChunk, kPer, F>(acc, a, a_pitch, a_ti, a_tk, b, b_pitch, b_tk, b_tj, chunks, smem);
   }
   store_tile<kTile, kPer, F>(acc, c, pitch, ci, cj);
+  if (copy != nullptr) store_tile<kTile, kPer, F>(acc, copy, pitch, 0, cj);
 }
 
-// sm90's product: C = tile (ci, cj) of d, A = (ci, kt), B = (kt, cj).
+// sm90's product: C = tile (ci, cj) of d, A = (ci, kt), B = (kt, cj); with `copy`, C to tile
+// (0, cj) there too.
 template <int kTile, int kChunk, int kPer = kPerThread, bool kSkipHalves = false, class F = Int32Elements>
 __device__ __forceinline__ void product_tile(int* __restrict__ d, int pitch, int n, int ci, int cj,
-                                             int kt, int* smem) {
-  update_tile<kTile, kChunk, kPer, kSkipHalves, F>(d, pitch, n, ci, cj, ci, d, pitch, ci, kt, d, pitch, kt, cj, smem);
+                                             int kt, int* smem, int* __restrict__ copy = nullptr) {
+  update_tile<kTile, kChunk, kPer, kSkipHalves, F>(d, pitch, n, ci, cj, ci, d, pitch, ci, kt, d, pitch, kt, cj, smem,
+                                                   copy);
 }
 
 // Phase 2: blockIdx.y == 0 the pivot-row tiles (kt, t), == 1 the pivot-column tiles (t, kt).
@@ -839,29 +844,35 @@ __device__ __forceinline__ void accumulate_from_panel(int (&acc)[kPer][kPer / F:
     ring_block_barrier<kTile, kPer, F, kRows, kCols>(acc, panel, d, pitch, a_ti, b_tk, b_tj, chunks, smem);
 }
 
-// C = min(C, A (x) B) for tile (ci, cj) of d: A from the panel, B rows kt * kTile .. of d, over
-// `chunks` chunks of the ring (one round's or, at lookahead 3, two rounds'), the padded halves of
-// the last row and column of tiles left out as update_tile leaves them (packed formats: rows only).
+// C = min(C, A (x) B) for tile (ci, cj) of d: A from the panel, B rows kt * kTile .. of d (or, with
+// `row_panel`, rows 0 .. of it: a copy of those rows, `pitch` words apart), over `chunks` chunks of
+// the ring (one round's or, at lookahead 3, two rounds'), the padded halves of the last row and
+// column of tiles left out as update_tile leaves them (packed formats: rows only).
 template <int kTile, int kPer, class F, bool kMbarriers>
 __device__ __forceinline__ void update_from_panel(int* __restrict__ d, int pitch, int n, int ci, int cj, int kt,
-                                                  int chunks, const int* __restrict__ panel, int* smem) {
+                                                  int chunks, const int* __restrict__ panel, int* smem,
+                                                  const int* __restrict__ row_panel = nullptr) {
   using Layout = ThreadTile<kTile, kPer, F>;
   constexpr int kPerW = Layout::kPerW;
+  const int* const b = row_panel != nullptr ? row_panel : d;
+  const int b_tk = row_panel != nullptr ? 0 : kt;
   int acc[kPer][kPerW];
   load_tile<kTile, kPer, F>(acc, d, pitch, ci, cj);
   bool halved = false;  // halves exist only with 2 x 2 sub-blocks a thread
   if constexpr (Layout::kSubs == 2) {
     if (n - ci * kTile <= Layout::kHalf) {
-      accumulate_from_panel<kMbarriers, kTile, kPer, F, kPer / 2, kPerW>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
+      accumulate_from_panel<kMbarriers, kTile, kPer, F, kPer / 2, kPerW>(acc, panel, b, pitch, ci, b_tk, cj, chunks,
+                                                                         smem);
       halved = true;
     } else if constexpr (Layout::kSubsW == 2) {
       if (n - cj * kTile <= Layout::kHalf) {
-        accumulate_from_panel<kMbarriers, kTile, kPer, F, kPer, kPerW / 2>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
+        accumulate_from_panel<kMbarriers, kTile, kPer, F, kPer, kPerW / 2>(acc, panel, b, pitch, ci, b_tk, cj, chunks,
+                                                                           smem);
         halved = true;
       }
     }
   }
-  if (!halved) accumulate_from_panel<kMbarriers, kTile, kPer, F>(acc, panel, d, pitch, ci, kt, cj, chunks, smem);
+  if (!halved) accumulate_from_panel<kMbarriers, kTile, kPer, F>(acc, panel, b, pitch, ci, b_tk, cj, chunks, smem);
   store_tile<kTile, kPer, F>(acc, d, pitch, ci, cj);
 }
 

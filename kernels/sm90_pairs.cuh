@@ -48,11 +48,25 @@
 // 1 at 1.50, H200). So L closes the pivot (u, u) in its block (A), and B-E are one launch each,
 // row and column together, C's pivot in C's launch (lookahead2_cross), each launched early
 // (programmatic dependent launch): 1.44 ms (docs/perf-notes.md, step 21).
+//
+// The short chain defers E. Nothing before the next pair's B needs it: the pass of pair (u, v)
+// needs column and row u after round u only (B's), and the next pair's L reads lines u and v
+// (rounds u and v) the same way. So B writes column u into the panel, and E of pair (u, v) runs on
+// a third stream beside that pass and the next pair's L, before the next pair's B (which reads its
+// tiles (u, u + 2), (u + 2, u), ...): C, D, and then the pass, no longer wait for it (H200,
+// n = 2000: 0.86 to 0.78 ms; docs/perf-notes.md, step 24). E writes row u of d while the pass and
+// L read it as B, so at tile 64 those read B from a copy of rows u and v, the row panel (rows
+// 0 .. 63: row u, 64 .. 127: row v, as in d), which B and D fill as they finish each row tile.
 #pragma once
 
 #include "kernels/sm90.cuh"
 
 namespace apsp::kernels::sm90 {
+
+// Pairs of rounds at tile 64 prepare a pair in five launches, not eleven (lookahead2_cross), and
+// defer E, reading B from the row panel (above).
+template <int kTile>
+constexpr bool short_chain() { return kTile == 64; }
 
 // x in [0, tiles - skipped) onto the tile indices outside [first, first + skipped).
 __device__ __forceinline__ int skip_range(int x, int first, int skipped) { return x < first ? x : x + skipped; }
@@ -64,6 +78,15 @@ __device__ __forceinline__ void pair_tile_to_panel(const int* __restrict__ d, in
                                                    int* __restrict__ panel, int g) {
   if (panel != nullptr && cj >= g && cj < g + 2)
     tile_to_panel<kTile, kPer, F>(d, pitch, ci, cj, panel + static_cast<size_t>(cj - g) * kTile * panel_pitch<F>(pitch));
+}
+
+// Where tile row ci of d goes in the row panel (null: none), if it is one of the pair's (g,
+// g + 1): the row panel's rows are d's rows g * kTile .. (g + 2) * kTile - 1, `pitch` words apart.
+// product_tile stores a tile there as it stores it in d.
+template <int kTile>
+__device__ __forceinline__ int* row_panel_tiles(int* __restrict__ row_panel, int pitch, int ci, int g) {
+  return row_panel != nullptr && ci >= g && ci < g + 2 ? row_panel + static_cast<size_t>(ci - g) * kTile * pitch
+                                                       : nullptr;
 }
 
 // A and C's pivot: tile (q, q), the round-kt update first (kt < 0: none), then closed. Packed
@@ -118,13 +141,15 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
 }
 
 // Rounds r and r + 1 on tile (ci, cj) in one pass: A from the pair's panel (256 rows), B rows
-// r * 128 .. of d, in accumulate_from_panel's ring (ring_mbarriers: int32 at tile 128 three stages
-// on mbarriers, else two and a block barrier a chunk).
+// r * 128 .. of d (the short chain: of the pair's row panel), in accumulate_from_panel's ring
+// (ring_mbarriers: int32 at tile 128 three stages on mbarriers, else two and a block barrier a
+// chunk).
 template <int kTile, int kPer, class F>
 __device__ __forceinline__ void pair_pass(int* __restrict__ d, int pitch, int n, int ci, int cj, int r,
-                                          const int* __restrict__ panel, int* smem) {
+                                          const int* __restrict__ panel, const int* __restrict__ row_panel, int* smem) {
   const int chunks = (min(2 * kTile, n - r * kTile) + kRingChunk - 1) / kRingChunk;
-  update_from_panel<kTile, kPer, F, ring_mbarriers<kTile, F, true>()>(d, pitch, n, ci, cj, r, chunks, panel, smem);
+  update_from_panel<kTile, kPer, F, ring_mbarriers<kTile, F, true>()>(d, pitch, n, ci, cj, r, chunks, panel, smem,
+                                                                     short_chain<kTile>() ? row_panel : nullptr);
 }
 
 // The main stream's part of pair (r, r + 1): every tile off rows and columns r .. r + 3. The
@@ -141,10 +166,11 @@ constexpr int pass_blocks_per_sm() { return F::kPerWord == 1 ? 2 : 3; }
 
 template <int kTile, int kPer, class F = Int32Elements>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), pass_blocks_per_sm<F>())
-    lookahead2_ordinary(int* __restrict__ d, int pitch, int n, int r, const int* __restrict__ panel) {
+    lookahead2_ordinary(int* __restrict__ d, int pitch, int n, int r, const int* __restrict__ panel,
+                        const int* __restrict__ row_panel) {
   extern __shared__ int4 smem4[];
   pair_pass<kTile, kPer, F>(d, pitch, n, skip_range(blockIdx.y, r, 4), skip_range(blockIdx.x, r, 4), r, panel,
-                         reinterpret_cast<int*>(smem4));
+                            row_panel, reinterpret_cast<int*>(smem4));
 }
 
 // The side stream's first launch: rounds r and r + 1 on the lines of the next pair, rows and
@@ -154,13 +180,14 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), pass_blocks_pe
 // their rows' (those blocks return).
 template <int kTile, int kPer, class F = Int32Elements, bool kCloseFirst = false>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), pass_blocks_per_sm<F>())
-    lookahead2_lines(int* __restrict__ d, int pitch, int n, int r, int lines, const int* __restrict__ panel) {
+    lookahead2_lines(int* __restrict__ d, int pitch, int n, int r, int lines, const int* __restrict__ panel,
+                     const int* __restrict__ row_panel) {
   extern __shared__ int4 smem4[];
   int* smem = reinterpret_cast<int*>(smem4);
   const int u = r + 2, line = u + static_cast<int>(blockIdx.y >> 1), t = skip_two(blockIdx.x, r);
   const bool column = blockIdx.y & 1;
   if (column && t >= u && t < u + lines) return;
-  pair_pass<kTile, kPer, F>(d, pitch, n, column ? t : line, column ? line : t, r, panel, smem);
+  pair_pass<kTile, kPer, F>(d, pitch, n, column ? t : line, column ? line : t, r, panel, row_panel, smem);
   if constexpr (kCloseFirst) {
     if (line == u && t == u) {  // A in the same launch: the pivot (u, u), final now, closed
       __syncthreads();  // every thread's stores, before the block reads the tile back
@@ -172,13 +199,14 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), pass_blocks_pe
 // The short chain (tile 64, where a launch's wait costs as much as its work): B, C, D and E each
 // one launch, row q and column q together. Grid (others + diag, others > 0 ? 2 : 1), others =
 // tiles - skipped: blockIdx.y 0 the row's tiles, 1 the column's, outside [skip, skip + skipped),
-// each its round-kt update (phase 2 where kt = q) and into the panel if its column is the pair's;
-// with diag, block (others, 0) takes the tile (q, q): updated and copied as the others (D, E),
-// or, with close_diag (C), updated and then closed, as lookahead2_pivot.
+// each its round-kt update (phase 2 where kt = q) and into the panel if its column is the pair's
+// (and into the row panel, where one is given, if its row is); with diag, block (others, 0) takes
+// the tile (q, q): updated and copied as the others (D, E), or, with close_diag (C), updated and
+// then closed, as lookahead2_pivot.
 template <int kTile, int kChunk, int kPer, class F = Int32Elements>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
     lookahead2_cross(int* __restrict__ d, int pitch, int n, int tiles, int q, int skip, int skipped, int kt,
-                     bool close_diag, int* __restrict__ panel, int g) {
+                     bool close_diag, int* __restrict__ panel, int* __restrict__ row_panel, int g) {
   wait_for_previous();  // launched early (the host's launch_early): its launch hides behind the previous step
   allow_next();
   extern __shared__ int4 smem4[];
@@ -190,13 +218,15 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
     if (close_diag) {
       update_and_close<kTile, kChunk, kPer, F>(d, pitch, n, q, kt, smem);
     } else {
-      product_tile<kTile, kChunk, kPer, false, F>(d, pitch, n, q, q, kt, smem);
+      product_tile<kTile, kChunk, kPer, false, F>(d, pitch, n, q, q, kt, smem,
+                                                  row_panel_tiles<kTile>(row_panel, pitch, q, g));
       pair_tile_to_panel<kTile, kPer, F>(d, pitch, q, q, panel, g);
     }
     return;
   }
   const int t = skip_range(x, skip, skipped), ci = column ? t : q, cj = column ? q : t;
-  product_tile<kTile, kChunk, kPer, false, F>(d, pitch, n, ci, cj, kt, smem);
+  product_tile<kTile, kChunk, kPer, false, F>(d, pitch, n, ci, cj, kt, smem,
+                                              row_panel_tiles<kTile>(row_panel, pitch, ci, g));
   pair_tile_to_panel<kTile, kPer, F>(d, pitch, ci, cj, panel, g);  // reads back this block's stores (tile_to_panel)
 }
 

@@ -135,22 +135,32 @@ TEST(Registry, Sm90PairsOfRoundsAreBuiltOnThePanelOnlyWithTwoDoublePanelsOfScrat
                     "makes no kernel: needs lookahead 3");
 }
 
-// Pairs of rounds with the pass held to three blocks an SM (lookahead 4): sm90 at tile 64, chunk
-// 16, 4 x 4 a thread only, with lookahead 3's scratch; sm90_u16 does not declare the value.
-TEST(Registry, Sm90PassHeldToThreeIsBuiltAtTile64FourByFourOnly) {
+// The short chain's schedules: E deferred (lookahead 5) at tile 64, chunk 16, either per_thread;
+// with the pass held to three blocks an SM too (lookahead 4) at 4 x 4 only. Both allocate the
+// row panels beside lookahead 3's panels; sm90_u16 declares neither value.
+TEST(Registry, Sm90ShortChainSchedulesAreBuiltAtTile64Only) {
   const Variant* v = find_variant("sm90");
   ASSERT_NE(v, nullptr);
   const Config held = parse_config("sm90[tile=64,chunk=16,per_thread=4,lookahead=4]").config;
-  EXPECT_TRUE(is_built(*v, held));
-  EXPECT_EQ(broken_constraint(*v, held), "");
-  Config pairs = held;
+  Config deferred = held, deferred8 = held, pairs = held;
+  deferred["lookahead"] = 5;
+  deferred8["lookahead"] = 5;
+  deferred8["per_thread"] = 8;
   pairs["lookahead"] = 3;
-  EXPECT_EQ(scratch_bytes(*v, held, 2500), scratch_bytes(*v, pairs, 2500));
-  EXPECT_EQ(scratch_bytes(*v, held, 2500), 2u * 128 * 2560 * 4) << "2500 padded to 2560";
+  for (const Config& c : {held, deferred, deferred8}) {
+    EXPECT_TRUE(is_built(*v, c)) << config_name("sm90", c);
+    EXPECT_EQ(broken_constraint(*v, c), "") << config_name("sm90", c);
+  }
+  const uint64_t panels = 2u * 128 * 2560 * 4;  // 2500 padded to 2560: two panels of two columns of tiles
+  EXPECT_EQ(scratch_bytes(*v, pairs, 2500), panels);
+  for (const Config& c : {held, deferred, deferred8})
+    EXPECT_EQ(scratch_bytes(*v, c, 2500), 2 * panels) << "and two row panels of two rows of tiles";
   expect_unbuilt_by(*v,
                     {Config{{"tile", 64}, {"chunk", 16}, {"per_thread", 8}, {"lookahead", 4}},
                      Config{{"tile", 128}, {"chunk", 8}, {"per_thread", 8}, {"lookahead", 4}},
-                     Config{{"tile", 64}, {"chunk", 32}, {"per_thread", 4}, {"lookahead", 4}}},
+                     Config{{"tile", 64}, {"chunk", 32}, {"per_thread", 4}, {"lookahead", 4}},
+                     Config{{"tile", 128}, {"chunk", 8}, {"per_thread", 8}, {"lookahead", 5}},
+                     Config{{"tile", 64}, {"chunk", 32}, {"per_thread", 4}, {"lookahead", 5}}},
                     "makes no kernel: needs lookahead 4 only at tile 64");
   const Variant* u16 = find_variant("sm90_u16");
   ASSERT_NE(u16, nullptr);
@@ -158,6 +168,7 @@ TEST(Registry, Sm90PassHeldToThreeIsBuiltAtTile64FourByFourOnly) {
                                       [](const Param& p) { return p.name == "lookahead"; });
   ASSERT_NE(lookahead, u16->space.end());
   EXPECT_EQ(std::count(lookahead->values.begin(), lookahead->values.end(), 4), 0);
+  EXPECT_EQ(std::count(lookahead->values.begin(), lookahead->values.end(), 5), 0);
 }
 
 // The shared memory the held schedules ask the device for (Variant::check): look-ahead 4's pass

@@ -2,7 +2,7 @@
 // out with rows padded to a multiple of the tile (Variant::pitch: the caller's copies do it) so
 // no kernel checks bounds (the padding is left out of the work); tiles of 64 or 128 elements;
 // phases 2 and 3 share one GEMM-like min-plus routine with an 8 x 8 (or 4 x 4) register tile per
-// thread, 16-byte shared-memory loads and a double-buffered k loop (kernels/sm90.cuh); five
+// thread, 16-byte shared-memory loads and a double-buffered k loop (kernels/sm90.cuh); six
 // schedules of a round (lookahead), chained by programmatic dependent launch (the schedules,
 // checks and space shape in variants/sm90_family.hpp, shared with 06_sm90_u16.cu).
 //
@@ -38,14 +38,16 @@ using sm90_family::make_config;
 using TileValues = IntList<64, 128>;    // <- tile edge: round size and output tile per block
 using ChunkValues = IntList<8, 16, 32>;  // <- k elements staged in shared memory per step
 using PerThreadValues = IntList<4, 8>;   // <- outputs per thread along each edge (4x4 or 8x8)
-using LookaheadValues = IntList<0, 1, 2, 3, 4>;  // <- 0: three launches a round; 1: each round's
-                                                 //    phase 3 beside a side stream that prepares
-                                                 //    the next round; 2: two launches a round, the
-                                                 //    next pivot inside phase 3 on an SM of its
-                                                 //    own; 3: as 1 over pairs of rounds, both in
-                                                 //    one pass of phase 3 (chunk 16 only: the
-                                                 //    ring); 4: as 3 at tile 64, 4 x 4, the pass
-                                                 //    held to three blocks an SM
+using LookaheadValues = IntList<0, 1, 2, 3, 4, 5>;  // <- 0: three launches a round; 1: each
+                                                    //    round's phase 3 beside a side stream that
+                                                    //    prepares the next round; 2: two launches a
+                                                    //    round, the next pivot inside phase 3 on an
+                                                    //    SM of its own; 3: as 1 over pairs of
+                                                    //    rounds, both in one pass of phase 3 (chunk
+                                                    //    16 only: the ring); 5: as 3 at tile 64, a
+                                                    //    step of the side chain deferred to a third
+                                                    //    stream; 4: as 5 at 4 x 4, the pass held to
+                                                    //    three blocks an SM
 
 // The rules a combination must pass to be compiled, each a constexpr predicate over the point (as
 // integral constants) with its text: the Variant's constraints test them at run time (through
@@ -72,7 +74,7 @@ struct NoSpills {
   }
 };
 using Rules = std::tuple<sm90_family::ProductFits<Int32Elements>, NoSpills, sm90_family::PairsOnThePanel<Int32Elements>,
-                        sm90_family::PassHeldToThree<Int32Elements>>;
+                        sm90_family::ShortChainSchedules<Int32Elements>>;
 using Family = sm90_family::Family<Int32Elements, TileValues, ChunkValues, PerThreadValues, LookaheadValues, Rules>;
 
 // This shard's instances, registered before main() (variants/instances.hpp): each the schedule

@@ -65,14 +65,19 @@ struct PairsOnThePanel {
   }
 };
 
-// Pairs of rounds with the pass held to three blocks an SM (lookahead 4): tile 64, int32, 4 x 4
-// a thread, the one pass of which four blocks fill an SM (64 registers a thread).
+// The short chain's own schedules (kernels/sm90_pairs.cuh; tile 64, int32, chunk 16): pairs of
+// rounds with E deferred (lookahead 5) and, with the pass held to three blocks an SM too
+// (lookahead 4), at 4 x 4 a thread, the one pass of which four blocks fill an SM (64 registers a
+// thread).
 template <class F>
-struct PassHeldToThree {
-  static constexpr const char* kRule = "lookahead 4 only at tile 64, chunk 16, per_thread 4";
+struct ShortChainSchedules {
+  static constexpr const char* kRule =
+      "lookahead 4 only at tile 64, chunk 16, per_thread 4; lookahead 5 only at tile 64, chunk 16";
   template <class T, class C, class P, class L>
   constexpr bool operator()(T, C, P, L) const {
-    return L::value != 4 || (T::value == 64 && C::value == 16 && P::value == 4 && F::kPerWord == 1);
+    const bool short_chain = T::value == 64 && C::value == 16 && F::kPerWord == 1;
+    if (L::value == 4) return short_chain && P::value == 4;
+    return L::value != 5 || short_chain;
   }
 };
 
@@ -118,7 +123,9 @@ void allow_smem(Kernel* kernel, int bytes) {
 }
 
 // The look-ahead schedules' second stream, at the highest priority so that its few blocks are
-// dispatched ahead of the waiting ordinary tiles, and the events that fork and join it.
+// dispatched ahead of the waiting ordinary tiles, and the events that fork and join it; for the
+// short chain's pairs of rounds (kernels/sm90_pairs.cuh) a third at the same priority, where E
+// runs, and the event the side stream waits for before the next B.
 //
 // Made anew for every solve, after the solve's first launches (its host cost then overlaps them).
 // One kept from solve to solve ran lookahead 1 at n = 2500 6% slower on the H200 once it had
@@ -132,16 +139,18 @@ void allow_smem(Kernel* kernel, int bytes) {
 struct SideStream {
   cudaStream_t stream = nullptr;
   cudaEvent_t fork = nullptr, join = nullptr;
+  cudaStream_t deferred = nullptr;  // with_deferred only
+  cudaEvent_t deferred_done = nullptr;
 };
-inline const SideStream& new_side_stream() {
+inline const SideStream& new_side_stream(bool with_deferred = false) {
   thread_local SideStream side;
-  const SideStream made{make_priority_stream(true), make_ordering_event(), make_ordering_event()};
+  SideStream made{make_priority_stream(true), make_ordering_event(), make_ordering_event()};
+  if (with_deferred) made.deferred = make_priority_stream(true), made.deferred_done = make_ordering_event();
   const SideStream old = std::exchange(side, made);
-  if (old.stream) {
-    APSP_CUDA_CHECK(cudaStreamDestroy(old.stream));
-    APSP_CUDA_CHECK(cudaEventDestroy(old.fork));
-    APSP_CUDA_CHECK(cudaEventDestroy(old.join));
-  }
+  for (cudaStream_t s : {old.stream, old.deferred})
+    if (s) APSP_CUDA_CHECK(cudaStreamDestroy(s));
+  for (cudaEvent_t e : {old.fork, old.join, old.deferred_done})
+    if (e) APSP_CUDA_CHECK(cudaEventDestroy(e));
   return side;
 }
 
@@ -254,7 +263,12 @@ class Schedules {
   // starts where one ordinary block ended, not two, and shares the SM with two. Where the side
   // chain is the longer of the two, this shortens a pair (n = 2000-3000 on the H200;
   // docs/perf-notes.md, step 23); elsewhere the pass's fourth block is worth more.
-  void pairs_of_rounds(bool pass_held_to_three = false) const {
+  // lookahead 4 and 5 (`defer_e`, the short chain only): each pair's E runs on a third stream,
+  // beside the pair's pass and the next pair's L, and the pass and L read B from the pair's row
+  // panel (kernels/sm90_pairs.cuh). It shortens the side chain by a step, which gains where the
+  // chain is the longer path (n = 1600-3000 on the H200, step 24) and costs a little where the
+  // pass is; lookahead 4 holds the pass to three blocks as well.
+  void pairs_of_rounds(bool pass_held_to_three, bool defer_e) const {
     static_assert(k::ordinary_from_panel<kTile, kChunk, kPer, F>(), "pairs of rounds need the panel config");
     if (tiles_ == 1) {
       phases_1_2(0);
@@ -270,21 +284,35 @@ class Schedules {
       allow_smem(k::lookahead2_line<kTile, kC, kPer, false, F>, kProd);
       allow_smem(k::lookahead2_line<kTile, kC, kPer, true, F>, kProd);
     }
-    const size_t panel_elems = 2ull * kTile * rows();
+    // Two of each, pair p's in the p % 2nd: the panels (2 kTile rows of rows() words each) and,
+    // where E is deferred, the row panels (2 kTile rows of pitch_ words) after them.
+    const size_t panel_elems = 2ull * kTile * rows(), row_panel_elems = defer_e ? 2ull * kTile * pitch_ : 0;
     int* panels = nullptr;
-    APSP_CUDA_CHECK(cudaMallocAsync(&panels, 2 * panel_elems * sizeof(int), stream_));
-    prepare_pair(0, stream_, nullptr, panels);
-    const SideStream& side = new_side_stream();
+    APSP_CUDA_CHECK(cudaMallocAsync(&panels, 2 * (panel_elems + row_panel_elems) * sizeof(int), stream_));
+    const auto panels_of = [&](int pair) -> Panels {
+      return {panels + (pair & 1) * panel_elems,
+              defer_e ? panels + 2 * panel_elems + (pair & 1) * row_panel_elems : nullptr};
+    };
+    prepare_pair(0, stream_, {}, panels_of(0), defer_e);
+    const SideStream& side = new_side_stream(defer_e);
     for (int r = 0; r + 1 < tiles_; r += 2) {
       const int pair = r / 2;
       fork(side);
-      int* const panel = panels + (pair & 1) * panel_elems;
-      if (r + 2 < tiles_) prepare_pair(r + 2, side.stream, panel, panels + ((pair + 1) & 1) * panel_elems);
+      const Panels panel = panels_of(pair);
+      if constexpr (kShortChain) {
+        if (defer_e) {  // E of this pair, before the next pair's B or the join
+          APSP_CUDA_CHECK(cudaStreamWaitEvent(side.deferred, side.fork));
+          cross(side.deferred, r, r, r, 2, r + 1, 1, false, {});
+          APSP_CUDA_CHECK(cudaEventRecord(side.deferred_done, side.deferred));
+        }
+      }
+      if (r + 2 < tiles_) prepare_pair(r + 2, side.stream, panel, panels_of(pair + 1), defer_e, &side);
+      else if (defer_e) APSP_CUDA_CHECK(cudaStreamWaitEvent(side.stream, side.deferred_done));
       mark_phase(phases_, 3);
       const int others = tiles_ - std::min(4, tiles_ - r);  // off rows and columns r .. r + 3
       if (others > 0) {
-        k::lookahead2_ordinary<kTile, kPer, F><<<dim3(others, others), kThreads, pass_smem, stream_>>>(m_, pitch_, n_,
-                                                                                                    r, panel);
+        k::lookahead2_ordinary<kTile, kPer, F><<<dim3(others, others), kThreads, pass_smem, stream_>>>(
+            m_, pitch_, n_, r, panel.columns, panel.rows);
         APSP_CUDA_CHECK_LAUNCH();
       }
       join(side);
@@ -302,9 +330,9 @@ class Schedules {
   static constexpr int kThreads2 = k::product_threads<kTile, k::per_thread2<F>()>();
   static constexpr int kPivot = std::max(kProd, k::pivot_smem<kTile>());  // a pivot's update and closure
   static constexpr int kRing = k::ring_smem<kTile, F, true>();  // the pairs pass and its lines
-  // Pairs of rounds at tile 64 prepare a pair in five launches, not eleven (kernels/sm90_pairs.cuh,
-  // lookahead2_cross): there a launch's wait costs about what its work does.
-  static constexpr bool kShortChain = kTile == 64;
+  // Pairs of rounds at tile 64 prepare a pair in five launches, not eleven, and defer E
+  // (kernels/sm90_pairs.cuh): there a launch's wait costs about what its work does.
+  static constexpr bool kShortChain = k::short_chain<kTile>();
   // The side chain's products and closures at tile 64 run 4 x 4 a thread whatever the pass's
   // per_thread: at 8 x 8 a tile is 64 threads, and a chain step, one tile's product on its own,
   // waits on their latency. (The panel holds the tiles in the matrix's layout, not a thread's.)
@@ -341,16 +369,26 @@ class Schedules {
     APSP_CUDA_CHECK(cudaStreamWaitEvent(stream_, side.join));
   }
 
-  // The lines of pair (u, u + 1), on stream s, into `panel`, after the pair (u - 2, u - 1) whose
-  // panel is `prev_panel` (null: u = 0, no pair before). The steps L and A-E are
-  // kernels/sm90_pairs.cuh's. On the main stream (the first pair) the pivot launches count as
-  // phase 1, the lines as phase 2 (the short chain's C, lines and pivot (v, v) together, too).
-  void prepare_pair(int u, cudaStream_t s, const int* prev_panel, int* panel) const {
+  // A pair's panel (its columns, transposed) and, for the short chain, its row panel: where the
+  // pass and L read A and B (kernels/sm90_pairs.cuh).
+  struct Panels {
+    int* columns = nullptr;
+    int* rows = nullptr;
+  };
+
+  // The lines of pair (u, u + 1), on stream s, into `next`, after the pair (u - 2, u - 1) whose
+  // panels are `prev` (none: u = 0, no pair before). The steps L and A-E are
+  // kernels/sm90_pairs.cuh's; the short chain's E is not here (pairs_of_rounds runs it on
+  // side->deferred, and B waits for it). On the main stream (the first pair) the pivot launches
+  // count as phase 1, the lines as phase 2 (the short chain's C, lines and pivot (v, v) together,
+  // too).
+  void prepare_pair(int u, cudaStream_t s, Panels prev, Panels next, bool defer_e,
+                    const SideStream* side = nullptr) const {
     const int v = u + 1, lines = v < tiles_ ? 2 : 1;
     const bool main = s == stream_;
-    if (prev_panel != nullptr) {  // L (the short chain: and A)
+    if (prev.columns != nullptr) {  // L (the short chain: and A)
       k::lookahead2_lines<kTile, kChainPer, F, kShortChain><<<dim3(tiles_ - 2, 2 * lines), kChainThreads, kRing, s>>>(
-          m_, pitch_, n_, u - 2, lines, prev_panel);
+          m_, pitch_, n_, u - 2, lines, prev.columns, prev.rows);
       APSP_CUDA_CHECK_LAUNCH();
     }
     auto pivot = [&](int q, int kt) {
@@ -359,19 +397,17 @@ class Schedules {
       APSP_CUDA_CHECK_LAUNCH();
     };
     if constexpr (kShortChain) {
-      auto cross = [&](int q, int skip, int skipped, int kt, int diag, bool close_diag, int* to_panel) {
-        if (const int others = tiles_ - skipped; others + diag > 0) {
-          if (main) mark_phase(phases_, 2);
-          launch_early(k::lookahead2_cross<kTile, kC, kChainPer, F>, dim3(others + diag, others > 0 ? 2 : 1), kChainThreads,
-                       kPivot, s, m_, pitch_, n_, tiles_, q, skip, skipped, kt, close_diag, to_panel, u);
-        }
+      auto step = [&](int q, int skip, int skipped, int kt, int diag, bool close_diag, Panels to) {
+        if (main) mark_phase(phases_, 2);
+        cross(s, u, q, skip, skipped, kt, diag, close_diag, to);
       };
-      if (prev_panel == nullptr) pivot(u, -1);  // A (else in L)
-      cross(u, u, 1, u, 0, false, nullptr);     // B
+      if (prev.columns == nullptr) pivot(u, -1);  // A (else in L)
+      if (defer_e && side != nullptr) APSP_CUDA_CHECK(cudaStreamWaitEvent(s, side->deferred_done));  // the last pair's E
+      step(u, u, 1, u, 0, false, defer_e ? next : Panels{});  // B (deferring E: column u for the panel)
       if (v >= tiles_) return;
-      cross(v, u, 2, u, 1, true, nullptr);      // C: the pivot (v, v) in it
-      cross(v, v, 1, v, 1, false, panel);       // D, with (v, v)
-      cross(u, u, 2, v, 1, false, panel);       // E, with (u, u)
+      step(v, u, 2, u, 1, true, {});                          // C: the pivot (v, v) in it
+      step(v, v, 1, v, 1, false, next);                       // D, with (v, v)
+      if (!defer_e) step(u, u, 2, v, 1, false, next);         // E, with (u, u)
     } else {
       auto line = [&](int q, int skip, int skipped, int kt, int diag, int* to_panel) {  // row, then column
         if (const int others = tiles_ - skipped; others + diag > 0) {
@@ -385,14 +421,23 @@ class Schedules {
           APSP_CUDA_CHECK_LAUNCH();
         }
       };
-      pivot(u, -1);                   // A
-      line(u, u, 1, u, 0, nullptr);   // B
+      pivot(u, -1);                          // A
+      line(u, u, 1, u, 0, nullptr);          // B
       if (v >= tiles_) return;
-      pivot(v, u);                    // C
+      pivot(v, u);                           // C
       line(v, u, 2, u, 0, nullptr);
-      line(v, v, 1, v, 1, panel);     // D, with (v, v)
-      line(u, u, 2, v, 1, panel);     // E, with (u, u)
+      line(v, v, 1, v, 1, next.columns);     // D, with (v, v)
+      line(u, u, 2, v, 1, next.columns);     // E, with (u, u)
     }
+  }
+
+  // One step of the short chain (kernels/sm90_pairs.cuh, lookahead2_cross) for the pair (g, g + 1),
+  // on stream s: row and column q outside tiles [skip, skip + skipped), their round-kt update,
+  // and with diag the tile (q, q) (closed too with close_diag); the tiles into `to`'s panels.
+  void cross(cudaStream_t s, int g, int q, int skip, int skipped, int kt, int diag, bool close_diag, Panels to) const {
+    if (const int others = tiles_ - skipped; others + diag > 0)
+      launch_early(k::lookahead2_cross<kTile, kC, kChainPer, F>, dim3(others + diag, others > 0 ? 2 : 1), kChainThreads,
+                   kPivot, s, m_, pitch_, n_, tiles_, q, skip, skipped, kt, close_diag, to.columns, to.rows, g);
   }
 
   int* m_;
@@ -407,7 +452,7 @@ void solve(int* words, int n, cudaStream_t stream, PhaseTimer* phases) {
   if constexpr (kLookahead == 0) schedules.three_launches();
   else if constexpr (kLookahead == 1) schedules.side_stream_rounds();
   else if constexpr (kLookahead == 2) schedules.next_pivot_in_phase_3();
-  else schedules.pairs_of_rounds(kLookahead == 4);
+  else schedules.pairs_of_rounds(kLookahead == 4, kLookahead >= 4);
   mark_phase(phases, 0);
 }
 
@@ -527,7 +572,8 @@ struct Family {
 
   // The device memory a solve allocates beside the matrix: the look-ahead schedules' two panels
   // where their ordinary tiles read A from one (kernels/sm90.cuh): a column of tiles each at
-  // lookahead 1 (one_round_from_panel), two at lookahead 3 and 4 (pairs of rounds, ordinary_from_panel).
+  // lookahead 1 (one_round_from_panel), two at lookahead 3, 4 and 5 (pairs of rounds,
+  // ordinary_from_panel); where E is deferred (4 and 5) the row panels as well.
   static uint64_t panel_bytes(const Config& c, int n) {
     uint64_t bytes = 0;
     with_config(c, [&](auto t, auto ch, auto p, auto la) {
@@ -536,8 +582,10 @@ struct Family {
       constexpr int kC = decltype(ch)::value, kP = decltype(p)::value;
       if constexpr (kL == 1 && k::one_round_from_panel<kT, kC, kP, F>())
         bytes = 2ull * kT * round_up(n, kT) * sizeof(int);
-      if constexpr ((kL == 3 || kL == 4) && k::ordinary_from_panel<kT, kC, kP, F>())
+      if constexpr (kL >= 3 && k::ordinary_from_panel<kT, kC, kP, F>())
         bytes = 2ull * 2 * kT * round_up(n, kT) * sizeof(int);
+      if constexpr (kL >= 4)  // and two row panels: two rows of tiles each, rows a pitch long
+        bytes += 2ull * 2 * kT * (round_up(n, kT) / F::kPerWord) * sizeof(int);
     });
     return bytes;
   }
