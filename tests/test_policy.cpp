@@ -41,19 +41,24 @@ TEST(Policy, RangesPickTheConfigPerSizeOnItsDeviceModel) {
   EXPECT_EQ(default_config(b, 1000, &other, policies).source, "declared default");
   EXPECT_EQ(default_config(b, 1000, nullptr, policies).config, b.defaults) << "no device";
   // Without a policy, sm90 follows its heuristic: tile 64 while a round has few tiles, then tile
-  // 64's pairs of rounds up to n = 7071 (to 3535 with the pass held to three blocks an SM), tile
-  // 128's (the declared default at lookahead 3) from 7072.
+  // 64's pairs of rounds with E deferred up to n = 7071 (to 2738 with the pass held to three
+  // blocks an SM, to 3464 at 4 x 4 a thread), tile 128's (the declared default at lookahead 3)
+  // from 7072.
   const Variant& sm90 = *find_variant("sm90");
   EXPECT_EQ(default_config(sm90, 1000, &other, policies).config.at("lookahead"), 2);
-  const Config tile64_pairs{{"tile", 64}, {"chunk", 16}, {"per_thread", 4}, {"lookahead", 3}};
-  Config held = tile64_pairs;
-  held["lookahead"] = 4;
-  EXPECT_EQ(default_config(sm90, 1501, &other, policies).config, held);
+  EXPECT_EQ(default_config(sm90, 1788, &other, policies).config.at("lookahead"), 2);
+  const Config held{{"tile", 64}, {"chunk", 16}, {"per_thread", 4}, {"lookahead", 4}};
+  Config deferred = held, deferred8 = held;
+  deferred["lookahead"] = 5;
+  deferred8["lookahead"] = 5;
+  deferred8["per_thread"] = 8;
+  EXPECT_EQ(default_config(sm90, 1789, &other, policies).config, held);
   EXPECT_EQ(default_config(sm90, 2500, &other, policies).config, held);
-  EXPECT_EQ(default_config(sm90, 3535, &other, policies).config, held);
-  EXPECT_EQ(default_config(sm90, 3536, &other, policies).config, tile64_pairs);
-  EXPECT_EQ(default_config(sm90, 5000, &other, policies).config, tile64_pairs);
-  EXPECT_EQ(default_config(sm90, 7071, &other, policies).config, tile64_pairs);
+  EXPECT_EQ(default_config(sm90, 2738, &other, policies).config, held);
+  EXPECT_EQ(default_config(sm90, 2739, &other, policies).config, deferred);
+  EXPECT_EQ(default_config(sm90, 3464, &other, policies).config, deferred);
+  EXPECT_EQ(default_config(sm90, 3465, &other, policies).config, deferred8);
+  EXPECT_EQ(default_config(sm90, 7071, &other, policies).config, deferred8);
   Config pairs = sm90.defaults;
   pairs["lookahead"] = 3;
   EXPECT_EQ(default_config(sm90, 7072, &other, policies).config, pairs);
@@ -112,21 +117,22 @@ TEST(Policy, ShippedTablesNameCompiledConfigs) {
   }
 }
 
-// sm90's heuristic (a device without a table) runs the H100 table's config at each size the
-// tuner measured it at (its edges differ: 1500 where the table switches at 1582).
-TEST(Policy, Sm90HeuristicHoldsTheH100TablesConfigsAtTheirTunedSizes) {
+// sm90's heuristic (a device without a table) runs both int32 tables' config over each of their
+// ranges: at the size the tuner measured it at and at both edges (the tables agree since 706e588).
+TEST(Policy, Sm90HeuristicHoldsBothTablesConfigsOverTheirRanges) {
   const Variant& sm90 = *find_variant("sm90");
   DeviceInfo other = nominal_h200();
   other.name = "a device without a table";
   int checked = 0;
   for (const Policy& p : shipped_policies()) {
-    if (p.device.name != "NVIDIA H100 80GB HBM3" || !p.variants.count("sm90")) continue;
+    if (!p.variants.count("sm90")) continue;
     for (const PolicyRange& r : p.variants.at("sm90")) {
-      EXPECT_EQ(sm90.heuristic(r.tuned_n, other), r.config) << "n = " << r.tuned_n;
+      for (int n : {r.n_min, r.tuned_n, r.n_max == INT_MAX ? 30000 : r.n_max})
+        EXPECT_EQ(sm90.heuristic(n, other), r.config) << p.device.name << ", n = " << n;
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 4) << "the H100's table, four tuned sizes";
+  EXPECT_EQ(checked, 16) << "the H100's and the H200's tables, eight tuned sizes each";
 }
 
 // The largest edge weight of the weighted graphs below: too large for 16 bits at these sizes,

@@ -95,22 +95,23 @@ namespace {
 // the tuner measured at n = 5000 on both the H200 and the H100 until tile 64's pairs of rounds
 // (docs/perf-notes.md, steps 11 and 21), and ahead of every config but the pairs of rounds above
 // that. The policy tables (policies/) and, on a device without one, the heuristic give each n its
-// config. The heuristic's configs are the ones the H100's table holds (the H200's differs at
-// n = 3536..7071, below): while a round has few tiles, tile 64 with the next pivot inside phase 3
-// (tuned at n = 1000); then tile 64 over pairs of rounds with its short side chain: up to the
-// geometric mean of 2500 and 5000 with the pass held to three blocks an SM (lookahead 4, the
-// pick at n = 2500 on both, step 23), then at four (at 5000 the H200's table has it at 8 x 8 a
-// thread, 0.3-0.4% ahead, the H100's at 4 x 4; step 22);
-// from the geometric mean of 5000 and 10000, tile 128's pairs of rounds (lookahead 3), which won
-// at 10000 and 30000 on the H200 (step 12).
+// config. The heuristic's tiers are both tables' (tuned at 706e588 at n = 1000, 1600, 2000, 2500,
+// 3000, 4000, 5000 and 10000; the edges are the geometric means between them): while a round has
+// few tiles, tile 64 with the next pivot inside phase 3 (chunk 32 at 1000, 16 at 1600); then tile
+// 64 over pairs of rounds with its short side chain and E deferred: the pass held to three
+// blocks an SM (lookahead 4, the pick at 2000 and 2500), then at four (lookahead 5: 4 x 4 at
+// 3000, 8 x 8 at 4000 and 5000; step 24); from the geometric mean of 5000 and 10000, tile 128's
+// pairs of rounds (lookahead 3), which won at 10000 and 30000 on the H200 (step 12).
 Variant make_sm90() {
   Variant v = Family::variant(kName,
                               "padded 64/128 tiles, GEMM-like 4x4/8x8 per thread, double-buffered k chunks, "
                               "look-ahead rounds",
                               make_config(128, 16, 8, 1),
-                              {{1500, make_config(64, 32, 4, 2)},
-                               {3535, make_config(64, 16, 4, 4)},
-                               {7071, make_config(64, 16, 4, 3)},
+                              {{1264, make_config(64, 32, 4, 2)},
+                               {1788, make_config(64, 16, 4, 2)},
+                               {2738, make_config(64, 16, 4, 4)},
+                               {3464, make_config(64, 16, 4, 5)},
+                               {7071, make_config(64, 16, 8, 5)},
                                {INT_MAX, make_config(128, 16, 8, 3)}});
   v.pitch = [](const Config& c, int n) { return sm90_family::round_up(n, c.at("tile")); };
   v.scratch_bytes = Family::panel_bytes;
