@@ -49,22 +49,25 @@
 // row and column together, C's pivot in C's launch (lookahead2_cross), each launched early
 // (programmatic dependent launch): 1.44 ms (docs/perf-notes.md, step 21).
 //
-// The short chain defers E. Nothing before the next pair's B needs it: the pass of pair (u, v)
-// needs column and row u after round u only (B's), and the next pair's L reads lines u and v
-// (rounds u and v) the same way. So B writes column u into the panel, and E of pair (u, v) runs on
-// a third stream beside that pass and the next pair's L, before the next pair's B (which reads its
-// tiles (u, u + 2), (u + 2, u), ...): C, D, and then the pass, no longer wait for it (H200,
-// n = 2000: 0.86 to 0.78 ms; docs/perf-notes.md, step 24). E writes row u of d while the pass and
-// L read it as B, so at tile 64 those read B from a copy of rows u and v, the row panel (rows
-// 0 .. 63: row u, 64 .. 127: row v, as in d), which B and D fill as they finish each row tile.
+// Deferring E (lookahead 4 and 5, the short chain only). Nothing before the next pair's B needs
+// E: the pass of pair (u, v) needs column and row u after round u only (B's), and the next
+// pair's L reads lines u and v the same way (rounds u and v on its lines). So B writes column u
+// into the panel (after round u; without deferral E writes it after round v, which is as
+// good), and E of pair (u, v) runs on a third stream beside that pair's pass and the next pair's
+// L, and before the next pair's B, which reads E's tiles (u, u + 2), (u + 2, u), ... Then C and
+// D, not E, end a pair's side chain (H200, n = 2000: 0.84 to 0.80 ms; docs/perf-notes.md, step
+// 24). E writes lines u of d; nothing else running then reads them but the pass and L, which read
+// row u as B: so with E deferred those read B from a copy of rows u and v, the row panel (rows
+// 0 .. 63: row u, 64 .. 127: row v, as in d), which B and D fill as they store each row tile
+// (product_tile's copy). Column u they read from the panel; E writes no panel.
 #pragma once
 
 #include "kernels/sm90.cuh"
 
 namespace apsp::kernels::sm90 {
 
-// Pairs of rounds at tile 64 prepare a pair in five launches, not eleven (lookahead2_cross), and
-// defer E, reading B from the row panel (above).
+// Pairs of rounds at tile 64 prepare a pair in five launches, not eleven (lookahead2_cross);
+// there E may be deferred, the pass and L then reading B from the row panel (above).
 template <int kTile>
 constexpr bool short_chain() { return kTile == 64; }
 
@@ -141,12 +144,13 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
 }
 
 // Rounds r and r + 1 on tile (ci, cj) in one pass: A from the pair's panel (256 rows), B rows
-// r * 128 .. of d (the short chain: of the pair's row panel), in accumulate_from_panel's ring
-// (ring_mbarriers: int32 at tile 128 three stages on mbarriers, else two and a block barrier a
-// chunk).
+// r * 128 .. of d (E deferred: the pair's row panel, non-null only then), in
+// accumulate_from_panel's ring (ring_mbarriers: int32 at tile 128 three stages on mbarriers, else
+// two and a block barrier a chunk).
 template <int kTile, int kPer, class F>
 __device__ __forceinline__ void pair_pass(int* __restrict__ d, int pitch, int n, int ci, int cj, int r,
-                                          const int* __restrict__ panel, const int* __restrict__ row_panel, int* smem) {
+                                          const int* __restrict__ panel, const int* __restrict__ row_panel,
+                                          int* smem) {
   const int chunks = (min(2 * kTile, n - r * kTile) + kRingChunk - 1) / kRingChunk;
   update_from_panel<kTile, kPer, F, ring_mbarriers<kTile, F, true>()>(d, pitch, n, ci, cj, r, chunks, panel, smem,
                                                                      short_chain<kTile>() ? row_panel : nullptr);

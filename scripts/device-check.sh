@@ -71,7 +71,7 @@ for tool in memcheck racecheck; do
     "${tests_for[$tool]}" --gtest_filter='Sm90U16/U16Config.*'
 done
 # sm90's ring (the panel at look-ahead 1 and the pairs of rounds, tile 128; int32's pairs at tile
-# 64 with their short chain, look-ahead 3 and 4) runs only where a round has ordinary tiles: three
+# 64 with their short chain, look-ahead 3, 4 and 5) runs only where a round has ordinary tiles: three
 # tiles of 128 at least (300), five for a pair's pass (520); at tile 64, 5, 8 and 9 tiles (pairs
 # only, and an odd last round).
 export APSP_TEST_SIZES=300,456,520
@@ -79,6 +79,6 @@ unset APSP_TEST_DEFAULTS_ONLY
 ring=AllVariants/VariantTest.EqualsTheCpuReference/sm90
 for tool in memcheck racecheck; do
   step sanitizers "$tool sm90's ring" compute-sanitizer --tool "$tool" --error-exitcode 1 "${tests_for[$tool]}" \
-    --gtest_filter="${ring}*_chunk_16_lookahead_?_per_thread_8_tile_128_:${ring}_chunk_16_lookahead_3_per_thread_?_tile_64_:${ring}_chunk_16_lookahead_4_per_thread_4_tile_64_"
+    --gtest_filter="${ring}*_chunk_16_lookahead_?_per_thread_8_tile_128_:${ring}_chunk_16_lookahead_3_per_thread_?_tile_64_:${ring}_chunk_16_lookahead_5_per_thread_?_tile_64_:${ring}_chunk_16_lookahead_4_per_thread_4_tile_64_"
 done
 finish
