@@ -846,7 +846,7 @@ __device__ __forceinline__ void accumulate_from_panel(int (&acc)[kPer][kPer / F:
 
 // C = min(C, A (x) B) for tile (ci, cj) of d: A from the panel, B rows kt * kTile .. of d (or, with
 // `row_panel`, rows 0 .. of it: a copy of those rows, `pitch` words apart), over `chunks` chunks of
-// the ring (one round's or, at lookahead 3, two rounds'), the padded halves of the last row and
+// the ring (one round's or, over pairs of rounds, two rounds'), the padded halves of the last row and
 // column of tiles left out as update_tile leaves them (packed formats: rows only).
 template <int kTile, int kPer, class F, bool kMbarriers>
 __device__ __forceinline__ void update_from_panel(int* __restrict__ d, int pitch, int n, int ci, int cj, int kt,

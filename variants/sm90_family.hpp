@@ -135,22 +135,31 @@ void allow_smem(Kernel* kernel, int bytes) {
 // The host thread's previous solve's stream and events are destroyed here, not at the end of
 // that solve: a stream a CUDA graph capture recorded through must live until the capture ends
 // (so a capture holds one look-ahead solve). Work still queued on them runs first; CUDA frees
-// them after. The new ones are made before the old go, so a failure leaves no freed handle.
+// them after. The new ones are made before the old go, so a failure leaves no freed handle (and
+// destroys the new ones made before it).
 struct SideStream {
   cudaStream_t stream = nullptr;
   cudaEvent_t fork = nullptr, join = nullptr;
   cudaStream_t deferred = nullptr;  // with_deferred only
   cudaEvent_t deferred_done = nullptr;
 };
+inline void destroy(const SideStream& side) {
+  for (cudaStream_t s : {side.stream, side.deferred})
+    if (s) APSP_CUDA_CHECK(cudaStreamDestroy(s));
+  for (cudaEvent_t e : {side.fork, side.join, side.deferred_done})
+    if (e) APSP_CUDA_CHECK(cudaEventDestroy(e));
+}
 inline const SideStream& new_side_stream(bool with_deferred = false) {
   thread_local SideStream side;
-  SideStream made{make_priority_stream(true), make_ordering_event(), make_ordering_event()};
-  if (with_deferred) made.deferred = make_priority_stream(true), made.deferred_done = make_ordering_event();
-  const SideStream old = std::exchange(side, made);
-  for (cudaStream_t s : {old.stream, old.deferred})
-    if (s) APSP_CUDA_CHECK(cudaStreamDestroy(s));
-  for (cudaEvent_t e : {old.fork, old.join, old.deferred_done})
-    if (e) APSP_CUDA_CHECK(cudaEventDestroy(e));
+  SideStream made;
+  try {
+    made.stream = make_priority_stream(true), made.fork = make_ordering_event(), made.join = make_ordering_event();
+    if (with_deferred) made.deferred = make_priority_stream(true), made.deferred_done = make_ordering_event();
+  } catch (...) {
+    destroy(made);  // what was made before the failure
+    throw;
+  }
+  destroy(std::exchange(side, made));
   return side;
 }
 
@@ -162,7 +171,7 @@ inline const SideStream& new_side_stream(bool with_deferred = false) {
 //
 // apsp_bench --phases (a PhaseTimer on the main stream): phase 1 is the pivot's closure, phase 2
 // the pivot row and column, phase 3 the rest, summed over rounds. In the look-ahead schedules
-// (1, 3 and 4) phases 1 and 2 of all but the first round run on the side stream beside phase 3,
+// (1, 3, 4 and 5) phases 1 and 2 of all but the first round run on the side stream beside phase 3,
 // so what they cost the solve is the main stream's wait for them: phase 3 is the ordinary
 // tiles' passes (the side stream's work shares the GPU with them), phase 2 the first round's
 // (or pair's) lines (and lookahead 1's first panel) and every wait for the side stream after a
@@ -378,10 +387,10 @@ class Schedules {
 
   // The lines of pair (u, u + 1), on stream s, into `next`, after the pair (u - 2, u - 1) whose
   // panels are `prev` (none: u = 0, no pair before). The steps L and A-E are
-  // kernels/sm90_pairs.cuh's; the short chain's E is not here (pairs_of_rounds runs it on
-  // side->deferred, and B waits for it). On the main stream (the first pair) the pivot launches
-  // count as phase 1, the lines as phase 2 (the short chain's C, lines and pivot (v, v) together,
-  // too).
+  // kernels/sm90_pairs.cuh's; with defer_e (lookahead 4 and 5) E is not here: pairs_of_rounds
+  // runs it on side->deferred, and B waits for the previous pair's. On the main stream (the first
+  // pair) the pivot launches count as phase 1, the lines as phase 2 (the short chain's C, lines
+  // and pivot (v, v) together, too).
   void prepare_pair(int u, cudaStream_t s, Panels prev, Panels next, bool defer_e,
                     const SideStream* side = nullptr) const {
     const int v = u + 1, lines = v < tiles_ ? 2 : 1;
@@ -402,7 +411,8 @@ class Schedules {
         cross(s, u, q, skip, skipped, kt, diag, close_diag, to);
       };
       if (prev.columns == nullptr) pivot(u, -1);  // A (else in L)
-      if (defer_e && side != nullptr) APSP_CUDA_CHECK(cudaStreamWaitEvent(s, side->deferred_done));  // the last pair's E
+      if (defer_e && side != nullptr)  // pair u - 2's E
+        APSP_CUDA_CHECK(cudaStreamWaitEvent(s, side->deferred_done));
       step(u, u, 1, u, 0, false, defer_e ? next : Panels{});  // B (deferring E: column u for the panel)
       if (v >= tiles_) return;
       step(v, u, 2, u, 1, true, {});                          // C: the pivot (v, v) in it
@@ -452,7 +462,10 @@ void solve(int* words, int n, cudaStream_t stream, PhaseTimer* phases) {
   if constexpr (kLookahead == 0) schedules.three_launches();
   else if constexpr (kLookahead == 1) schedules.side_stream_rounds();
   else if constexpr (kLookahead == 2) schedules.next_pivot_in_phase_3();
-  else schedules.pairs_of_rounds(kLookahead == 4, kLookahead >= 4);
+  else {
+    static_assert(kLookahead == 3 || k::short_chain<kTile>(), "E is deferred (lookahead 4 and 5) at tile 64 only");
+    schedules.pairs_of_rounds(kLookahead == 4, kLookahead >= 4);
+  }
   mark_phase(phases, 0);
 }
 
