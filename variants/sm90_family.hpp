@@ -123,9 +123,9 @@ void allow_smem(Kernel* kernel, int bytes) {
 }
 
 // The look-ahead schedules' second stream, at the highest priority so that its few blocks are
-// dispatched ahead of the waiting ordinary tiles, and the events that fork and join it; for the
-// short chain's pairs of rounds (kernels/sm90_pairs.cuh) a third at the same priority, where E
-// runs, and the event the side stream waits for before the next B.
+// dispatched ahead of the waiting ordinary tiles, and the events that fork and join it; where
+// the short chain's pairs of rounds defer E (kernels/sm90_pairs.cuh), a third at the same
+// priority, where E runs, and the event the side stream waits for before the next B.
 //
 // Made anew for every solve, after the solve's first launches (its host cost then overlaps them).
 // One kept from solve to solve ran lookahead 1 at n = 2500 6% slower on the H200 once it had
@@ -339,8 +339,9 @@ class Schedules {
   static constexpr int kThreads2 = k::product_threads<kTile, k::per_thread2<F>()>();
   static constexpr int kPivot = std::max(kProd, k::pivot_smem<kTile>());  // a pivot's update and closure
   static constexpr int kRing = k::ring_smem<kTile, F, true>();  // the pairs pass and its lines
-  // Pairs of rounds at tile 64 prepare a pair in five launches, not eleven, and defer E
-  // (kernels/sm90_pairs.cuh): there a launch's wait costs about what its work does.
+  // Pairs of rounds at tile 64 prepare a pair in five launches, not eleven, and may defer E
+  // (lookahead 4 and 5; kernels/sm90_pairs.cuh): there a launch's wait costs about what its work
+  // does.
   static constexpr bool kShortChain = k::short_chain<kTile>();
   // The side chain's products and closures at tile 64 run 4 x 4 a thread whatever the pass's
   // per_thread: at 8 x 8 a tile is 64 threads, and a chain step, one tile's product on its own,
@@ -378,7 +379,7 @@ class Schedules {
     APSP_CUDA_CHECK(cudaStreamWaitEvent(stream_, side.join));
   }
 
-  // A pair's panel (its columns, transposed) and, for the short chain, its row panel: where the
+  // A pair's panel (its columns, transposed) and, where E is deferred, its row panel: where the
   // pass and L read A and B (kernels/sm90_pairs.cuh).
   struct Panels {
     int* columns = nullptr;
