@@ -33,8 +33,8 @@
 //   E  row and column u but (u, v), (v, u), and (u, u): round v; they are final.
 // The first pair has no L (nothing before it). The tiles of the group's columns are written into
 // the next panel (rows 0 .. 127: column u, 128 .. 255: column v, transposed) by D and E, once
-// final (with E deferred, below: by B, column u after round u, and D). A last round without a partner (an odd number of tiles) gets L, A and B, and then a
-// plain phase 3 after the last pair.
+// final (with E deferred, below: by B, column u after round u, and D). A last round without a
+// partner (an odd number of tiles) gets L, A and B, and then a plain phase 3 after the last pair.
 //
 // A first form ran rounds r and s on the lines inside A, B and C, at one block an SM (k = 384
 // for line v): per pair twice the side work of lookahead 1 at that rate, and it lost at n = 5000

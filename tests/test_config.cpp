@@ -169,6 +169,22 @@ TEST(Registry, Sm90ShortChainSchedulesAreBuiltAtTile64Only) {
   ASSERT_NE(lookahead, u16->space.end());
   EXPECT_EQ(std::count(lookahead->values.begin(), lookahead->values.end(), 4), 0);
   EXPECT_EQ(std::count(lookahead->values.begin(), lookahead->values.end(), 5), 0);
+  EXPECT_EQ(lookahead->help.find("; 4 ("), std::string::npos) << lookahead->help;
+}
+
+// Every lookahead value sm90 compiles is explained in its parameter's help (tuner --dry-run,
+// apsp_bench --list).
+TEST(Registry, Sm90LookaheadHelpExplainsEveryValue) {
+  const Variant* v = find_variant("sm90");
+  ASSERT_NE(v, nullptr);
+  const auto lookahead =
+      std::find_if(v->space.begin(), v->space.end(), [](const Param& p) { return p.name == "lookahead"; });
+  ASSERT_NE(lookahead, v->space.end());
+  for (int value : lookahead->values) {
+    const std::string v_text = std::to_string(value), h = "; " + lookahead->help;
+    EXPECT_TRUE(h.find("; " + v_text + ":") != std::string::npos || h.find("; " + v_text + " (") != std::string::npos)
+        << "lookahead " << value << " is not explained: " << lookahead->help;
+  }
 }
 
 // The shared memory the held schedules ask the device for (Variant::check): look-ahead 4's pass

@@ -75,7 +75,7 @@ struct ShortChainSchedules {
       "lookahead 4 only at tile 64, chunk 16, per_thread 4; lookahead 5 only at tile 64, chunk 16";
   template <class T, class C, class P, class L>
   constexpr bool operator()(T, C, P, L) const {
-    const bool short_chain = T::value == 64 && C::value == 16 && F::kPerWord == 1;
+    const bool short_chain = k::short_chain<T::value>() && C::value == 16 && F::kPerWord == 1;
     if (L::value == 4) return short_chain && P::value == 4;
     return L::value != 5 || short_chain;
   }
@@ -524,8 +524,10 @@ struct Family {
         "0: three launches a round; 1: phase 3 beside a side stream preparing the next round; 2: two "
         "launches a round, the next pivot inside phase 3 on an SM of its own; 3 (chunk 16 only): as 1 "
         "over pairs of rounds, phase 3 taking both in one pass";
+    if (std::find(values.begin(), values.end(), 5) != values.end())
+      text += "; 5 (tile 64, chunk 16): as 3, one step of the side stream's chain (E) on a third stream";
     if (std::find(values.begin(), values.end(), 4) != values.end())
-      text += "; 4 (tile 64, 4 x 4): as 3, phase 3 held to three blocks an SM";
+      text += "; 4 (tile 64, chunk 16, 4 x 4): as 5, phase 3 held to three blocks an SM";
     return text;
   }
 
