@@ -544,7 +544,7 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>())
 // each chunk costs each thread global loads, scalar stores and a barrier it must wait for. Here
 // A comes from a k-major copy of the round's pivot column (the panel: row k holds column
 // r * kTile + k of d over every row), so both operands are copied to shared memory by cp.async,
-// without registers, in a ring of chunks of kRingChunk (ring_block_barrier; int32's pairs of
+// without registers, in a ring of chunks of ring_chunk (ring_block_barrier; int32's pairs of
 // rounds at tile 128 run ring_mbarrier since step 16). The side stream fills the next round's
 // panel as it finishes column r + 1 (tile_to_panel); transpose_column fills round 0's.
 // probes/product_probe.cu measured a ring of 2 x 16 the fastest of the forms tried, the ordinary
@@ -558,8 +558,16 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>())
 // as accumulate() stages A (F::splat), so the ring copies A as it is: the panel has a word for
 // each of the padded matrix's rows (pitch * kPerWord words a row of the panel). B and the tiles
 // are words of the format. Its other products keep their chunk (16 at tile 128 fits there).
-inline constexpr int kRingChunk = 16;  // <- k elements a stage of the ring
+inline constexpr int kRingChunk = 16;  // <- k elements a stage of the ring (the panel configs' chunk)
 inline constexpr int kRingStages = 3;  // <- ring_mbarrier's stages (ring_block_barrier uses two)
+
+// k elements a stage of the ring a block of kPer x kPer a thread runs: kRingChunk, but 32 at tile
+// 64 with 4 x 4 a thread (int32's pairs pass there, and every config's L), which halves the block
+// barriers a pass: 1-3% at n = 2000-5000 on the H100 (69 registers, so three blocks an SM; capped
+// at 64, four, it lost that; 8 x 8 a thread at 32 took 177 and lost 10-25%; docs/perf-notes.md,
+// step 26). The config's chunk stays the chunk of its other products.
+template <int kTile, int kPer>
+constexpr int ring_chunk() { return kTile == 64 && kPer == 4 ? 32 : kRingChunk; }
 
 // How a ring_mbarrier warp releases a stage: __syncwarp, then one arrival from lane 0 (the
 // shipped form), or an arrival from every thread (APSP_RACECHECK_BUILD). Both order every read
@@ -604,10 +612,11 @@ constexpr int product_chunk() {
   return kTile == 128 && ordinary_from_panel<kTile, kChunk, kPer, F>() && F::kPerWord == 1 ? 8 : kChunk;
 }
 
-// Shared memory of a block that runs the ring (kPairs: the pairs of rounds' pass): its stages of A and B.
-template <int kTile, class F, bool kPairs>
+// Shared memory of a block that runs the ring at kPer x kPer a thread (kPairs: the pairs of
+// rounds' pass and L): its stages of A and B.
+template <int kTile, int kPer, class F, bool kPairs>
 constexpr int ring_smem() {
-  return product_smem<kTile, kRingChunk, F>() / 2 * (ring_mbarriers<kTile, F, kPairs>() ? kRingStages : 2);
+  return product_smem<kTile, ring_chunk<kTile, kPer>(), F>() / 2 * (ring_mbarriers<kTile, F, kPairs>() ? kRingStages : 2);
 }
 
 // A panel's row length in words, for a matrix whose rows are `pitch` words apart: a word an element.
@@ -625,7 +634,7 @@ __device__ __forceinline__ void cp_async16(int* smem, const int* gmem) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared_address(smem)), "l"(gmem) : "memory");
 }
 
-// A thread's share of the ring's copies, a chunk of kRingChunk k at a time: A's rows from the
+// A thread's share of the ring's copies, a chunk of ring_chunk k at a time: A's rows from the
 // panel (k-major, rows panel_pitch<F>(pitch) words apart), B's from rows b_tk * kTile .. of d,
 // 16-byte cp.async each. The sources are computed once and moved a chunk on by each copy: sources
 // recomputed from the chunk index cost 33 instructions a chunk on the ALU pipe, the pipe VIADDMNMX
@@ -639,7 +648,7 @@ __device__ __forceinline__ void cp_async16(int* smem, const int* gmem) {
 template <int kTile, int kPer, class F, bool kOneRow>
 struct RingCopies {
   using Layout = ThreadTile<kTile, kPer, F>;
-  static constexpr int kThreads = Layout::kThreads, kChunk = kRingChunk, kAStride = kTile + kAPad;
+  static constexpr int kThreads = Layout::kThreads, kChunk = ring_chunk<kTile, kPer>(), kAStride = kTile + kAPad;
   static constexpr int kWords = Layout::kWords;                       // words in a row of B
   static constexpr int kALoads = kTile * kChunk / 4 / kThreads;       // int4 a thread per chunk: A
   static constexpr int kBLoads = kWords * kChunk / 4 / kThreads;      // and B
@@ -728,7 +737,7 @@ __device__ __forceinline__ void ring_block_barrier(int (&acc)[kPer][kPer / F::kP
     asm volatile("cp.async.wait_group 0;" ::: "memory");
     __syncthreads();
     issue(chunk + 1, 1 - kStage);
-    chunk_product<kTile, kRingChunk, kPer, F, kRows, kCols>(acc, As + kStage * kStageA, Bs + kStage * kStageB);
+    chunk_product<kTile, Copies::kChunk, kPer, F, kRows, kCols>(acc, As + kStage * kStageA, Bs + kStage * kStageB);
   };
   issue(0, 0);
 #pragma unroll 1
@@ -806,7 +815,7 @@ __device__ __forceinline__ void ring_mbarrier(int (&acc)[kPer][kPer / F::kPerWor
   auto step = [&]<int kStage>(int chunk, unsigned parity, std::integral_constant<int, kStage>) {
     constexpr int kFree = (kStage + 2) % 3;  // chunk + 2's stage, chunk - 1's
     mbarrier_wait(&landed[kStage], parity);
-    chunk_product<kTile, kRingChunk, kPer, F, kRows, kCols>(acc, As + kStage * kStageA, Bs + kStage * kStageB);
+    chunk_product<kTile, Copies::kChunk, kPer, F, kRows, kCols>(acc, As + kStage * kStageA, Bs + kStage * kStageB);
     if constexpr (kRingArrivePerThread) {
       mbarrier_arrive(&consumed[kStage]);
     } else {
@@ -832,7 +841,7 @@ __device__ __forceinline__ void ring_mbarrier(int (&acc)[kPer][kPer / F::kPerWor
 
 // acc = min(acc, A (x) B) as accumulate(), A the rows a_ti * kTile .. + kTile of the panel
 // (kTile words a row of it, rows panel_pitch<F>(pitch) apart), B the tile (b_tk, b_tj) of d (rows
-// `pitch` words apart), over `chunks` chunks of kRingChunk, in ring_mbarrier (kMbarriers) or
+// `pitch` words apart), over `chunks` chunks of ring_chunk, in ring_mbarrier (kMbarriers) or
 // ring_block_barrier; kCols counts words, as in chunk_product.
 template <bool kMbarriers, int kTile, int kPer, class F = Int32Elements, int kRows = kPer, int kCols = kPer / F::kPerWord>
 __device__ __forceinline__ void accumulate_from_panel(int (&acc)[kPer][kPer / F::kPerWord],
@@ -977,7 +986,7 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
   const int others = tiles - 2, ci = skip_two(blockIdx.x / others, r), cj = skip_two(blockIdx.x % others, r);
   if constexpr (one_round_from_panel<kTile, kChunk, kPer, F>()) {
     update_from_panel<kTile, kPer, F, ring_mbarriers<kTile, F, false>()>(
-        d, pitch, n, ci, cj, r, live_chunks<kTile, kRingChunk>(n, r), panel, smem);
+        d, pitch, n, ci, cj, r, live_chunks<kTile, ring_chunk<kTile, kPer>()>(n, r), panel, smem);
   } else {
     product_tile<kTile, kChunk, kPer, true, F>(d, pitch, n, ci, cj, r, smem);
   }

@@ -71,6 +71,13 @@ namespace apsp::kernels::sm90 {
 template <int kTile>
 constexpr bool short_chain() { return kTile == 64; }
 
+// A thread's outputs along an edge in the side chain's products and closures and in L: 4 x 4 at
+// tile 64 whatever the pass's per_thread (at 8 x 8 a tile is 64 threads, and a chain step, one
+// tile's product on its own, waits on their latency; the panel holds the tiles in the matrix's
+// layout, not a thread's), else the pass's.
+template <int kTile, int kPer>
+constexpr int chain_per() { return short_chain<kTile>() ? 4 : kPer; }
+
 // x in [0, tiles - skipped) onto the tile indices outside [first, first + skipped).
 __device__ __forceinline__ int skip_range(int x, int first, int skipped) { return x < first ? x : x + skipped; }
 
@@ -151,7 +158,8 @@ template <int kTile, int kPer, class F>
 __device__ __forceinline__ void pair_pass(int* __restrict__ d, int pitch, int n, int ci, int cj, int r,
                                           const int* __restrict__ panel, const int* __restrict__ row_panel,
                                           int* smem) {
-  const int chunks = (min(2 * kTile, n - r * kTile) + kRingChunk - 1) / kRingChunk;
+  constexpr int kChunk = ring_chunk<kTile, kPer>();
+  const int chunks = (min(2 * kTile, n - r * kTile) + kChunk - 1) / kChunk;
   update_from_panel<kTile, kPer, F, ring_mbarriers<kTile, F, true>()>(d, pitch, n, ci, cj, r, chunks, panel, smem,
                                                                      short_chain<kTile>() ? row_panel : nullptr);
 }

@@ -417,7 +417,7 @@ int main(int argc, char** argv) {
     int* panel = nullptr;
     if (!ok(cudaMalloc(&panel, static_cast<size_t>(kTile) * n * 4))) return apsp::kExitFailed;
     auto ordinary = lookahead_ordinary<kTile, kRingChunk, kPer>;
-    const int smem = ring_smem<kTile, Int32Elements, false>();
+    const int smem = ring_smem<kTile, kPer, Int32Elements, false>();
     cudaFuncSetAttribute(ordinary, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     cudaMemcpy(d, input.data(), elems * 4, cudaMemcpyHostToDevice);
     transpose_column<kTile><<<dim3(kTile / 32, n / 32), dim3(32, 8)>>>(d, n, r, panel);
@@ -437,7 +437,7 @@ int main(int argc, char** argv) {
   {  // Two rounds a pass (k = 256) against one round a pass twice, both from panels.
     int* panels = nullptr;
     if (!ok(cudaMalloc(&panels, 2ull * kTile * n * 4))) return apsp::kExitFailed;
-    const int smem = ring_smem<kTile, Int32Elements, true>();
+    const int smem = ring_smem<kTile, kPer, Int32Elements, true>();
     cudaFuncSetAttribute(panel_rounds<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     cudaFuncSetAttribute(panel_rounds<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     int* const second = panels + static_cast<size_t>(kTile) * n;
@@ -497,7 +497,7 @@ int main(int argc, char** argv) {
                             : "DIFFERS from one pass off r .. r+3");
       };
       time_pass(lookahead2_ordinary<kTile, kPer>, "pairs pass (shipped)", true, smem);
-      const int two_stages = ring_smem<kTile, Int32Elements, false>();
+      const int two_stages = ring_smem<kTile, kPer, Int32Elements, false>();
       time_pass(pairs_pass_form<0>, "pairs, block barrier", true, two_stages);
       time_pass(pairs_pass_form<1>, "pairs, no barrier", false, two_stages);
     }

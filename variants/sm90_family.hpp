@@ -209,7 +209,7 @@ class Schedules {
     constexpr bool kPanel = k::one_round_from_panel<kTile, kChunk, kPer, F>();
     allow_smem(k::lookahead_line<kTile, kC, kPer, F, kPanel>, kProd);
     allow_smem(k::lookahead_edges<kTile, kC, kPer, F, kPanel>, kProd);
-    constexpr int kOrdinary = kPanel ? k::ring_smem<kTile, F, false>() : kProd;
+    constexpr int kOrdinary = kPanel ? k::ring_smem<kTile, kPer, F, false>() : kProd;
     allow_smem(k::lookahead_ordinary<kTile, kChunk, kPer, F>, kOrdinary);
     const size_t panel_elems = static_cast<size_t>(kTile) * rows();
     int* panels = nullptr;
@@ -271,7 +271,9 @@ class Schedules {
   // admits three of its blocks an SM, not four. A side block (80-82 registers a thread) then
   // starts where one ordinary block ended, not two, and shares the SM with two. Where the side
   // chain is the longer of the two, this shortens a pair (n = 2000-3000 on the H200;
-  // docs/perf-notes.md, step 23); elsewhere the pass's fourth block is worth more.
+  // docs/perf-notes.md, step 23); elsewhere the pass's fourth block is worth more. Since the
+  // 4 x 4 pass's ring takes 32 k a stage (step 26) its 69 registers admit three blocks anyway, so
+  // at 4 x 4 lookahead 4 differs from 5 only in the shared memory its pass asks for.
   // lookahead 4 and 5 (`defer_e`, the short chain only): each pair's E runs on a third stream,
   // beside the pair's pass and the next pair's L, and the pass and L read B from the pair's row
   // panel (kernels/sm90_pairs.cuh). It shortens the side chain by a step, which gains where the
@@ -286,7 +288,7 @@ class Schedules {
     allow_smem(k::lookahead2_pivot<kTile, kC, kChainPer, F>, kPivot);
     const int pass_smem = pass_held_to_three ? std::max(kRing, at_most_blocks_per_sm_smem(3)) : kRing;
     allow_smem(k::lookahead2_ordinary<kTile, kPer, F>, pass_smem);
-    allow_smem(k::lookahead2_lines<kTile, kChainPer, F, kShortChain>, kRing);
+    allow_smem(k::lookahead2_lines<kTile, kChainPer, F, kShortChain>, kChainRing);
     if constexpr (kShortChain) {
       allow_smem(k::lookahead2_cross<kTile, kC, kChainPer, F>, kPivot);
     } else {
@@ -338,16 +340,14 @@ class Schedules {
   static constexpr int kThreads = k::product_threads<kTile, kPer>();
   static constexpr int kThreads2 = k::product_threads<kTile, k::per_thread2<F>()>();
   static constexpr int kPivot = std::max(kProd, k::pivot_smem<kTile>());  // a pivot's update and closure
-  static constexpr int kRing = k::ring_smem<kTile, F, true>();  // the pairs pass and its lines
+  static constexpr int kRing = k::ring_smem<kTile, kPer, F, true>();  // the pairs pass
   // Pairs of rounds at tile 64 prepare a pair in five launches, not eleven, and may defer E
   // (lookahead 4 and 5; kernels/sm90_pairs.cuh): there a launch's wait costs about what its work
   // does.
   static constexpr bool kShortChain = k::short_chain<kTile>();
-  // The side chain's products and closures at tile 64 run 4 x 4 a thread whatever the pass's
-  // per_thread: at 8 x 8 a tile is 64 threads, and a chain step, one tile's product on its own,
-  // waits on their latency. (The panel holds the tiles in the matrix's layout, not a thread's.)
-  static constexpr int kChainPer = kShortChain ? 4 : kPer;
+  static constexpr int kChainPer = k::chain_per<kTile, kPer>();  // the side chain's per_thread
   static constexpr int kChainThreads = k::product_threads<kTile, kChainPer>();
+  static constexpr int kChainRing = k::ring_smem<kTile, kChainPer, F, true>();  // L's ring
 
   // The padded matrix's rows (and columns), in elements: a panel has a word for each.
   int rows() const { return tiles_ * kTile; }
@@ -397,7 +397,7 @@ class Schedules {
     const int v = u + 1, lines = v < tiles_ ? 2 : 1;
     const bool main = s == stream_;
     if (prev.columns != nullptr) {  // L (the short chain: and A)
-      k::lookahead2_lines<kTile, kChainPer, F, kShortChain><<<dim3(tiles_ - 2, 2 * lines), kChainThreads, kRing, s>>>(
+      k::lookahead2_lines<kTile, kChainPer, F, kShortChain><<<dim3(tiles_ - 2, 2 * lines), kChainThreads, kChainRing, s>>>(
           m_, pitch_, n_, u - 2, lines, prev.columns, prev.rows);
       APSP_CUDA_CHECK_LAUNCH();
     }
@@ -533,7 +533,11 @@ struct Family {
 
   template <int kTile, int kChunk, int kPer>
   static int smem_bytes() {
-    const int panel_ring = k::ordinary_from_panel<kTile, kChunk, kPer, F>() ? k::ring_smem<kTile, F, true>() : 0;
+    // The pass's ring and L's (its own per_thread at tile 64).
+    const int panel_ring = k::ordinary_from_panel<kTile, kChunk, kPer, F>()
+                               ? std::max(k::ring_smem<kTile, kPer, F, true>(),
+                                          k::ring_smem<kTile, k::chain_per<kTile, kPer>(), F, true>())
+                               : 0;
     return std::max({k::product_smem<kTile, k::product_chunk<kTile, kChunk, kPer, F>(), F>(),
                      k::product_smem<kTile, k::phase2_chunk<kTile, F>(), F>(), k::pivot_smem<kTile>(), panel_ring});
   }
