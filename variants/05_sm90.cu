@@ -95,13 +95,16 @@ namespace {
 // the tuner measured at n = 5000 on both the H200 and the H100 until tile 64's pairs of rounds
 // (docs/perf-notes.md, steps 11 and 21), and ahead of every config but the pairs of rounds above
 // that. The policy tables (policies/) and, on a device without one, the heuristic give each n its
-// config. The heuristic's tiers are both tables' (tuned at 706e588 at n = 1000, 1600, 2000, 2500,
+// config. The heuristic's tiers are the tables' (tuned at ac61d93 at n = 1000, 1600, 2000, 2500,
 // 3000, 4000, 5000 and 10000; the edges are the geometric means between them): while a round has
 // few tiles, tile 64 with the next pivot inside phase 3 (chunk 32 at 1000, 16 at 1600); then tile
-// 64 over pairs of rounds with its short side chain and E deferred: the pass held to three
-// blocks an SM (lookahead 4, the pick at 2000 and 2500), then at four (lookahead 5: 4 x 4 at
-// 3000, 8 x 8 at 4000 and 5000; step 24); from the geometric mean of 5000 and 10000, tile 128's
-// pairs of rounds (lookahead 3), which won at 10000 and 30000 on the H200 (step 12).
+// 64 over pairs of rounds with its short side chain: E deferred and the pass held to three
+// blocks an SM (lookahead 4, the pick at 2000), E deferred at 4 x 4 (lookahead 5, 2500 and 3000),
+// E in the chain at 4 x 4 (lookahead 3, 4000) and deferred at 8 x 8 (lookahead 5, 5000); from
+// the geometric mean of 5000 and 10000, tile 128's pairs of rounds (lookahead 3), which won at
+// 10000 and 30000 on the H200 (step 12). At 3000, 4000 and 5000 the two tables differ, each
+// between configs within 0.6% of each other on both GPUs; there the heuristic takes one of the
+// two picks, which is 0.1-0.4% behind the other table's (docs/perf-notes.md, step 26).
 Variant make_sm90() {
   Variant v = Family::variant(kName,
                               "padded 64/128 tiles, GEMM-like 4x4/8x8 per thread, double-buffered k chunks, "
@@ -109,8 +112,9 @@ Variant make_sm90() {
                               make_config(128, 16, 8, 1),
                               {{1264, make_config(64, 32, 4, 2)},
                                {1788, make_config(64, 16, 4, 2)},
-                               {2738, make_config(64, 16, 4, 4)},
+                               {2236, make_config(64, 16, 4, 4)},
                                {3464, make_config(64, 16, 4, 5)},
+                               {4472, make_config(64, 16, 4, 3)},
                                {7071, make_config(64, 16, 8, 5)},
                                {INT_MAX, make_config(128, 16, 8, 3)}});
   v.pitch = [](const Config& c, int n) { return sm90_family::round_up(n, c.at("tile")); };
