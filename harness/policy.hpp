@@ -64,7 +64,9 @@ DefaultChoice default_config(const Variant& v, int n, const DeviceInfo* device,
 // A policy from the database's entries that `match` accepts: for each variant with
 // parameters and each tuned n, its fastest verified config, provided the database also holds
 // the default that config would replace (measured there; the tuner always records it), so a
-// policy can never be slower than what it replaces at the sizes it was measured at. Ranges
+// policy can never be slower than what it replaces at the sizes it was measured at; a pick
+// replaces the default only where its fastest sample is faster too (a disturbed measurement of
+// the default raises its median, not its fastest sample). Ranges
 // meet at the geometric means of neighbouring tuned n. `skipped` receives one line per
 // (variant, n) left out and why.
 // `device` is the device the database was measured on (its model is match.device).
