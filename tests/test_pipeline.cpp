@@ -426,18 +426,30 @@ TEST(Tuner, RejectsAVariantOnAGraphItDoesNotAdmit) {
   std::filesystem::remove(path);
 }
 
+namespace {
+
+// The match of cpu_tunable's hand-made entries below: this device, the tuner's test graph.
+TuningMatch cpu_tunable_match(const DeviceInfo& dev) {
+  return TuningMatch{DeviceModel::of(dev), GraphKey{"random", 0.2, 9}, "test-kernels"};
+}
+
+// An ok or not-ok entry of cpu_tunable[slow] at n under that match.
+TuningEntry cpu_tunable_entry(const TuningMatch& m, int n, int slow, const std::string& status,
+                              const std::string& reason, std::vector<double> samples, double median) {
+  const Config c{{"slow", slow}};
+  return TuningEntry{m.device, "cpu_tunable", n, c, config_name("cpu_tunable", c), m.graph, 1, {"c", "test-kernels"},
+                     status, reason, std::move(samples), median, "d"};
+}
+
+}  // namespace
+
 // tuner --emit-policy's skip lines name the config at fault: a measured config this build does
 // not compile (the line named the default instead), or the default when it was not measured ok.
 TEST(Tuner, PolicySkipLinesNameTheConfigAtFault) {
   const DeviceInfo dev = fake_device();
-  TuningMatch m;
-  m.device = DeviceModel::of(dev);
-  m.graph = GraphKey{"random", 0.2, 9};
-  m.kernels = "test-kernels";
+  const TuningMatch m = cpu_tunable_match(dev);
   const auto entry = [&](int n, int slow, const std::string& status, const std::string& reason) {
-    const Config c{{"slow", slow}};
-    return TuningEntry{m.device, "cpu_tunable", n, c, config_name("cpu_tunable", c), m.graph, 1, {"c", "test-kernels"},
-                       status, reason, {1.0}, status == "ok" ? 1.0 : 0.0, "d"};
+    return cpu_tunable_entry(m, n, slow, status, reason, {1.0}, status == "ok" ? 1.0 : 0.0);
   };
   TuningDb db;
   db.upsert(entry(120, 5, "ok", ""));  // slow = 5 has no kernel in this build
@@ -457,17 +469,12 @@ TEST(Tuner, PolicySkipLinesNameTheConfigAtFault) {
 // docs/perf-notes.md); a pick faster by both stays the pick.
 TEST(Tuner, PolicyKeepsADisturbedDefaultThatAPickDoesNotBeatByItsFastestSample) {
   const DeviceInfo dev = fake_device();
-  TuningMatch m;
-  m.device = DeviceModel::of(dev);
-  m.graph = GraphKey{"random", 0.2, 9};
-  m.kernels = "test-kernels";
+  const TuningMatch m = cpu_tunable_match(dev);
   const auto entry = [&](int n, int slow, std::vector<double> samples) {
-    const Config c{{"slow", slow}};
     std::vector<double> sorted = samples;
     std::sort(sorted.begin(), sorted.end());
     const double median = (sorted[(sorted.size() - 1) / 2] + sorted[sorted.size() / 2]) / 2;
-    return TuningEntry{m.device, "cpu_tunable", n, c, config_name("cpu_tunable", c), m.graph, 1, {"c", "test-kernels"},
-                       "ok", "", samples, median, "d"};
+    return cpu_tunable_entry(m, n, slow, "ok", "", std::move(samples), median);
   };
   TuningDb db;
   // n = 120: the default (slow = 2) disturbed after three samples; slow = 1 steady above its fastest.
