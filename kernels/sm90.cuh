@@ -539,7 +539,7 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>())
 }
 
 // ---- The ordinary tiles from a transposed panel (chunk 16: tile 128 at look-ahead 1 or 3, -------
-// ---- int32's tile 64 at look-ahead 3) ----------------------------------------------------------
+// ---- int32's tile 64 at look-ahead 3, 4 and 5) --------------------------------------------------
 // accumulate() stages A through registers to transpose it (A is read k-major in the loop), so
 // each chunk costs each thread global loads, scalar stores and a barrier it must wait for. Here
 // A comes from a k-major copy of the round's pivot column (the panel: row k holds column
@@ -584,8 +584,8 @@ inline constexpr bool kRingArrivePerThread = false;
 // 128 (16 chunks a tile: 0.9% at n = 10000 on both GPUs, 1.1% at 30000 on the H200);
 // ring_block_barrier in the panel's one-round pass (8 chunks a tile), where ring_mbarrier lost
 // 1.1-1.3% at n = 5000 and 6500, in sm90_u16's pairs, where it lost 1.7% at n = 10000 (H100;
-// docs/perf-notes.md, step 16), and in int32's pairs at tile 64 (8 chunks a tile), where it lost
-// 0.8-2.5% at n = 2500 to 10000 (H200; step 22).
+// docs/perf-notes.md, step 16), and in int32's pairs at tile 64 (then 8 chunks of 16 k a tile;
+// 4 x 4 now stages 32 k, ring_chunk), where it lost 0.8-2.5% at n = 2500 to 10000 (H200; step 22).
 template <int kTile, class F, bool kPairs>
 constexpr bool ring_mbarriers() { return kPairs && kTile == 128 && F::kPerWord == 1; }
 

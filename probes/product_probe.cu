@@ -328,6 +328,7 @@ struct Timer {
 int main(int argc, char** argv) {
   int n = 9984;
   static_assert(ordinary_from_panel<kTile, kRingChunk, kPer>(), "the probe times the panel form of the ordinary tiles");
+  static_assert(ring_chunk<kTile, kPer>() == kRingChunk, "the probe's own rings stage kRingChunk k, as the kernels' here");
   const auto argument = apsp::probe_argument(
       argc, argv, "product_probe", "n",
       "product_probe: times one round of sm90's ordinary tiles at tile 128 as before the panel\n"

@@ -466,7 +466,8 @@ TEST(Tuner, PolicySkipLinesNameTheConfigAtFault) {
 
 // A default whose samples something disturbed keeps its place against a pick whose median is
 // lower but whose fastest sample is not (the H100's batched at n = 1000, step 26 of
-// docs/perf-notes.md); a pick faster by both stays the pick.
+// docs/perf-notes.md), unless another config beats it by both; a pick faster by both stays the
+// pick.
 TEST(Tuner, PolicyKeepsADisturbedDefaultThatAPickDoesNotBeatByItsFastestSample) {
   const DeviceInfo dev = fake_device();
   const TuningMatch m = cpu_tunable_match(dev);
@@ -480,17 +481,24 @@ TEST(Tuner, PolicyKeepsADisturbedDefaultThatAPickDoesNotBeatByItsFastestSample) 
   // n = 120: the default (slow = 2) disturbed after three samples; slow = 1 steady above its fastest.
   db.upsert(entry(120, 2, {0.535, 0.527, 0.528, 1.559, 2.686, 2.141, 1.161, 0.977, 0.876, 0.840}));
   db.upsert(entry(120, 1, {0.540, 0.539, 0.540, 0.539, 0.539, 0.540, 0.540, 0.539, 0.537, 0.541}));
+  // n = 140: the same default and slow = 1, and slow = 3, slower than slow = 1 by median but
+  // faster than the default by both: it is the pick.
+  db.upsert(entry(140, 2, {0.535, 0.527, 0.528, 1.559, 2.686, 2.141, 1.161, 0.977, 0.876, 0.840}));
+  db.upsert(entry(140, 1, {0.540, 0.539, 0.540, 0.539, 0.539, 0.540, 0.540, 0.539, 0.537, 0.541}));
+  db.upsert(entry(140, 3, {0.520, 0.600, 0.601, 0.602}));
   // n = 160: slow = 1 faster than the default by median and by fastest sample.
   db.upsert(entry(160, 2, {0.600, 0.601, 0.602, 0.600}));
   db.upsert(entry(160, 1, {0.500, 0.501, 0.502, 0.500}));
   const Policy pol = policy_from_db(db, m, dev, {{"command", "test"}}, {}, nullptr);
   ASSERT_EQ(pol.variants.count("cpu_tunable"), 1u);
   const auto& ranges = pol.variants.at("cpu_tunable");
-  ASSERT_EQ(ranges.size(), 2u);
+  ASSERT_EQ(ranges.size(), 3u);
   EXPECT_EQ(ranges[0].config, (Config{{"slow", 2}})) << "the disturbed default stays";
   EXPECT_EQ(ranges[0].default_ms, 0.0);
-  EXPECT_EQ(ranges[1].config, (Config{{"slow", 1}}));
-  EXPECT_DOUBLE_EQ(ranges[1].default_ms, 0.6005);
+  EXPECT_EQ(ranges[1].config, (Config{{"slow", 3}})) << "faster than the default by both";
+  EXPECT_DOUBLE_EQ(ranges[1].median_ms, 0.6005);
+  EXPECT_EQ(ranges[2].config, (Config{{"slow", 1}}));
+  EXPECT_DOUBLE_EQ(ranges[2].default_ms, 0.6005);
 }
 
 // The progress line counts the points of a size against the most it will visit: the baseline,

@@ -120,8 +120,6 @@ TEST(Policy, ShippedTablesNameCompiledConfigs) {
   }
 }
 
-// sm90's heuristic (a device without a table) runs both int32 tables' config over each of their
-// ranges: at the size the tuner measured it at and at both edges (the tables agree since 706e588).
 // At every range's n_min, tuned n and n_max of both shipped tables, the heuristic gives the
 // config the tables pick there: the one both pick, or, where they differ (configs within 0.6% of
 // each other on both GPUs; docs/perf-notes.md, step 26), one of the two.
@@ -143,10 +141,12 @@ TEST(Policy, Sm90HeuristicHoldsATablesConfigOverEveryRange) {
   int checked = 0;
   for (const auto* table : tables) {
     for (const PolicyRange& r : *table) {
+      const Config held = sm90.heuristic(r.n_min, other);  // one config over the whole range
       for (int n : {r.n_min, r.tuned_n, r.n_max == INT_MAX ? 30000 : r.n_max}) {
         const std::vector<Config> picks = picks_at(n);
         ASSERT_EQ(picks.size(), 2u) << "both tables cover n = " << n;
-        EXPECT_TRUE(sm90.heuristic(n, other) == picks[0] || sm90.heuristic(n, other) == picks[1]) << "n = " << n;
+        EXPECT_EQ(sm90.heuristic(n, other), held) << "n = " << n;
+        EXPECT_TRUE(held == picks[0] || held == picks[1]) << "n = " << n;
       }
       ++checked;
     }

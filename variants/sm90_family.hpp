@@ -67,8 +67,8 @@ struct PairsOnThePanel {
 
 // The short chain's own schedules (kernels/sm90_pairs.cuh; tile 64, int32, chunk 16): pairs of
 // rounds with E deferred (lookahead 5) and, with the pass held to three blocks an SM too
-// (lookahead 4), at 4 x 4 a thread, the one pass of which four blocks fill an SM (64 registers a
-// thread).
+// (lookahead 4), at 4 x 4 a thread, the pass whose registers once admitted four (61 a thread; 69
+// since its ring stages 32 k at a time, so three; docs/perf-notes.md, step 26).
 template <class F>
 struct ShortChainSchedules {
   static constexpr const char* kRule =
