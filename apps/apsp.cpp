@@ -1,10 +1,10 @@
 // apsp: the contest-format solver. Reads an edge list (README, "Edge-list format"), solves all
 // pairs on the GPU (or on the CPU reference when there is none, or with --variant cpu), writes
-// the V x V matrix. The variant and config come from the harness (harness/solver_choice.hpp).
-// --paths and --path add the next hops after the solve (harness/paths.hpp), on the device that
+// the V x V matrix. The variant and config come from the harness (harness/tune/solver_choice.hpp).
+// --paths and --path add the next hops after the solve (harness/solve/paths.hpp), on the device that
 // solved.
 // Built for speed at large V, where the I/O dominates: whole-file read and from_chars parsing,
-// the matrix built, solved and checked on the device (harness/device_solve.hpp) and copied down
+// the matrix built, solved and checked on the device (harness/solve/device_solve.hpp) and copied down
 // in bands, to_chars output formatted by all cores while the previous batch is written. Exit codes (core/console.hpp): 0 done, 1 the solve or a write
 // failed (nothing written), 2 refused before the solve (the command line, the input, or a graph
 // too large for this machine), 3 a GPU variant asked for and no device.
@@ -33,15 +33,15 @@
 #include "core/precision.hpp"
 #include "core/reference.hpp"
 #include "core/tuning_db.hpp"
-#include "harness/certificate.hpp"
-#include "harness/device_solve.hpp"
-#include "harness/distributed.hpp"
-#include "harness/matrix_layout.hpp"
-#include "harness/paths.hpp"
-#include "harness/plan.hpp"
-#include "harness/policy.hpp"
-#include "harness/solver_choice.hpp"
-#include "harness/user_kernel.hpp"
+#include "harness/verify/certificate.hpp"
+#include "harness/solve/device_solve.hpp"
+#include "harness/multigpu/distributed.hpp"
+#include "harness/measure/matrix_layout.hpp"
+#include "harness/solve/paths.hpp"
+#include "harness/plan/plan.hpp"
+#include "harness/tune/policy.hpp"
+#include "harness/tune/solver_choice.hpp"
+#include "harness/userkernel/user_kernel.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp {
@@ -270,7 +270,7 @@ Input read_input(const Options& o, const std::optional<NamedConfig>& asked, bool
   return in;
 }
 
-// The matrix solved on the GPU with `chosen`, kept there (harness/device_solve.hpp); then the
+// The matrix solved on the GPU with `chosen`, kept there (harness/solve/device_solve.hpp); then the
 // next hops asked for.
 std::unique_ptr<harness::DeviceSolve> solve_on_device(Input& in, const NamedConfig& chosen, NextHops& hops,
                                                       Timing& t) {
@@ -399,7 +399,7 @@ NamedConfig choose_for_gpus(const Options& o, const std::optional<NamedConfig>& 
   return chosen;
 }
 
-// The solve over several GPUs (harness/distributed.hpp): the matrix built on the host, laid out
+// The solve over several GPUs (harness/multigpu/distributed.hpp): the matrix built on the host, laid out
 // into the ranks' row blocks, solved, and gathered back.
 DistMatrix solve_on_gpus(const Options& o, const EdgeList& graph, const NamedConfig& chosen, int gpus, Timing& t) {
   auto t0 = Clock::now();

@@ -1,4 +1,4 @@
-// apsp_bench: sweeps n across variants through the harness (harness/pipeline.hpp): every run
+// apsp_bench: sweeps n across variants through the harness (harness/pipeline/pipeline.hpp): every run
 // verified bit-exact before it is timed; statistics, speedups over naive and the share of the
 // measured min-plus ceiling; text tables on stdout, --json / --md / --gbench-json files.
 // Exit codes: 0 all verified, 1 a run FAILED or could not run, 2 bad usage, 3 no CUDA device.
@@ -16,13 +16,13 @@
 #include "core/console.hpp"
 #include "core/memory.hpp"
 #include "core/tables.hpp"
-#include "harness/pipeline.hpp"
-#include "harness/build_identity.hpp"
-#include "harness/multi_gpu_model.hpp"
-#include "harness/policy.hpp"
-#include "harness/statistics.hpp"
-#include "harness/tuned.hpp"
-#include "harness/user_kernel.hpp"
+#include "harness/pipeline/pipeline.hpp"
+#include "harness/plan/build_identity.hpp"
+#include "harness/multigpu/multi_gpu_model.hpp"
+#include "harness/tune/policy.hpp"
+#include "harness/measure/statistics.hpp"
+#include "harness/tune/tuned.hpp"
+#include "harness/userkernel/user_kernel.hpp"
 
 namespace apsp::bench {
 namespace {
@@ -148,7 +148,7 @@ void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
   p.sampling.flush_l2 = !o.warm;
 }
 
-// The multi-GPU runs' predictions (harness/multi_gpu_model.hpp, docs/multi-gpu.md): from the
+// The multi-GPU runs' predictions (harness/multigpu/multi_gpu_model.hpp, docs/multi-gpu.md): from the
 // H200's measured one-GPU rate and NVLink bandwidth.
 void print_model(const harness::Plan& p, const DeviceInfo& dev) {
   if (std::all_of(p.gpus.begin(), p.gpus.end(), [](int g) { return g == 1; })) return;

@@ -30,7 +30,7 @@ CLI::Option* add_integer_option(CLI::App& app, const std::string& name, T& value
 
 // --gpus (its help: what the counts mean to this program) and --ranks-on-one-gpu, the same flag
 // in apsp_bench and apsp: the ranks as separate buffers on one GPU (the single-device transport,
-// harness/transport.hpp), which checks the distributed schedule on a one-GPU machine.
+// harness/multigpu/transport.hpp), which checks the distributed schedule on a one-GPU machine.
 inline void add_gpu_options(CLI::App& app, std::string& gpus, bool& ranks_on_one_gpu, const std::string& gpus_help) {
   app.add_option("--gpus", gpus, gpus_help);
   app.add_flag("--ranks-on-one-gpu", ranks_on_one_gpu,

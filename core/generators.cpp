@@ -49,7 +49,10 @@ bool SplitMix64::chance(double p) {
   return next() < static_cast<uint64_t>(std::ldexp(p, 64));
 }
 
-EdgeList generate(const GraphSpec& s) {
+namespace {
+
+// Throws std::invalid_argument (one line) for a spec no generator accepts.
+void check_spec(const GraphSpec& s) {
   const int64_t V = s.num_vertices;
   if (V <= 0) throw std::invalid_argument(fmt::format("V must be positive, got {}", V));
   if (s.wmin < 0 || s.wmin > s.wmax) {
@@ -65,25 +68,22 @@ EdgeList generate(const GraphSpec& s) {
   if (s.kind == GraphKind::kComponents && s.components <= 0) {
     throw std::invalid_argument("components must be positive");
   }
-  SplitMix64 rng(s.seed);
-  const uint64_t wspan = static_cast<uint64_t>(s.wmax - s.wmin) + 1;
-  auto weight = [&] { return static_cast<int32_t>(s.wmin + static_cast<int64_t>(rng.below(wspan))); };
-  EdgeList g;
-  g.num_vertices = static_cast<int32_t>(V);
-  auto add = [&](int64_t a, int64_t b) {
-    g.edges.push_back(Edge{static_cast<int32_t>(a), static_cast<int32_t>(b), weight()});
-  };
+}
 
+// The edges of s's kind, each added through add(a, b), in the order every platform shares.
+template <class Add>
+void add_edges(const GraphSpec& s, SplitMix64& rng, Add&& add, std::vector<Edge>& edges) {
+  const int64_t V = s.num_vertices;
   switch (s.kind) {
     case GraphKind::kRandom:
       if (s.num_edges >= 0) {
-        g.edges.reserve(static_cast<size_t>(s.num_edges));
+        edges.reserve(static_cast<size_t>(s.num_edges));
         for (int64_t e = 0; e < s.num_edges; ++e) {
           const int64_t a = static_cast<int64_t>(rng.below(V));
           add(a, static_cast<int64_t>(rng.below(V)));
         }
       } else {
-        g.edges.reserve(static_cast<size_t>(s.density * V * (V - 1)) + 16);
+        edges.reserve(static_cast<size_t>(s.density * V * (V - 1)) + 16);
         for (int64_t i = 0; i < V; ++i)
           for (int64_t j = 0; j < V; ++j)
             if (i != j && rng.chance(s.density)) add(i, j);
@@ -109,6 +109,21 @@ EdgeList generate(const GraphSpec& s) {
       for (int64_t i = 1; i < V; ++i) { add(0, i); add(i, 0); }
       break;
   }
+}
+
+}  // namespace
+
+EdgeList generate(const GraphSpec& s) {
+  check_spec(s);
+  SplitMix64 rng(s.seed);
+  const uint64_t wspan = static_cast<uint64_t>(s.wmax - s.wmin) + 1;
+  auto weight = [&] { return static_cast<int32_t>(s.wmin + static_cast<int64_t>(rng.below(wspan))); };
+  EdgeList g;
+  g.num_vertices = static_cast<int32_t>(s.num_vertices);
+  auto add = [&](int64_t a, int64_t b) {
+    g.edges.push_back(Edge{static_cast<int32_t>(a), static_cast<int32_t>(b), weight()});
+  };
+  add_edges(s, rng, add, g.edges);
   if (s.duplicates > 0.0) {
     const size_t original = g.edges.size();
     for (size_t e = 0; e < original; ++e) {

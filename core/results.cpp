@@ -79,120 +79,172 @@ json to_json(const Results& r) {
   return json{{"schema", kResultsSchema}, {"context", to_json(r.context)}, {"runs", runs}};
 }
 
+namespace {
+
+namespace jr = json_read;
+
+Context context_from_json(const json& c) {
+  Context context;
+  context.device = jr::object(jr::member(c, "device", "/context"), "/context/device");
+  // Absent in old files ({}); null where the writer had none.
+  context.build = !c.contains("build")   ? json::object()
+                  : c["build"].is_null() ? json()
+                                         : jr::object(c["build"], "/context/build");
+  context.host = jr::optional_string(c, "host", "/context");
+  context.date = jr::optional_string(c, "date", "/context");
+  if (c.contains("argv")) context.argv = jr::string_list(c["argv"], "/context/argv");
+  if (c.contains("ceiling_updates_per_s"))
+    context.ceiling_updates_per_s =
+        jr::non_negative(c["ceiling_updates_per_s"], "/context/ceiling_updates_per_s");
+  if (c.contains("gpus")) {
+    const json& gpus = jr::array(c["gpus"], "/context/gpus");
+    for (size_t i = 0; i < gpus.size(); ++i)
+      context.gpus.push_back(jr::object(gpus[i], jr::at("/context/gpus", i)));
+    context.transport = jr::optional_string(c, "transport", "/context");
+  }
+  if (c.contains("ceiling_u16_updates_per_s"))  // absent in files from before the 16-bit path
+    context.ceiling_u16_updates_per_s =
+        jr::non_negative(c["ceiling_u16_updates_per_s"], "/context/ceiling_u16_updates_per_s");
+  return context;
+}
+
+GraphDesc graph_from_json(const json& x, const std::string& where) {
+  GraphDesc graph;
+  if (!x.contains("graph")) {
+    graph.kind = "";
+    return graph;
+  }
+  const std::string gw = jr::at(where, "graph");
+  const json& g = jr::object(x["graph"], gw);
+  graph.kind = jr::optional_string(g, "kind", gw);
+  if (g.contains("seed"))
+    graph.seed = static_cast<uint64_t>(jr::integer(g["seed"], jr::at(gw, "seed"), 0, INT64_MAX));
+  if (g.contains("density")) graph.density = jr::non_negative(g["density"], jr::at(gw, "density"));
+  if (g.contains("wmax"))
+    graph.wmax = static_cast<int>(jr::integer(g["wmax"], jr::at(gw, "wmax"), 0, INT32_MAX));
+  graph.file = jr::optional_string(g, "file", gw);
+  return graph;
+}
+
+// The run's times and rates; the optional ones are zero when absent.
+void times_from_json(const json& x, const std::string& where, RunResult& run) {
+  const auto optional_time = [&](const char* key) {
+    return x.contains(key) ? jr::non_negative(x[key], jr::at(where, key)) : 0.0;
+  };
+  run.samples_ms = jr::non_negative_list(jr::member(x, "samples_ms", where), jr::at(where, "samples_ms"));
+  run.median_ms = jr::non_negative(jr::member(x, "median_ms", where), jr::at(where, "median_ms"));
+  run.min_ms = optional_time("min_ms");
+  run.stddev_ms = optional_time("stddev_ms");
+  run.cv = optional_time("cv");
+  run.updates_per_s = optional_time("updates_per_s");
+  run.pct_of_ceiling = optional_time("pct_of_ceiling");
+  if (x.contains("speedup_vs_naive") && !x["speedup_vs_naive"].is_null())
+    run.speedup_vs_naive = jr::non_negative(x["speedup_vs_naive"], jr::at(where, "speedup_vs_naive"));
+  if (x.contains("speedup_ci95") && x["speedup_ci95"].is_array() && x["speedup_ci95"].size() == 2)
+    run.speedup_ci95 =
+        std::pair{jr::non_negative(x["speedup_ci95"][0], jr::at(where, "speedup_ci95/0")),
+                  jr::non_negative(x["speedup_ci95"][1], jr::at(where, "speedup_ci95/1"))};
+  if (x.contains("cuda_graph_median_ms"))
+    run.graph_median_ms =
+        jr::non_negative(x["cuda_graph_median_ms"], jr::at(where, "cuda_graph_median_ms"));
+  if (x.contains("phases_ms") && x["phases_ms"].is_object()) {
+    const json& p = x["phases_ms"];
+    const auto phase = [&](const char* key) {
+      return p.contains(key)
+                 ? jr::non_negative(p[key], jr::at(where, std::string("phases_ms/") + key))
+                 : 0.0;
+    };
+    run.phases_ms = std::array<double, 4>{phase("other"), phase("1"), phase("2"), phase("3")};
+  }
+}
+
+void device_memory_from_json(const json& x, const std::string& where, RunResult& run) {
+  if (!x.contains("device_memory")) return;
+  const json& m = x["device_memory"];
+  const std::string mw = jr::at(where, "device_memory");
+  if (!m.is_object()) jr::fail(mw, "not an object");
+  const auto bytes = [&](const char* key) {
+    if (!m.contains(key)) jr::fail(mw, std::string("no ") + key);
+    return static_cast<uint64_t>(jr::integer(m[key], jr::at(mw, key), 0, INT64_MAX));
+  };
+  run.solve_device_bytes = bytes("solve_bytes");
+  run.peak_device_bytes = bytes("peak_bytes");
+  if (*run.solve_device_bytes > *run.peak_device_bytes)
+    jr::fail(mw, "solve_bytes is larger than peak_bytes");
+}
+
+// The labels, the GPU count, the error and the precision.
+void extras_from_json(const json& x, const std::string& where, RunResult& run) {
+  if (x.contains("label") && x["label"].is_string()) run.label = x["label"].get<std::string>();
+  if (x.contains("config_source") && x["config_source"].is_string())
+    run.config_source = x["config_source"].get<std::string>();
+  if (x.contains("gpus"))
+    run.gpus = static_cast<int>(jr::integer(x["gpus"], jr::at(where, "gpus"), 1, kMaxGpus));
+  if (x.contains("parallel_efficiency")) {
+    if (run.gpus == 1)
+      jr::fail(jr::at(where, "parallel_efficiency"), "a one-GPU run has no parallel efficiency");
+    run.parallel_efficiency =
+        jr::non_negative(x["parallel_efficiency"], jr::at(where, "parallel_efficiency"));
+  }
+  if (x.contains("error") && x["error"].is_string()) run.error = x["error"].get<std::string>();
+  if (x.contains("precision")) {
+    run.precision = jr::string(x["precision"], jr::at(where, "precision"));
+    if (run.precision != kPrecisionInt32 && run.precision != kPrecisionU16x2)
+      jr::fail(jr::at(where, "precision"),
+               fmt::format("\"{}\" is not one of \"{}\", \"{}\"", escaped(run.precision),
+                           kPrecisionInt32, kPrecisionU16x2));
+  }
+}
+
+// What a timed run's figures must satisfy against each other and the context.
+void check_run(const RunResult& run, const Context& context, const std::string& where) {
+  const bool timed = !run.error && run.verified != "FAILED" && !run.samples_ms.empty();
+  if (timed && run.median_ms <= 0)
+    jr::fail(jr::at(where, "median_ms"), "a timed run's median must be positive");
+  // The ceiling is the device's measured top rate: a run above it beyond noise means the
+  // ceiling or the time in this file is wrong, and every share and plot of it would mislead.
+  if (timed && run.pct_of_ceiling > kMaxPctOfCeiling)
+    jr::fail(jr::at(where, "pct_of_ceiling"),
+             fmt::format("{:.1f}% of the measured ceiling ({:.3g} updates/s in /context/{}) "
+                         "is impossible beyond noise ({:.0f}%): the ceiling or the time is wrong",
+                         run.pct_of_ceiling, context.ceiling_for(run.precision),
+                         run.precision == kPrecisionU16x2 ? "ceiling_u16_updates_per_s"
+                                                          : "ceiling_updates_per_s",
+                         kMaxPctOfCeiling));
+}
+
+RunResult run_from_json(const json& x, const std::string& where, const Context& context) {
+  RunResult run;
+  run.variant = jr::string(jr::member(x, "variant", where), jr::at(where, "variant"));
+  run.config = jr::config(jr::member(x, "config", where), jr::at(where, "config"));
+  run.name = x.contains("name") ? jr::string(x["name"], jr::at(where, "name")) : run.variant;
+  run.n = jr::size(jr::member(x, "n", where), jr::at(where, "n"));
+  run.graph = graph_from_json(x, where);
+  run.verified = jr::string(jr::member(x, "verified", where), jr::at(where, "verified"));
+  times_from_json(x, where, run);
+  device_memory_from_json(x, where, run);
+  extras_from_json(x, where, run);
+  check_run(run, context, where);
+  return run;
+}
+
+}  // namespace
+
 Results results_from_json(const json& j) {
-  namespace jr = json_read;
   if (!j.is_object() || !j.contains("schema")) {
     throw std::runtime_error("not a results file: no \"schema\" field");
   }
   const std::string schema = j["schema"].is_string() ? j["schema"].get<std::string>() : "?";
   if (schema != kResultsSchema) {
-    throw std::runtime_error(fmt::format("unknown schema \"{}\" (this build reads \"{}\")", escaped(schema),
-                                         kResultsSchema));
+    throw std::runtime_error(fmt::format("unknown schema \"{}\" (this build reads \"{}\")",
+                                         escaped(schema), kResultsSchema));
   }
   Results r;
-  const json& c = jr::object(jr::member(j, "context", ""), "/context");
-  r.context.device = jr::object(jr::member(c, "device", "/context"), "/context/device");
-  // Absent in old files ({}); null where the writer had none.
-  r.context.build = !c.contains("build") ? json::object() : c["build"].is_null() ? json() : jr::object(c["build"], "/context/build");
-  r.context.host = jr::optional_string(c, "host", "/context");
-  r.context.date = jr::optional_string(c, "date", "/context");
-  if (c.contains("argv")) r.context.argv = jr::string_list(c["argv"], "/context/argv");
-  if (c.contains("ceiling_updates_per_s"))
-    r.context.ceiling_updates_per_s = jr::non_negative(c["ceiling_updates_per_s"], "/context/ceiling_updates_per_s");
-  if (c.contains("gpus")) {
-    const json& gpus = jr::array(c["gpus"], "/context/gpus");
-    for (size_t i = 0; i < gpus.size(); ++i) r.context.gpus.push_back(jr::object(gpus[i], jr::at("/context/gpus", i)));
-    r.context.transport = jr::optional_string(c, "transport", "/context");
-  }
-  if (c.contains("ceiling_u16_updates_per_s"))  // absent in files from before the 16-bit path
-    r.context.ceiling_u16_updates_per_s =
-        jr::non_negative(c["ceiling_u16_updates_per_s"], "/context/ceiling_u16_updates_per_s");
+  r.context = context_from_json(jr::object(jr::member(j, "context", ""), "/context"));
   const json& runs = jr::array(jr::member(j, "runs", ""), "/runs");
   for (size_t i = 0; i < runs.size(); ++i) {
     const std::string where = jr::at("/runs", i);
-    const json& x = jr::object(runs[i], where);
-    const auto field = [&](const char* key) -> const json& { return jr::member(x, key, where); };
-    const auto optional_time = [&](const char* key) {
-      return x.contains(key) ? jr::non_negative(x[key], jr::at(where, key)) : 0.0;
-    };
-    RunResult run;
-    run.variant = jr::string(field("variant"), jr::at(where, "variant"));
-    run.config = jr::config(field("config"), jr::at(where, "config"));
-    run.name = x.contains("name") ? jr::string(x["name"], jr::at(where, "name")) : run.variant;
-    run.n = jr::size(field("n"), jr::at(where, "n"));
-    if (x.contains("graph")) {
-      const std::string gw = jr::at(where, "graph");
-      const json& g = jr::object(x["graph"], gw);
-      run.graph.kind = jr::optional_string(g, "kind", gw);
-      if (g.contains("seed")) run.graph.seed = static_cast<uint64_t>(jr::integer(g["seed"], jr::at(gw, "seed"), 0, INT64_MAX));
-      if (g.contains("density")) run.graph.density = jr::non_negative(g["density"], jr::at(gw, "density"));
-      if (g.contains("wmax")) run.graph.wmax = static_cast<int>(jr::integer(g["wmax"], jr::at(gw, "wmax"), 0, INT32_MAX));
-      run.graph.file = jr::optional_string(g, "file", gw);
-    } else {
-      run.graph.kind = "";
-    }
-    run.verified = jr::string(field("verified"), jr::at(where, "verified"));
-    run.samples_ms = jr::non_negative_list(field("samples_ms"), jr::at(where, "samples_ms"));
-    run.median_ms = jr::non_negative(field("median_ms"), jr::at(where, "median_ms"));
-    run.min_ms = optional_time("min_ms");
-    run.stddev_ms = optional_time("stddev_ms");
-    run.cv = optional_time("cv");
-    run.updates_per_s = optional_time("updates_per_s");
-    run.pct_of_ceiling = optional_time("pct_of_ceiling");
-    if (x.contains("speedup_vs_naive") && !x["speedup_vs_naive"].is_null())
-      run.speedup_vs_naive = jr::non_negative(x["speedup_vs_naive"], jr::at(where, "speedup_vs_naive"));
-    if (x.contains("speedup_ci95") && x["speedup_ci95"].is_array() && x["speedup_ci95"].size() == 2)
-      run.speedup_ci95 = std::pair{jr::non_negative(x["speedup_ci95"][0], jr::at(where, "speedup_ci95/0")),
-                                   jr::non_negative(x["speedup_ci95"][1], jr::at(where, "speedup_ci95/1"))};
-    if (x.contains("label") && x["label"].is_string()) run.label = x["label"].get<std::string>();
-    if (x.contains("config_source") && x["config_source"].is_string())
-      run.config_source = x["config_source"].get<std::string>();
-    if (x.contains("cuda_graph_median_ms"))
-      run.graph_median_ms = jr::non_negative(x["cuda_graph_median_ms"], jr::at(where, "cuda_graph_median_ms"));
-    if (x.contains("phases_ms") && x["phases_ms"].is_object()) {
-      const json& p = x["phases_ms"];
-      const auto phase = [&](const char* key) {
-        return p.contains(key) ? jr::non_negative(p[key], jr::at(where, std::string("phases_ms/") + key)) : 0.0;
-      };
-      run.phases_ms = std::array<double, 4>{phase("other"), phase("1"), phase("2"), phase("3")};
-    }
-    if (x.contains("device_memory")) {
-      const json& m = x["device_memory"];
-      const std::string mw = jr::at(where, "device_memory");
-      if (!m.is_object()) jr::fail(mw, "not an object");
-      const auto bytes = [&](const char* key) {
-        if (!m.contains(key)) jr::fail(mw, std::string("no ") + key);
-        return static_cast<uint64_t>(jr::integer(m[key], jr::at(mw, key), 0, INT64_MAX));
-      };
-      run.solve_device_bytes = bytes("solve_bytes");
-      run.peak_device_bytes = bytes("peak_bytes");
-      if (*run.solve_device_bytes > *run.peak_device_bytes)
-        jr::fail(mw, "solve_bytes is larger than peak_bytes");
-    }
-    if (x.contains("gpus")) run.gpus = static_cast<int>(jr::integer(x["gpus"], jr::at(where, "gpus"), 1, kMaxGpus));
-    if (x.contains("parallel_efficiency")) {
-      if (run.gpus == 1) jr::fail(jr::at(where, "parallel_efficiency"), "a one-GPU run has no parallel efficiency");
-      run.parallel_efficiency = jr::non_negative(x["parallel_efficiency"], jr::at(where, "parallel_efficiency"));
-    }
-    if (x.contains("error") && x["error"].is_string()) run.error = x["error"].get<std::string>();
-    if (x.contains("precision")) {
-      run.precision = jr::string(x["precision"], jr::at(where, "precision"));
-      if (run.precision != kPrecisionInt32 && run.precision != kPrecisionU16x2)
-        jr::fail(jr::at(where, "precision"), fmt::format("\"{}\" is not one of \"{}\", \"{}\"", escaped(run.precision),
-                                                         kPrecisionInt32, kPrecisionU16x2));
-    }
-    const bool timed = !run.error && run.verified != "FAILED" && !run.samples_ms.empty();
-    if (timed && run.median_ms <= 0) jr::fail(jr::at(where, "median_ms"), "a timed run's median must be positive");
-    // The ceiling is the device's measured top rate: a run above it beyond noise means the
-    // ceiling or the time in this file is wrong, and every share and plot of it would mislead.
-    if (timed && run.pct_of_ceiling > kMaxPctOfCeiling)
-      jr::fail(jr::at(where, "pct_of_ceiling"),
-               fmt::format("{:.1f}% of the measured ceiling ({:.3g} updates/s in /context/{}) "
-                           "is impossible beyond noise ({:.0f}%): the ceiling or the time is wrong",
-                           run.pct_of_ceiling, r.context.ceiling_for(run.precision),
-                           run.precision == kPrecisionU16x2 ? "ceiling_u16_updates_per_s" : "ceiling_updates_per_s",
-                           kMaxPctOfCeiling));
-    r.runs.push_back(std::move(run));
+    r.runs.push_back(run_from_json(jr::object(runs[i], where), where, r.context));
   }
   return r;
 }

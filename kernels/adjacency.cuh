@@ -1,5 +1,5 @@
 // The adjacency matrix built on the device from the edges (apsp: no V x V matrix on the host),
-// in a variant's layout (harness/matrix_layout.hpp): the same values as fill_adjacency on the
+// in a variant's layout (harness/measure/matrix_layout.hpp): the same values as fill_adjacency on the
 // host (core/dist_matrix.hpp), bit for bit.
 #pragma once
 

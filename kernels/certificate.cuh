@@ -1,4 +1,4 @@
-// The shortest-path certificate on the device (harness/certificate.hpp has the rules and the
+// The shortest-path certificate on the device (harness/verify/certificate.hpp has the rules and the
 // host version). Sources are checked in batches; a batch's "grounded" flags are one byte per
 // (source, vertex). d's rows are `pitch` apart (Variant::pitch). The first fault is kept as one 64-bit key, ((s * n + v) << 3) | fault,
 // so atomicMin keeps the lowest (s, v), as the host version reports it.
@@ -17,7 +17,7 @@ __device__ __forceinline__ void report(unsigned long long* first, int s, int v, 
   atomicMin(first, ((static_cast<unsigned long long>(s) * n + v) << 3) | fault);
 }
 
-// The first pass over the edges (harness/certificate.hpp): one warp per column v, its lanes
+// The first pass over the edges (harness/verify/certificate.hpp): one warp per column v, its lanes
 // over v's in-edges u -> v. Reports the edge's fault (d[u][u] != 0, d[u][v] out of range, or
 // d[u][v] > w) and tells whether it is essential (w = d[u][v]). Reads d[u][v] down a column: a
 // sector per edge, once per check, against the row checks' n reads per edge.

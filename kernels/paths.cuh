@@ -1,4 +1,4 @@
-// The next hops on the device (harness/paths.hpp has the rule and the host version; the same
+// The next hops on the device (harness/solve/paths.hpp has the rule and the host version; the same
 // matrix, bit for bit). A block holds one row i and 256 consecutive targets j: the edges of i and
 // d[i][k] are the same for all its threads (broadcast), the reads of d[k][j] are coalesced. Rows
 // beyond the grid's 65535 are taken in strides of gridDim.y. During a round a chosen hop is

@@ -154,7 +154,7 @@ __device__ __forceinline__ void store_elements(const int (&acc)[kPer][kPer], int
   }
 }
 
-// Padding needs no updates: a padded entry holds P with 2P >= kInf (harness/matrix_layout.hpp).
+// Padding needs no updates: a padded entry holds P with 2P >= kInf (harness/measure/matrix_layout.hpp).
 // Through a padded k, d[i][k] + d[k][j] >= 2P >= kInf never lowers a real distance; a padded
 // entry's own candidates are P + d >= P, so it stays P. At n = 10000 and tile 128
 // the last tile holds 16 vertices of 128, and updating all of it is 3.4% more work than n^3.

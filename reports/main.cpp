@@ -112,24 +112,115 @@ std::vector<std::string> plot(const std::vector<std::string>& files, const std::
   return pngs;
 }
 
+struct Options {
+  std::vector<std::string> files;
+  std::string out_dir, db_path, format;
+  std::string file_a, file_b;  // compare
+  double threshold = 0.05;
+  bool force = false;
+};
+
+// The command line; returns the compare subcommand (parsed() when it was given).
+CLI::App* add_options(CLI::App& app, Options& o) {
+  app.option_defaults()->always_capture_default();
+  app.add_option("results", o.files, "results JSON files (schema apsp-bench/1)");
+  app.add_option("--out", o.out_dir, "folder for report.md and the plots");
+  app.add_option("--db", o.db_path, "a tuning database: adds the tuner leaderboards and the batch heatmap");
+  app.add_option("--format", o.format, "print the tables alone on stdout")->check(CLI::IsMember({"md", "csv", "json"}));
+  auto* cmp = app.add_subcommand("compare", "B/A of medians per (config, n), with a 95% bootstrap interval");
+  cmp->add_option("A", o.file_a, "the reference results")->required();
+  cmp->add_option("B", o.file_b, "the results compared with A")->required();
+  cmp->add_option("--threshold", o.threshold, "exit 1 when a run is slower by more than this fraction")
+      ->check(CLI::Range(0.0, 100.0));
+  cmp->add_flag("--force", o.force, "compare results from different device models");
+  return cmp;
+}
+
+// Everything the report reads; a file that cannot be read or is not valid throws.
+struct Loaded {
+  std::vector<Input> inputs;
+  std::optional<TuningDb> db;
+};
+Loaded load_all(const Options& o) {
+  if (o.files.empty()) throw std::runtime_error("no results files given (see --help)");
+  if (o.out_dir.empty() && o.format.empty()) throw std::runtime_error("give --out DIR or --format md|csv|json");
+  if (!o.out_dir.empty()) check_output_folder(o.out_dir, "--out");
+  Loaded l;
+  for (const std::string& f : o.files) l.inputs.push_back(load(f));
+  if (!o.db_path.empty()) {
+    if (!std::filesystem::exists(o.db_path)) throw std::runtime_error(o.db_path + ": cannot open");
+    l.db = TuningDb::load(o.db_path);
+  }
+  return l;
+}
+
+int run_compare(const Options& o) {
+  std::optional<Input> a, b;
+  std::optional<Comparison> c;
+  try {
+    a = load(o.file_a);
+    b = load(o.file_b);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "apsp_report: {}\n", failure_text(e));
+    return kExitRefused;
+  }
+  try {
+    c = compare(*a, *b, o.threshold, o.force);
+  } catch (const std::exception& e) {  // two device models without --force
+    fmt::print(stderr, "apsp_report: {}\n", failure_text(e));
+    return kExitRefused;
+  }
+  fmt::print("{}", render_text(c->table));
+  fmt::print("\n{} faster, {} slower ({} beyond {:.0f}%), {} the same (interval contains 1)\n", c->faster,
+             c->slower, c->slower_beyond_threshold, o.threshold * 100, c->same);
+  for (const auto& [file, runs] : {std::pair{o.file_a, c->only_a}, {o.file_b, c->only_b}})
+    if (!runs.empty())
+      fmt::print("not compared, only in {} (or failed in the other): {}\n", file, fmt::join(runs, ", "));
+  return c->slower_beyond_threshold > 0 ? kExitSlower : 0;
+}
+
+// The tables alone on stdout, in --format.
+void print_tables(const Options& o, const Loaded& l) {
+  const std::string& format = o.format;
+  nlohmann::json all = nlohmann::json::object();
+  for (const Input& in : l.inputs) {
+    const std::pair<const char*, Grid> tables[] = {{"speedup_table", course_table(in)},
+                                                   {"speedup_matrix", speedup_matrix(in)},
+                                                   {"ceiling_matrix", ceiling_matrix(in)},
+                                                   {"phases", phase_table(in)}};
+    for (const auto& [name, g] : tables) {
+      if (g.empty()) continue;
+      if (format == "md") fmt::print("## {}: {}\n\n{}\n", in.path, name, render_markdown(g));
+      if (format == "csv") fmt::print("# {}: {}\n{}\n", in.path, name, render_csv(g));
+      if (format == "json") all[in.path][name] = g;
+    }
+  }
+  if (l.db) {  // the leaderboards, as report.md has them
+    const Grid board = leaderboard(*l.db, 5);
+    if (format == "md") fmt::print("## {}: tuner leaderboards\n\n{}\n", o.db_path, render_markdown(board));
+    if (format == "csv") fmt::print("# {}: tuner leaderboards\n{}\n", o.db_path, render_csv(board));
+    if (format == "json") all[o.db_path]["leaderboards"] = board;
+  }
+  if (format == "json") fmt::print("{}\n", all.dump(2));
+}
+
+// report.md and the plots into --out; kExitFailed when the plots failed.
+int write_report(const Options& o, const Loaded& l) {
+  std::filesystem::create_directories(o.out_dir);
+  std::string note;
+  bool plots_failed = false;
+  const std::vector<std::string> pngs = plot(o.files, o.db_path, o.out_dir, note, plots_failed);
+  write_file_atomic(o.out_dir + "/report.md", markdown(l.inputs, l.db, pngs, note));
+  if (plots_failed) return kExitFailed;
+  fmt::print("wrote {}/report.md and {} plot(s)\n", o.out_dir, pngs.size());
+  return 0;
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"apsp_report: tables, comparisons and plots from apsp_bench results JSON.\n" +
                exit_codes_help("compare: slower beyond --threshold; or a write or the plots failed", false)};
-  app.option_defaults()->always_capture_default();
-  std::vector<std::string> files;
-  std::string out_dir, db_path, format;
-  app.add_option("results", files, "results JSON files (schema apsp-bench/1)");
-  app.add_option("--out", out_dir, "folder for report.md and the plots");
-  app.add_option("--db", db_path, "a tuning database: adds the tuner leaderboards and the batch heatmap");
-  app.add_option("--format", format, "print the tables alone on stdout")->check(CLI::IsMember({"md", "csv", "json"}));
-  auto* cmp = app.add_subcommand("compare", "B/A of medians per (config, n), with a 95% bootstrap interval");
-  std::string file_a, file_b;
-  double threshold = 0.05;
-  bool force = false;
-  cmp->add_option("A", file_a, "the reference results")->required();
-  cmp->add_option("B", file_b, "the results compared with A")->required();
-  cmp->add_option("--threshold", threshold, "exit 1 when a run is slower by more than this fraction")->check(CLI::Range(0.0, 100.0));
-  cmp->add_flag("--force", force, "compare results from different device models");
+  Options o;
+  CLI::App* cmp = add_options(app, o);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -137,85 +228,27 @@ int run(int argc, char** argv) {
     fmt::print(stderr, "apsp_report: {} (see --help)\n", e.what());
     return kExitRefused;
   }
-
+  if (cmp->parsed()) return run_compare(o);
   // Everything read first: a file that cannot be read or is not valid is a refusal (exit 2)
   // before any output; only what follows (the tables, report.md, the plots) can fail with 1.
-  std::optional<Input> a, b;
-  std::vector<Input> inputs;
-  std::optional<TuningDb> db;
+  Loaded l;
   try {
-    if (cmp->parsed()) {
-      a = load(file_a);
-      b = load(file_b);
-    } else {
-      if (files.empty()) throw std::runtime_error("no results files given (see --help)");
-      if (out_dir.empty() && format.empty()) throw std::runtime_error("give --out DIR or --format md|csv|json");
-      if (!out_dir.empty()) check_output_folder(out_dir, "--out");
-      for (const std::string& f : files) inputs.push_back(load(f));
-      if (!db_path.empty()) {
-        if (!std::filesystem::exists(db_path)) throw std::runtime_error(db_path + ": cannot open");
-        db = TuningDb::load(db_path);
-      }
-    }
+    l = load_all(o);
   } catch (const std::exception& e) {
     fmt::print(stderr, "apsp_report: {}\n", failure_text(e));
     return kExitRefused;
   }
-  if (cmp->parsed()) {
-    std::optional<Comparison> c;
-    try {
-      c = compare(*a, *b, threshold, force);
-    } catch (const std::exception& e) {  // two device models without --force
-      fmt::print(stderr, "apsp_report: {}\n", failure_text(e));
-      return kExitRefused;
-    }
-    fmt::print("{}", render_text(c->table));
-    fmt::print("\n{} faster, {} slower ({} beyond {:.0f}%), {} the same (interval contains 1)\n", c->faster,
-               c->slower, c->slower_beyond_threshold, threshold * 100, c->same);
-    for (const auto& [file, runs] : {std::pair{file_a, c->only_a}, {file_b, c->only_b}})
-      if (!runs.empty())
-        fmt::print("not compared, only in {} (or failed in the other): {}\n", file, fmt::join(runs, ", "));
-    return c->slower_beyond_threshold > 0 ? kExitSlower : 0;
-  }
-  for (size_t i = 0; i < files.size(); ++i)
-    if (!inputs[i].has_baseline)
-      fmt::print(stderr, "apsp_report: {}: no naive runs, so no baseline: speedups are not shown\n", files[i]);
+  for (size_t i = 0; i < o.files.size(); ++i)
+    if (!l.inputs[i].has_baseline)
+      fmt::print(stderr, "apsp_report: {}: no naive runs, so no baseline: speedups are not shown\n", o.files[i]);
   try {
-    if (!format.empty()) {
-      nlohmann::json all = nlohmann::json::object();
-      for (const Input& in : inputs) {
-        const std::pair<const char*, Grid> tables[] = {{"speedup_table", course_table(in)},
-                                                       {"speedup_matrix", speedup_matrix(in)},
-                                                       {"ceiling_matrix", ceiling_matrix(in)},
-                                                       {"phases", phase_table(in)}};
-        for (const auto& [name, g] : tables) {
-          if (g.empty()) continue;
-          if (format == "md") fmt::print("## {}: {}\n\n{}\n", in.path, name, render_markdown(g));
-          if (format == "csv") fmt::print("# {}: {}\n{}\n", in.path, name, render_csv(g));
-          if (format == "json") all[in.path][name] = g;
-        }
-      }
-      if (db) {  // the leaderboards, as report.md has them
-        const Grid board = leaderboard(*db, 5);
-        if (format == "md") fmt::print("## {}: tuner leaderboards\n\n{}\n", db_path, render_markdown(board));
-        if (format == "csv") fmt::print("# {}: tuner leaderboards\n{}\n", db_path, render_csv(board));
-        if (format == "json") all[db_path]["leaderboards"] = board;
-      }
-      if (format == "json") fmt::print("{}\n", all.dump(2));
-      if (out_dir.empty()) return 0;
-    }
-    std::filesystem::create_directories(out_dir);
-    std::string note;
-    bool plots_failed = false;
-    const std::vector<std::string> pngs = plot(files, db_path, out_dir, note, plots_failed);
-    write_file_atomic(out_dir + "/report.md", markdown(inputs, db, pngs, note));
-    if (plots_failed) return kExitFailed;
-    fmt::print("wrote {}/report.md and {} plot(s)\n", out_dir, pngs.size());
+    if (!o.format.empty()) print_tables(o, l);
+    if (o.out_dir.empty()) return 0;
+    return write_report(o, l);
   } catch (const std::exception& e) {  // a write (report.md, the folder): the work failed
     fmt::print(stderr, "apsp_report: {}\n", failure_text(e));
     return kExitFailed;
   }
-  return 0;
 }
 
 }  // namespace

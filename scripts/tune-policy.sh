@@ -17,6 +17,6 @@ name=$(tr 'A-Z' 'a-z' <<<"$device" | tr -cs 'a-z0-9' '-' | sed 's/-$//')
 "$build/tuner" --search tile --variant sm90 --n 1600,2000,3000,4000 --min-time 0.2 --db "$db" "$@"
 "$build/tuner" --emit-policy "policies/$name.json" --db "$db"
 # sm90_u16 solves only graphs whose distances fit 16 bits: tuned on unweighted ones, in a table
-# of its own for the same device (harness/policy.hpp reads both).
+# of its own for the same device (harness/tune/policy.hpp reads both).
 "$build/tuner" --search tile --variant sm90_u16 --wmax 1 --n 1000,2500,5000,10000 --min-time 0.2 \
   --db "${db%.json}-u16.json" --emit-policy "policies/$name-u16.json" "$@"

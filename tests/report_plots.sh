@@ -53,7 +53,8 @@ if command -v script >/dev/null; then
   printf 'import time\nfor d in range(2):\n    print(f"progress {d} 2", flush=True)\n    time.sleep(2.2)\nprint("progress 2 2")\n' > "$out3/slow_plot.py"
   APSP_PLOT_SCRIPT=$out3/slow_plot.py script -qec "$report $fixtures/h200_bench.json --out $out3/s" /dev/null \
     > "$out3/tty" 2>&1
-  grep -q "plotting: 50% (about 2 s left)" "$out3/tty" || { echo "no progress line on a terminal: $(cat -v "$out3/tty")"; exit 1; }
+  # The time left is estimated from the time so far, which a loaded machine stretches: any estimate.
+  grep -qE "plotting: 50% \(about [0-9]+ s left\)" "$out3/tty" || { echo "no progress line on a terminal: $(cat -v "$out3/tty")"; exit 1; }
 fi
 leftover=$(ls "$out" "$out2" | grep "\.tmp\.")
 [ -z "$leftover" ] || { echo "temporary files left behind: $leftover"; exit 1; }

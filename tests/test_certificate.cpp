@@ -1,11 +1,11 @@
-// The shortest-path certificate (harness/certificate.hpp) on the host: right matrices pass,
+// The shortest-path certificate (harness/verify/certificate.hpp) on the host: right matrices pass,
 // every planted single-entry error is caught, including a too-small value on a zero-weight
 // cycle that tightness alone accepts.
 #include <gtest/gtest.h>
 
 #include "core/generators.hpp"
 #include "core/reference.hpp"
-#include "harness/certificate.hpp"
+#include "harness/verify/certificate.hpp"
 
 namespace apsp::harness {
 namespace {

@@ -6,7 +6,7 @@
 #include "core/device_buffer.hpp"
 #include "core/generators.hpp"
 #include "core/reference.hpp"
-#include "harness/certificate.hpp"
+#include "harness/verify/certificate.hpp"
 
 namespace apsp::harness {
 namespace {

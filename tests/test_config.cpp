@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/plan.hpp"
+#include "harness/plan/plan.hpp"
 #include "variants/instances.hpp"
 #include "variants/variant.hpp"
 

@@ -1,4 +1,4 @@
-// apsp's device path (harness/device_solve.hpp): the adjacency matrix built on the device equals
+// apsp's device path (harness/solve/device_solve.hpp): the adjacency matrix built on the device equals
 // the host's bit for bit, padding included; a solve read back in bands that do not divide n
 // equals the CPU reference; the certificate runs on the matrix where it is.
 #include <gtest/gtest.h>
@@ -8,8 +8,8 @@
 #include "core/device_buffer.hpp"
 #include "core/generators.hpp"
 #include "core/reference.hpp"
-#include "harness/device_solve.hpp"
-#include "harness/matrix_layout.hpp"
+#include "harness/solve/device_solve.hpp"
+#include "harness/measure/matrix_layout.hpp"
 
 namespace apsp::harness {
 namespace {

@@ -1,4 +1,4 @@
-// The distributed engine (harness/distributed.hpp) on one GPU: the single-device transport runs
+// The distributed engine (harness/multigpu/distributed.hpp) on one GPU: the single-device transport runs
 // P = 1, 2, 3, 4 and 8 ranks as separate buffers, the whole schedule (ownership, panels,
 // look-ahead, idle ranks, n not a multiple of tile x P), bit-exact against the CPU reference; the
 // NCCL transport with P = 1; a larger case checked by the certificate.
@@ -17,10 +17,10 @@
 #include "core/device_info.hpp"
 #include "core/generators.hpp"
 #include "core/reference.hpp"
-#include "harness/certificate.hpp"
-#include "harness/distributed.hpp"
-#include "harness/row_partition.hpp"
-#include "harness/transport.hpp"
+#include "harness/verify/certificate.hpp"
+#include "harness/multigpu/distributed.hpp"
+#include "harness/multigpu/row_partition.hpp"
+#include "harness/multigpu/transport.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp::harness {

@@ -7,9 +7,9 @@
 
 #include "core/console.hpp"
 #include "core/results.hpp"
-#include "harness/multi_gpu_model.hpp"
-#include "harness/plan.hpp"
-#include "harness/statistics.hpp"
+#include "harness/multigpu/multi_gpu_model.hpp"
+#include "harness/plan/plan.hpp"
+#include "harness/measure/statistics.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp::harness {

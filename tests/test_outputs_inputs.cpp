@@ -12,7 +12,7 @@
 #include "core/console.hpp"
 #include "core/edge_list.hpp"
 #include "core/memory.hpp"
-#include "harness/solver_choice.hpp"
+#include "harness/tune/solver_choice.hpp"
 
 namespace apsp {
 namespace {

@@ -1,4 +1,4 @@
-// The next hops on the host (harness/paths.hpp): on hand-made graphs that trap a careless choice
+// The next hops on the host (harness/solve/paths.hpp): on hand-made graphs that trap a careless choice
 // (zero-weight cycles, duplicate edges, self loops, a zero-weight edge straight to the target,
 // unreachable pairs) and on seeded random graphs, every path follows edges, weighs its
 // distance, ends, and repeats no vertex; next[i][i] and unreachable entries are -1.
@@ -8,7 +8,7 @@
 
 #include "core/generators.hpp"
 #include "core/reference.hpp"
-#include "harness/paths.hpp"
+#include "harness/solve/paths.hpp"
 
 namespace apsp::harness {
 namespace {

@@ -7,7 +7,7 @@
 #include "core/device_buffer.hpp"
 #include "core/generators.hpp"
 #include "core/reference.hpp"
-#include "harness/paths.hpp"
+#include "harness/solve/paths.hpp"
 
 namespace apsp::harness {
 namespace {

@@ -15,9 +15,9 @@
 #include "core/precision.hpp"
 #include "core/reference.hpp"
 #include "core/stats.hpp"
-#include "harness/pipeline.hpp"
-#include "harness/policy.hpp"
-#include "harness/tuning.hpp"
+#include "harness/pipeline/pipeline.hpp"
+#include "harness/tune/policy.hpp"
+#include "harness/tune/tuning.hpp"
 
 namespace apsp::harness {
 namespace {

@@ -5,10 +5,10 @@
 
 #include <set>
 
-#include "harness/build_identity.hpp"
-#include "harness/pipeline.hpp"
-#include "harness/policy.hpp"
-#include "harness/solver_choice.hpp"
+#include "harness/plan/build_identity.hpp"
+#include "harness/pipeline/pipeline.hpp"
+#include "harness/tune/policy.hpp"
+#include "harness/tune/solver_choice.hpp"
 
 namespace apsp::harness {
 namespace {

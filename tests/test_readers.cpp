@@ -8,7 +8,7 @@
 
 #include "core/results.hpp"
 #include "core/tuning_db.hpp"
-#include "harness/policy.hpp"
+#include "harness/tune/policy.hpp"
 
 namespace apsp {
 namespace {

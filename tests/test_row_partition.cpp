@@ -1,4 +1,4 @@
-// The multi-GPU layer's arithmetic (harness/row_partition.hpp): row ownership, memory per rank
+// The multi-GPU layer's arithmetic (harness/multigpu/row_partition.hpp): row ownership, memory per rank
 // and the round schedule, for P = 1..8 and awkward n.
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <tuple>
 #include <vector>
 
-#include "harness/row_partition.hpp"
+#include "harness/multigpu/row_partition.hpp"
 
 namespace apsp::harness {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "core/tuning_db.hpp"
 #include "variants/variant.hpp"
-#include "harness/search.hpp"
+#include "harness/tune/search.hpp"
 
 namespace apsp::harness {
 namespace {

@@ -21,9 +21,9 @@
 #include "core/generators.hpp"
 #include "core/precision.hpp"
 #include "core/reference.hpp"
-#include "harness/executor.hpp"
-#include "harness/matrix_layout.hpp"
-#include "harness/workbench.hpp"
+#include "harness/measure/executor.hpp"
+#include "harness/measure/matrix_layout.hpp"
+#include "harness/measure/workbench.hpp"
 #include "tests/pairs_of_rounds_sizes.hpp"
 #include "variants/variant.hpp"
 

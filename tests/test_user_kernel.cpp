@@ -9,8 +9,8 @@
 #include <fstream>
 
 #include "core/cubin.hpp"
-#include "harness/pipeline.hpp"
-#include "harness/user_kernel.hpp"
+#include "harness/pipeline/pipeline.hpp"
+#include "harness/userkernel/user_kernel.hpp"
 
 namespace apsp::harness {
 namespace {

@@ -22,9 +22,9 @@
 #include "core/parallel.hpp"
 #include "core/precision.hpp"
 #include "core/reference.hpp"
-#include "harness/certificate.hpp"
-#include "harness/matrix_layout.hpp"
-#include "harness/user_kernel.hpp"
+#include "harness/verify/certificate.hpp"
+#include "harness/measure/matrix_layout.hpp"
+#include "harness/userkernel/user_kernel.hpp"
 #include "tests/pairs_of_rounds_sizes.hpp"
 #include "variants/rounds.hpp"
 #include "variants/variant.hpp"
@@ -144,7 +144,7 @@ std::vector<VariantConfig> every_config() {
 class VariantTest : public testing::TestWithParam<VariantConfig> {};
 
 // Solves every graph of kGraphs at n with (v, config) in the layout it declares (rows padded for
-// sm90: harness/matrix_layout.hpp), the buffer poisoned first (bytes 0x7f: a huge distance, so
+// sm90: harness/measure/matrix_layout.hpp), the buffer poisoned first (bytes 0x7f: a huge distance, so
 // a padding entry the layout failed to set shows), and compares with the reference. A graph the
 // variant does not admit (sm90_u16: distances beyond 16 bits) is left out, as the harness leaves
 // it out; sm90_u16 meets the zero-weight graphs at every size here, the others where they fit
@@ -286,7 +286,7 @@ TEST(VariantHarness, DetectsAWrongResult) {
 // in the last row. n = 65537 is the first past 2^32: one computed in unsigned wraps in the last
 // two rows (and the int one overflows from row 32768 on). No CPU reference reaches these sizes,
 // so a full solve is checked by the shortest-path certificate on the device
-// (harness/certificate.hpp), and each course variant's kernels by their last round
+// (harness/verify/certificate.hpp), and each course variant's kernels by their last round
 // (variants/rounds.hpp) on an input whose answer after that round is known in closed form.
 //   By default: full solves of sm90 at 46341 and 65537 and of regtile64 at 46341, and one round
 // of naive, blocked32, regtile64, batched and batched_edge at 65537: about a minute on an H100.

@@ -1,5 +1,5 @@
 // tuner: searches the variants' declared parameters on this GPU through the harness
-// (harness/tuning.hpp): every candidate verified bit-exact before it is timed (a wrong one is
+// (harness/tune/tuning.hpp): every candidate verified bit-exact before it is timed (a wrong one is
 // disqualified, loudly); every measured point written to the tuning database at once, so a rerun
 // resumes where an interrupted one stopped; the shipped defaults always measured beside.
 // --emit-policy writes a policy table (policies/) from the database.
@@ -14,10 +14,10 @@
 #include "core/cli_options.hpp"
 #include "core/console.hpp"
 #include "core/tables.hpp"
-#include "harness/build_identity.hpp"
-#include "harness/policy.hpp"
-#include "harness/tuning.hpp"
-#include "harness/user_kernel.hpp"
+#include "harness/plan/build_identity.hpp"
+#include "harness/tune/policy.hpp"
+#include "harness/tune/tuning.hpp"
+#include "harness/userkernel/user_kernel.hpp"
 
 namespace apsp::tuner {
 namespace {

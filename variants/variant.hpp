@@ -39,7 +39,7 @@ struct Constraint {
 // Where a variant's solve runs: the GPU (d is device memory, launches on `stream`), or the host
 // (d is host memory, the stream is unused): the CPU-backed variants the tests drive the whole
 // harness through.
-// kIsolated: a device variant run in a worker process (harness/isolated_executor.hpp), so that
+// kIsolated: a device variant run in a worker process (harness/userkernel/isolated_executor.hpp), so that
 // a fault in it cannot take the other runs down: the user kernels compiled at run time.
 enum class Target { kDevice, kHost, kIsolated };
 
@@ -62,7 +62,7 @@ struct Variant {
   // Optional: the distance between rows of d, when the solve wants the matrix laid out wider
   // than n (sm90: rows padded to its tile, so no kernel checks bounds). Then d is a pitch x
   // pitch buffer holding the n x n matrix in its top-left corner, and every entry outside it
-  // holds a padding value P with 2P >= kInf (harness/matrix_layout.hpp writes kPadding): such an
+  // holds a padding value P with 2P >= kInf (harness/measure/matrix_layout.hpp writes kPadding): such an
   // entry never lowers a distance and stays P through a solve. Whoever fills d and reads it back
   // uses this layout (row_pitch below); n when absent.
   std::function<int(const Config&, int n)> pitch;
@@ -91,7 +91,7 @@ struct Variant {
 // Every registered variant, in the order of their files' names (00_naive.cu first); test-only
 // variants only when the environment variable APSP_TEST_VARIANTS is set.
 const std::vector<Variant>& registry();
-// Adds a variant made at run time (a user kernel, harness/user_kernel.hpp): find_variant and
+// Adds a variant made at run time (a user kernel, harness/userkernel/user_kernel.hpp): find_variant and
 // parse_config see it from then on; registry() stays the built-in ones. Throws
 // std::invalid_argument when the name is taken.
 const Variant& add_runtime_variant(Variant v);

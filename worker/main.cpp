@@ -1,10 +1,10 @@
 // apsp_worker: runs run-time compiled user kernels for apsp_bench and tuner, one process per
 // worker, so that a kernel that faults takes only its own run down
-// (harness/isolated_executor.hpp). Started by them; not for use by hand.
+// (harness/userkernel/isolated_executor.hpp). Started by them; not for use by hand.
 #include <cstdio>
 #include <cstring>
 
-#include "harness/isolated_executor.hpp"
+#include "harness/userkernel/isolated_executor.hpp"
 
 int main(int argc, char** argv) {
   if (argc == 2 && std::strcmp(argv[1], "--serve") == 0) return apsp::harness::serve_worker();

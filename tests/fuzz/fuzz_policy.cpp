@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "core/json_read.hpp"
-#include "harness/policy.hpp"
+#include "harness/tune/policy.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
 
 namespace apsp::harness {

@@ -1,0 +1,65 @@
+// The multi-GPU layer's arithmetic (no CUDA): how the rows of an n x n matrix are split over P
+// ranks for the distributed blocked Floyd-Warshall (harness/multigpu/distributed.hpp), what each rank
+// allocates, and the order of the rounds (who closes each pivot, which panel buffer it goes to,
+// which round prepares it). The engine allocates and schedules exactly what these say, so the
+// harness can check memory before any allocation and the CPU tests check the schedule.
+//
+// Layout: the matrix is padded to pitch = round_up(n, tile) columns and tiles = pitch / tile row
+// tiles (as sm90's, harness/measure/matrix_layout.hpp). Rank r owns a contiguous range of whole row tiles,
+// balanced: the first tiles % P ranks one tile more than the rest. When tiles < P the last
+// P - tiles ranks own nothing (idle): they take part in every broadcast and do nothing else.
+// A rank holds its row block (its tiles x tile rows x pitch, padding rows included) and two
+// panel buffers (tile x pitch each): the pivot-row panel of round kt arrives in buffer kt % 2,
+// so the next round's panel can land while this round's is read (look-ahead).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace apsp::harness {
+
+struct Partition {
+  int n = 0, tile = 0, ranks = 0;
+  int pitch = 0;  // round_up(n, tile): columns of every row block and panel
+  int tiles = 0;  // pitch / tile: row tiles, rounds
+  static constexpr int kPanelBuffers = 2;
+
+  // Rank r's row tiles are [first_tile(r), first_tile(r) + tile_count(r)).
+  int first_tile(int r) const;
+  int tile_count(int r) const;
+  // The rank that owns row tile kt (0 <= kt < tiles).
+  int owner(int kt) const;
+  // First global row of rank r (first_tile(r) x tile), its rows that hold vertices (< n) and its
+  // rows with padding (tile_count(r) x tile, what it allocates).
+  int first_row(int r) const { return first_tile(r) * tile; }
+  int real_rows(int r) const;
+  int padded_rows(int r) const { return tile_count(r) * tile; }
+  bool idle(int r) const { return tile_count(r) == 0; }
+  // Ranks that own at least one tile: min(ranks, tiles).
+  int active_ranks() const;
+
+  // Device memory rank r's solve allocates: its row block plus the two panel buffers,
+  // (padded_rows(r) + 2 tile) x pitch x 4 bytes. The engine's only allocations for a solve.
+  uint64_t block_bytes(int r) const;
+  uint64_t panel_bytes() const;  // one panel: tile x pitch x 4, also the bytes of one broadcast
+  uint64_t bytes_per_rank(int r) const;
+  uint64_t max_bytes_per_rank() const;  // rank 0's: it owns the most tiles
+};
+
+// Throws std::invalid_argument (one line) unless n >= 1, tile >= 1, 1 <= ranks and the padded
+// matrix's indices fit int32 (pitch <= 2^31 - 1) and a rank's elements fit size_t.
+Partition partition_rows(int n, int tile, int ranks);
+
+// One round of the distributed schedule.
+//   owner:     closes pivot tile kt and updates its pivot-row panel (rows kt x tile .. +tile);
+//   buffer:    the panel buffer the other ranks receive panel kt in (kt % 2);
+//   prepared_in: the round whose phase 3 the owner prepared and broadcast panel kt during (kt - 1
+//              under look-ahead), or -1: prepared and broadcast at the start of round kt, before
+//              any rank's pivot-column update;
+// then every active rank updates its tiles of pivot column kt and its phase 3 from the panel.
+struct Round {
+  int kt = 0, owner = 0, buffer = 0, prepared_in = -1;
+};
+std::vector<Round> schedule_rounds(const Partition& p, bool lookahead);
+
+}  // namespace apsp::harness

@@ -1,0 +1,81 @@
+// The pipeline: a Plan in, Results out. Size by size: the input and the expected output
+// (Workbench); per request the config for that size (asked, tuned, or the policy default),
+// check(), verification (its solve is the warm-up); then every verified run's samples
+// (sampler), optional CUDA graph and phase timings; the size's matrices are freed before the
+// next. Last, the statistics and speedups (statistics.hpp). Programs print and write what
+// comes back; nothing here prints.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/results.hpp"
+#include "core/tuning_db.hpp"
+#include "harness/measure/executor.hpp"
+#include "harness/userkernel/isolated_executor.hpp"
+#include "harness/plan/plan.hpp"
+
+namespace apsp::harness {
+
+struct Observer {
+  std::function<void(const std::string&)> progress;  // a status line, replaced by the next
+  std::function<void(const std::string&)> note;      // a line worth keeping ("tuned: ...")
+};
+
+// What the pipeline runs on: the device (if any), the executors, the ceiling probe.
+struct Session {
+  std::optional<DeviceInfo> device;  // none: only host variants run; the others are skipped
+  std::function<std::unique_ptr<Executor>(Target)> executors;
+  // An executor over this many GPUs for a multi-GPU variant (harness/distributed); null where
+  // none can be made (no device). gpus_present: the CUDA devices here.
+  std::function<std::unique_ptr<Executor>(int gpus)> multi_gpu;
+  int gpus_present = 0;
+  // The multi-GPU executors run their ranks as separate buffers on this session's one device
+  // (the single-device transport: the whole distributed schedule, tested on one GPU).
+  bool ranks_on_one_gpu = false;
+  // What the Workbench makes executors with: `executors`, or `multi_gpu` above one GPU.
+  Workbench::ExecutorFactory executor_factory() const;
+  // The device's min-plus rate in updates/s, for a precision (kPrecisionInt32, kPrecisionU16x2).
+  std::function<double(double budget_s, const std::string& precision)> ceiling;
+  BuildId build;
+  // This machine: its first CUDA device if there is one, host executors always; user kernels
+  // (Target::kIsolated) in worker processes started with `workers`; multi-GPU executors over
+  // the first GPUs through NCCL, or, with `ranks_on_one_gpu`, every rank on the first GPU.
+  static Session here(const WorkerOptions& workers = {}, bool ranks_on_one_gpu = false);
+};
+
+// A tuning database for `apsp_bench --tuned`: requests marked tuned run its pick at each n
+// (harness/tune/tuned.hpp), which only replaces the default where it was measured faster.
+struct TunedSource {
+  const TuningDb* db = nullptr;
+  TuningMatch match;  // device, graph and build filled in by run_plan; the relaxations kept
+  std::string path;
+};
+
+struct Outcome {
+  Results results;
+  bool any_failed = false;  // a run FAILED or could not run (not: skipped as outside what a variant
+                            // solves exactly, Variant::admits)
+};
+
+// Runs the plan. `baseline` (may be null) supplies baseline samples for sizes the plan does not
+// time it at (--baseline); the caller has checked it comes from the same device model.
+Outcome run_plan(const Plan& plan, const Session& session, const Observer& observer,
+                 const std::optional<TunedSource>& tuned = std::nullopt, const Results* baseline = nullptr);
+
+// The limits of the H200 the project is tuned on (name set to say it is assumed), for dry runs
+// on a machine with no GPU and for tests.
+DeviceInfo nominal_h200();
+
+// The device a --dry-run (apsp_bench, tuner) plans for: this machine's; without a GPU an
+// NVIDIA H200 by name, so that its shipped policy picks the defaults as a real run on an H200
+// would (with nominal_h200()'s name no policy matches, and a dry run showed declared defaults
+// that no run on an H200 measures). `note` gets the line that says so; "" with a GPU.
+DeviceInfo dry_run_device(std::string& note);
+
+// The context every results file carries: device (or the host), build, host name, date.
+Context make_context(const Session& session);
+
+}  // namespace apsp::harness

@@ -1,0 +1,34 @@
+// Session::here(): the CUDA device of this machine, if any. Kept apart from the pipeline so
+// that the pipeline's logic has no device code in it.
+#include "harness/plan/build_identity.hpp"
+#include "harness/multigpu/distributed.hpp"
+#include "harness/userkernel/isolated_executor.hpp"
+#include "harness/pipeline/pipeline.hpp"
+#include "variants/ceiling_probe.hpp"
+
+namespace apsp::harness {
+
+Session Session::here(const WorkerOptions& workers, bool ranks_on_one_gpu) {
+  Session s;
+  s.build = current_build();
+  s.gpus_present = device_count();
+  s.ranks_on_one_gpu = ranks_on_one_gpu;
+  if (s.gpus_present > 0) s.device = query_device();
+  const size_t l2 = s.device ? s.device->l2_bytes : 0;
+  s.executors = [l2, workers](Target t) {
+    return t == Target::kIsolated ? make_isolated_executor(workers) : make_executor(t, l2);
+  };
+  if (s.device) {
+    const DeviceInfo dev = *s.device;
+    s.ceiling = [dev](double budget_s, const std::string& precision) {
+      return measure_minplus_ceiling(dev, budget_s, precision).updates_per_s;
+    };
+    // Ranks 0..P-1 on GPUs 0..P-1 through NCCL, or every rank on this session's GPU.
+    s.multi_gpu = [ranks_on_one_gpu, ordinal = dev.ordinal](int gpus) {
+      return make_multi_gpu_executor(gpus, ranks_on_one_gpu, ordinal);
+    };
+  }
+  return s;
+}
+
+}  // namespace apsp::harness

@@ -1,0 +1,113 @@
+// What a run of the harness does: sizes x one graph spec x the (variant, config) requests,
+// parsed and validated before any GPU work (apsp_bench --dry-run prints it).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/edge_list.hpp"
+#include "core/generators.hpp"
+#include "core/results.hpp"
+#include "harness/measure/sampler.hpp"
+#include "harness/measure/workbench.hpp"
+#include "variants/variant.hpp"
+
+namespace apsp::harness {
+
+// A variant at the default for each n (policy, heuristic or declared; harness/tune/policy.hpp), or
+// one config at every n (--config).
+struct Request {
+  const Variant* variant = nullptr;
+  std::optional<Config> config;
+  bool tuned = false;  // the tuning database's pick at each n, when it beats the default
+};
+
+// The graph of every size: a generator spec (num_vertices set per n), or one file (one size).
+struct GraphInput {
+  GraphSpec spec;
+  std::string file;
+  std::shared_ptr<const EdgeList> edges;  // the file, read before any GPU work
+};
+
+struct Plan {
+  std::vector<int> sizes;
+  std::vector<Request> requests;
+  bool baseline_added = false;  // the baseline variant was not asked for but is timed
+  GraphInput graph;
+  int cpu_reference_max_n = kCpuReferenceMaxN;
+  std::string baseline = "naive";  // every speedup is against it
+  // Above the CPU range (--verify): "auto" (naive's output, the certificate above
+  // kNaiveReferenceMaxN), "certificate", or a variant whose output is the reference ("naive").
+  std::string reference = kAutoReference;
+  // The baseline, when added (not asked for), is timed up to this n: naive's time grows as n^3
+  // (2.77 s a solve at n = 10000 on the H200, README), so that above it one size would take
+  // minutes. Above it speedups are left out and the share of the ceiling stands in.
+  int baseline_max_n = 16384;
+  SampleOptions sampling;
+  // --gpus: the GPU counts each multi-GPU variant (Variant::multi_gpu) runs at, each a run of
+  // its own; the other variants run on one GPU. kAllGpus until resolved.
+  std::vector<int> gpus{1};
+  bool ranks_on_one_gpu = false;  // the single-device transport: every rank on one GPU
+  bool cuda_graph = false, phases = false;
+  double ceiling_s = 1.0;  // seconds spent measuring each min-plus ceiling (int32, 16-bit); 0: none
+};
+
+// The largest n any program accepts: a matrix of 4.4 TB, beyond every GPU; what fits is
+// checked against the device's and the host's memory before any work.
+inline constexpr int kMaxN = 1 << 20;
+
+// Parses "1000,2500,10000"; throws std::invalid_argument with one line on a bad value.
+std::vector<int> parse_sizes(const std::string& text, const std::string& flag = "--n");
+
+// --gpus: "1,2,8" (sorted, without repeats) or "all" ({kAllGpus}, resolved once the device
+// count is known); throws std::invalid_argument with one line on a bad value.
+inline constexpr int kAllGpus = 0;
+std::vector<int> parse_gpu_counts(const std::string& text);
+// Replaces kAllGpus by `present` (1 without a device), keeping the list sorted and unique.
+void resolve_gpu_counts(std::vector<int>& counts, int present);
+// "" when `present` GPUs are enough for every count; else "3 GPUs asked, 1 present".
+std::string gpu_count_problem(const std::vector<int>& counts, int present);
+// --min-reps above --reps: refused when both were given (std::invalid_argument, one line);
+// when one was given, the other (a default) follows it.
+void check_reps(SampleOptions& s, bool min_given, bool max_given);
+
+// Requests from --variant (names or "all") and --config texts; throws std::invalid_argument.
+std::vector<Request> select_requests(const std::string& variants, const std::vector<std::string>& configs);
+
+// Puts the baseline variant first unless it is requested at its default or `reuse` says its
+// samples come from an earlier results file.
+void add_baseline(Plan& plan, bool reuse);
+
+// Throws std::invalid_argument when the graph spec's weights could make a distance reach kInf
+// at some size of the plan.
+void check_weights(const Plan& plan);
+
+// What one size of a plan holds at once. Device: the executor's pristine matrix and its work
+// buffer in the widest layout a request solves in (Variant::pitch), the certificate's edges and flags.
+// Host: the input matrix (and the CPU reference's copy), the graph and its edges by destination.
+struct WorkingSet {
+  uint64_t device = 0, host = 0;
+};
+// Device: zero when no run at n is on one GPU. Host: a multi-GPU run keeps the input and
+// gathers its output on the host, two matrices more.
+WorkingSet working_set(const Plan& plan, int n);
+// Whether request r runs on one GPU at n (a multi-GPU variant only when --gpus lists 1; the
+// added baseline not above baseline_max_n).
+bool runs_on_one_gpu(const Plan& plan, const Request& r, int n);
+// The most device memory one GPU holds for a multi-GPU request at n on `gpus` GPUs (the engine's
+// row block and panels, harness/multigpu/row_partition.hpp; with ranks_on_one_gpu, every rank's).
+uint64_t multi_gpu_bytes(const Plan& plan, int n, int gpus);
+// The edges of the graph at size n: the file's count, or the generator's expected count.
+uint64_t expected_edges(const GraphInput& graph, int n);
+// "" when every size fits `device_free` and `host_free` bytes; else one line with the bytes
+// needed and available for the first size that does not.
+std::string memory_problem(const Plan& plan, uint64_t device_free, uint64_t host_free);
+
+// The graph of size n: the file's, or the spec's generated with n vertices.
+std::shared_ptr<const EdgeList> make_graph(const GraphInput& graph, int n);
+// How results files describe the graph.
+GraphDesc describe(const GraphInput& graph);
+
+}  // namespace apsp::harness

@@ -1,0 +1,68 @@
+// apsp's solve on the GPU with the matrix kept on the device from start to end: built there from
+// the edges (no V x V matrix on the host), solved in the variant's layout (Variant::pitch),
+// checked there by the certificate when asked, and read back a band of rows at a time for the
+// output (two pinned bands of 64 MB: one copies down while the other is written). So the largest V apsp
+// solves is the largest matrix the device holds, and the host holds two bands, not a matrix.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/device_buffer.hpp"
+#include "core/dist_matrix.hpp"
+#include "core/edge_list.hpp"
+#include "harness/verify/certificate.hpp"
+#include "variants/variant.hpp"
+
+namespace apsp::harness {
+
+// The device memory the edges take while the matrix is built (freed before the solve).
+uint64_t device_build_bytes(const EdgeList& g);
+
+// d (rows `pitch` apart, pitch x pitch ints) <- the adjacency matrix of g in that layout: the
+// values of fill_adjacency, the padding outside. Async on `stream`; the edges are uploaded first.
+void build_matrix_on_device(int32_t* d, int pitch, const EdgeList& g, cudaStream_t stream);
+
+class DeviceSolve {
+ public:
+  // Allocates the matrix in (v, c)'s layout for g's V; the output is copied down in bands of
+  // about `band_bytes` (two such pinned buffers on the host).
+  static constexpr size_t kBandBytes = size_t{64} << 20;
+  DeviceSolve(const EdgeList& g, const Variant& v, const Config& c, size_t band_bytes = kBandBytes);
+  ~DeviceSolve();
+  DeviceSolve(const DeviceSolve&) = delete;
+  DeviceSolve& operator=(const DeviceSolve&) = delete;
+
+  struct Times {
+    double build_ms = 0, solve_ms = 0;  // the upload of the edges and the fill; the variant's solve
+  };
+  // Builds the matrix from the edges and runs the solve; returns once both are done.
+  Times run();
+  // "" when the result is g's distance matrix (the certificate, harness/verify/certificate.hpp).
+  std::string certify(const InEdges& g);
+  // The result as an n x n row-major matrix in device memory: the buffer itself when its rows are
+  // n apart, else a compact copy made on first call (one more matrix of device memory).
+  const int32_t* compact();
+  int32_t at(int i, int j);
+  // Rows [first, first + count) in host memory (count <= band_rows()), for write_matrix_bands;
+  // the next band's copy starts as this one is returned. Valid until the next call.
+  const int32_t* band(int first, int count);
+  int band_rows() const { return band_rows_; }
+  int n() const { return n_; }
+  int pitch() const { return pitch_; }
+
+ private:
+  const EdgeList& g_;
+  const Variant& v_;
+  Config c_;
+  int n_, pitch_, band_rows_;
+  DeviceBuffer<int32_t> d_, compact_;
+  CudaStream stream_, copies_;
+  struct Bands;
+  std::unique_ptr<Bands> bands_;
+};
+
+}  // namespace apsp::harness

@@ -1,0 +1,66 @@
+// Shortest paths from the distances, after the solve (apsp --paths, --path): the next-hop matrix.
+// next[i][j] is the first vertex after i on a shortest path from i to j; kNoHop (-1) when j is
+// unreachable from i or j == i. The Floyd-Warshall kernels are not involved: a first hop k of
+// a shortest path is an edge i -> k with w(i,k) + d[k][j] = d[i][j] (a tight edge), and such an
+// edge always has w(i,k) = d[i][k], so only those edges are read.
+//
+// Any tight edge is a first hop, but following arbitrary ones need not end: two tight
+// zero-weight edges i -> k -> i keep the remaining distance equal. So the hops are chosen in
+// rounds, per target j:
+//   round 0: i takes the smallest k of a tight edge of positive weight (the remaining distance
+//            falls strictly) or of a tight edge straight to j (k = j);
+//   round r: an entry still open takes the smallest k of a tight zero-weight edge i -> k whose
+//            own hop was chosen in an earlier round (it has the same distance, a lower round).
+// Along the hops (d[.][j], round) falls strictly, lexicographically, so every walk ends at j
+// and no path repeats a vertex. Every finite entry is chosen: a shortest path's last
+// zero-weight stretch before a positive edge (or before j) is chosen back to front, one round a
+// vertex. The rounds stop when one chooses nothing; an entry still open then means d is not the
+// graph's distance matrix. Smallest k among equals and synchronous rounds make the host and
+// the device give the same matrix, bit for bit.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/dist_matrix.hpp"
+#include "harness/verify/edge_groups.hpp"
+
+namespace apsp::harness {
+
+inline constexpr int32_t kNoHop = -1;
+
+// The graph's edges by source, as the next hops read them: self loops left out (a first hop is
+// never i itself), and the zero-weight edges again apart, with the vertices that have any (the
+// only rows the later rounds visit).
+struct OutEdges {
+  int n = 0;
+  EdgeGroups all, zero;
+  std::vector<int32_t> zero_sources;
+  static OutEdges of(const EdgeList& graph);
+  size_t bytes() const { return all.bytes() + zero.bytes() + zero_sources.size() * 4; }
+};
+
+// next[n * n] for d, the graph's shortest-distance matrix. Throws std::runtime_error (one line,
+// the lowest entry left open) when d is not that matrix.
+void next_hops_host(MatrixView d, const OutEdges& g, int32_t* next, int threads = 0);
+
+// The one line for an entry left open: "d[3][7] = 12: no edge out of 3 starts ...".
+std::string open_entry_fault(int i, int j, int32_t dij);
+
+// The same on the device, into next (n x n, device memory) from d (device memory); returns when
+// done. The edges are uploaded for the call: next_hops_device_bytes more device memory.
+void next_hops_device(const int32_t* d, int32_t* next, const OutEdges& g, cudaStream_t stream);
+uint64_t next_hops_device_bytes(const OutEdges& g);
+
+// The vertices of the path from s to t, s and t included, given column t of the next-hop
+// matrix (column[k] = next[k][t]): {} when t is unreachable from s, {s} when s == t.
+// Throws std::runtime_error when the hops leave [0, n) or do not reach t within n steps.
+std::vector<int32_t> follow_hops(const int32_t* column, int n, int s, int t);
+
+// "path 3 -> 7: 3 5 9 7 (length 42)", or "path 3 -> 7: unreachable".
+std::string describe_path(int s, int t, const std::vector<int32_t>& path, int32_t length);
+
+}  // namespace apsp::harness
