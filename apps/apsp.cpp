@@ -28,6 +28,7 @@
 #include "core/device_info.hpp"
 #include "core/edge_list.hpp"
 #include "core/integer.hpp"
+#include "core/matrix_io.hpp"
 #include "core/memory.hpp"
 #include "core/parallel.hpp"
 #include "core/precision.hpp"
@@ -304,14 +305,7 @@ struct MatrixSource {
 
 // A matrix in --format to `path` ("" or "-": standard output); the bytes written.
 uint64_t write_output(const Options& o, const std::string& path, const MatrixSource& m, const std::string& what) {
-  ProgressMeter meter("writing " + what);
-  const auto rows = [&](int written) { meter.update(written, m.n); };
-  const MatrixFormat format = *parse_matrix_format(o.format);
-  if (path.empty() || path == "-") return write_matrix_bands(m.n, m.band_rows, m.band, STDOUT_FILENO, format, o.threads, rows);
-  AtomicFile out(path);
-  const uint64_t bytes = write_matrix_bands(m.n, m.band_rows, m.band, out.fd(), format, o.threads, rows);
-  out.commit(/*sync=*/false);  // atomic against a crash of this program, not of the machine
-  return bytes;
+  return write_matrix_output(path, m.n, m.band_rows, m.band, *parse_matrix_format(o.format), o.threads, what);
 }
 
 // Next hops on the CPU, from the solved d (the whole matrix: the rounds read other rows).
@@ -444,10 +438,7 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("-o,--output", o.output, "output file (appears only when whole; the old one stays otherwise); - or none: standard output");
   app.add_option("--variant", o.variant, "auto (the shipped default, or --db's pick), cpu, a variant name (its default for this device and V), or a config");
   app.add_option("--config", o.config, "a config as apsp_bench prints it, e.g. 'sm90[tile=64,chunk=8]'");
-  app.add_option("--format", o.format,
-                 "text (the contest's: V lines of V distances), bin ('APSPDST1', V as int64, V*V int32, "
-                 "little-endian) or npy (NumPy: np.load reads an int32 (V, V) array)")
-      ->check(CLI::IsMember({"text", "bin", "npy"}));
+  app.add_option("--format", o.format, matrix_formats_help())->check(CLI::IsMember(matrix_format_names()));
   app.add_option("--kernel", o.kernel,
                  "solve with a Floyd-Warshall kernel file compiled at run time (docs/kernel-contract.md), at the "
                  "file's macro values (or --config NAME[MACRO=value,...])")
