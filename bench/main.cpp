@@ -16,12 +16,10 @@
 #include "core/console.hpp"
 #include "core/memory.hpp"
 #include "core/tables.hpp"
+#include "harness/pipeline/describe_plan.hpp"
 #include "harness/pipeline/pipeline.hpp"
-#include "harness/plan/build_identity.hpp"
 #include "harness/multigpu/multi_gpu_model.hpp"
-#include "harness/tune/policy.hpp"
 #include "harness/measure/statistics.hpp"
-#include "harness/tune/tuned.hpp"
 #include "harness/userkernel/user_kernel.hpp"
 
 namespace apsp::bench {
@@ -148,28 +146,6 @@ void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
   p.sampling.flush_l2 = !o.warm;
 }
 
-// The multi-GPU runs' predictions (harness/multigpu/multi_gpu_model.hpp, docs/multi-gpu.md): from the
-// H200's measured one-GPU rate and NVLink bandwidth.
-void print_model(const harness::Plan& p, const DeviceInfo& dev) {
-  if (std::all_of(p.gpus.begin(), p.gpus.end(), [](int g) { return g == 1; })) return;
-  if (std::none_of(p.requests.begin(), p.requests.end(), [](const harness::Request& r) { return r.variant->multi_gpu; }))
-    return;
-  const harness::LinkModel link = harness::h200_nvlink_model();
-  fmt::print("model (docs/multi-gpu.md; H200 rate {:.2f} T updates/s, NVLink {:.0f} GB/s):\n",
-             link.rate_updates_per_s / 1e12, link.bytes_per_s / 1e9);
-  for (const harness::Request& r : p.requests) {
-    if (!r.variant->multi_gpu) continue;
-    for (int n : p.sizes) {
-      const Config c = r.config ? *r.config : harness::default_config(*r.variant, n, &dev).config;
-      for (int gpus : p.gpus)
-        fmt::print("  {}: {}\n", config_name(r.variant->name, c),
-                   harness::describe(n, gpus, harness::predict(n, gpus, c.at("tile"), link)));
-      fmt::print("  n = {}: a round's broadcast hides behind its phase 3 while each GPU holds at least {:.0f} rows\n", n,
-                 harness::rows_per_gpu_to_hide(n, c.at("tile"), link));
-    }
-  }
-}
-
 // Each multi-GPU run beside the model's prediction from the one-GPU rate measured in this run;
 // ranks on one GPU beside the same config solved whole on that GPU (the engine's own cost).
 void print_measured_and_model(const Results& r) {
@@ -191,62 +167,6 @@ void print_measured_and_model(const Results& r) {
                run.name, run.n, run.gpus, run.median_ms / 1000, 100 * *run.parallel_efficiency, p.total_s,
                100 * p.efficiency);
   }
-}
-
-void print_dry_run(const harness::Plan& p, const Options& o, const TuningDb& tuned_db) {
-  std::string assumed;
-  const DeviceInfo dev = harness::dry_run_device(assumed);
-  fmt::print("plan: {} run(s) = {} request(s) x {} size(s); samples {}..{}, at least {} s each; L2 {}\n",
-             p.requests.size() * p.sizes.size(), p.requests.size(), p.sizes.size(), p.sampling.min_reps,
-             p.sampling.max_reps, p.sampling.min_time_s, o.warm ? "warm" : "flushed before each sample");
-  fmt::print("graph: {}\n", p.graph.edges ? p.graph.file
-                                         : fmt::format("random, density {}, weights [1, {}], seed {}",
-                                                       p.graph.spec.density, p.graph.spec.wmax, p.graph.spec.seed));
-  for (const harness::Request& r : p.requests) {
-    const bool several = std::any_of(p.gpus.begin(), p.gpus.end(), [](int g) { return g > 1; });
-    fmt::print("  {}{}{}{}\n", r.config ? config_name(r.variant->name, *r.config) : r.variant->name,
-               p.baseline_added && r.variant->name == p.baseline ? "  (added: the speedup baseline)" : "",
-               r.tuned ? "  (tuned from " + o.tuned + " where it beats the default)" : "",
-               !several ? ""
-               : r.variant->multi_gpu ? fmt::format("  (on {} GPUs)", fmt::join(p.gpus, ", "))
-                                      : "  (on one GPU: it has no multi-GPU engine)");
-    if (r.tuned) {  // the picks a run would make on this device (or an H200's), from the database
-      const GraphDesc g = harness::describe(p.graph);
-      TuningMatch relaxed;
-      relaxed.any_graph = o.any_graph;
-      relaxed.any_build = o.any_build;
-      const TuningMatch m = harness::tuned_match(relaxed, dev, {g.kind, g.density, g.wmax},
-                                                 harness::build_of(*r.variant, harness::current_build()));
-      for (const std::string& line : harness::describe_tuned(tuned_db, o.tuned, m, *r.variant, p.sizes, dev))
-        fmt::print("    {}\n", line);
-      continue;
-    }
-    for (int n : p.sizes) {
-      const harness::DefaultChoice d =
-          r.config ? harness::DefaultChoice{*r.config, "asked"} : harness::default_config(*r.variant, n, &dev);
-      const Config& c = d.config;
-      const std::string& source = d.source;
-      const std::string why = r.variant->check(c, n, dev);
-      // A generated graph's weights go up to --wmax (a file's: its largest edge weight).
-      const int64_t wmax = p.graph.edges ? max_edge_weight(*p.graph.edges) : p.graph.spec.wmax;
-      const std::string outside = admission_problem(*r.variant, n, wmax);
-      fmt::print("    n = {}: {} ({}){}{}\n", n, config_name(r.variant->name, c), source,
-                 why.empty() ? "" : "; cannot run: " + why,
-                 outside.empty() ? "" : "; skipped unless the graph's largest weight is smaller: " + outside);
-    }
-  }
-  for (int n : p.sizes) {
-    std::string several;
-    for (int gpus : p.gpus)
-      if (gpus > 1 && harness::multi_gpu_bytes(p, n, gpus) > 0)
-        several += fmt::format("; on {} GPUs {:.1f} MB {}", gpus, harness::multi_gpu_bytes(p, n, gpus) / 1e6,
-                               p.ranks_on_one_gpu ? "on the one GPU" : "per GPU");
-    fmt::print("  n = {:>6}: verified against {}; device memory {:.1f} MB{}\n", n,
-               harness::reference_kind(n, p.cpu_reference_max_n, p.reference, p.baseline),
-               harness::working_set(p, n).device / 1e6, several);
-  }
-  print_model(p, dev);
-  if (!assumed.empty()) fmt::print("{}\n", assumed);
 }
 
 // "" when the plan fits this device and the baseline file matches it; else the reason.
@@ -351,7 +271,7 @@ int run(int argc, char** argv) {
   }
   harness::resolve_gpu_counts(o.plan.gpus, device_count());
   if (o.dry_run) {
-    print_dry_run(o.plan, o, tuned_db);
+    fmt::print("{}", harness::describe_plan(o.plan, harness::PlanNotes{tuned_source(o, tuned_db), std::nullopt}));
     return 0;
   }
   if (const int rc = device_refusal(o, device.has_value()); rc != 0) return rc;

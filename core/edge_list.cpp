@@ -6,21 +6,14 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <bit>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <fstream>
-#include <future>
-#include <iostream>
 #include <iterator>
-#include <sstream>
-#include <thread>
 #include <vector>
 
 #include "core/console.hpp"
 #include "core/memory.hpp"
-#include "core/parallel.hpp"
 
 namespace apsp {
 
@@ -223,184 +216,6 @@ std::string format_edge_list(const EdgeList& g) {
   std::string s = fmt::format("{} {}\n", g.num_vertices, g.edges.size());
   for (const Edge& e : g.edges) fmt::format_to(std::back_inserter(s), "{} {} {}\n", e.src, e.dst, e.w);
   return s;
-}
-
-namespace {
-
-// Appends row i of d in the output format; `out` must have room for n * 11 + 1 bytes.
-char* format_row(MatrixView d, int i, char* out) {
-  const int32_t* r = d.row(i);
-  for (int j = 0; j < d.n; ++j) {
-    out = std::to_chars(out, out + 11, r[j]).ptr;
-    *out++ = ' ';
-  }
-  out[-1] = '\n';
-  return out;
-}
-
-void pwrite_all(int fd, const char* p, size_t len, off_t at) {
-  while (len > 0) {
-    const ssize_t w = ::pwrite(fd, p, len, at);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      throw std::runtime_error(fmt::format("write failed: {}", std::strerror(errno)));
-    }
-    p += w;
-    at += w;
-    len -= static_cast<size_t>(w);
-  }
-}
-
-void write_all(int fd, const char* p, size_t len) {
-  while (len > 0) {
-    const ssize_t w = ::write(fd, p, len);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      throw std::runtime_error(fmt::format("write failed: {}", std::strerror(errno)));
-    }
-    p += w;
-    len -= static_cast<size_t>(w);
-  }
-}
-
-}  // namespace
-
-namespace {
-
-// write_matrix over the first `rows` rows of d (d.n columns: a band of a larger matrix); the
-// bytes written.
-uint64_t write_rows(MatrixView d, int rows, int fd, int threads, size_t task_bytes,
-                    const std::function<void(int rows_written)>& rows_written) {
-  const int n = rows;
-  uint64_t bytes = 0;
-  if (n == 0) return 0;
-  if (threads <= 0) threads = hardware_threads();
-  // Each task formats a band of rows; a batch is `threads` bands. Two sets of buffers: while
-  // one batch is written in order, the next is formatted.
-  const size_t row_max = static_cast<size_t>(d.n) * 11 + 1;
-  const int rows_per_task = static_cast<int>(std::max<size_t>(1, task_bytes / row_max));
-  std::vector<std::vector<char>> bufs[2] = {std::vector<std::vector<char>>(threads),
-                                            std::vector<std::vector<char>>(threads)};
-  std::vector<size_t> used[2] = {std::vector<size_t>(threads), std::vector<size_t>(threads)};
-  // Into a regular file, each band goes to its own offset with pwrite(2), from all threads at
-  // once (one writer thread tops out near 1.3 GB/s into the page cache); pipes get write(2).
-  struct stat st {};
-  const bool seekable = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-  off_t offset = seekable ? lseek(fd, 0, SEEK_CUR) : 0;
-  std::future<void> writing;
-  int cur = 0;
-  for (int first = 0; first < n; first += rows_per_task * threads, cur ^= 1) {
-    parallel_for(threads, threads, [&](int t) {
-      const int r0 = first + t * rows_per_task;
-      const int r1 = std::min(n, r0 + rows_per_task);
-      used[cur][t] = 0;
-      if (r0 >= r1) return;
-      bufs[cur][t].resize(static_cast<size_t>(r1 - r0) * row_max);
-      char* p = bufs[cur][t].data();
-      for (int i = r0; i < r1; ++i) p = format_row(d, i, p);
-      used[cur][t] = static_cast<size_t>(p - bufs[cur][t].data());
-    });
-    if (writing.valid()) writing.get();  // rethrows a write error
-    if (rows_written) rows_written(first);  // the batches before this one are out
-    for (int t = 0; t < threads; ++t) bytes += used[cur][t];
-    writing = std::async(std::launch::async, [&, c = cur] {
-      if (!seekable) {
-        for (int t = 0; t < threads; ++t) write_all(fd, bufs[c][t].data(), used[c][t]);
-        return;
-      }
-      std::vector<off_t> at(threads);
-      for (int t = 0; t < threads; ++t) {
-        at[t] = offset;
-        offset += static_cast<off_t>(used[c][t]);
-      }
-      parallel_for(threads, threads, [&](int t) { pwrite_all(fd, bufs[c][t].data(), used[c][t], at[t]); });
-    });
-  }
-  if (writing.valid()) writing.get();
-  if (rows_written) rows_written(n);
-  if (seekable) lseek(fd, offset, SEEK_SET);  // as if written sequentially
-  return bytes;
-}
-
-}  // namespace
-
-void write_matrix(MatrixView d, int fd, int threads, size_t task_bytes,
-                  const std::function<void(int rows_written)>& rows_written) {
-  write_rows(d, d.n, fd, threads, task_bytes, rows_written);
-}
-
-std::string format_matrix(MatrixView d) {
-  std::string s;
-  std::vector<char> buf(static_cast<size_t>(d.n) * 11 + 1);
-  for (int i = 0; i < d.n; ++i) s.append(buf.data(), format_row(d, i, buf.data()));
-  return s;
-}
-
-}  // namespace apsp
-
-namespace apsp {
-
-std::optional<MatrixFormat> parse_matrix_format(std::string_view name) {
-  if (name == "text") return MatrixFormat::kText;
-  if (name == "bin") return MatrixFormat::kBin;
-  if (name == "npy") return MatrixFormat::kNpy;
-  return std::nullopt;
-}
-
-std::string matrix_header(MatrixFormat format, int64_t n) {
-  static_assert(std::endian::native == std::endian::little, "the binary formats are written as the host holds them");
-  if (format == MatrixFormat::kBin) {
-    std::string h = "APSPDST1";
-    h.append(reinterpret_cast<const char*>(&n), sizeof n);
-    return h;
-  }
-  if (format == MatrixFormat::kNpy) {
-    std::string dict = fmt::format("{{'descr': '<i4', 'fortran_order': False, 'shape': ({}, {}), }}", n, n);
-    // Magic (6), version (2), length (2), then the dict padded with spaces and ended by '\n' so
-    // that the data starts at a multiple of 64 bytes.
-    const size_t total = (10 + dict.size() + 1 + 63) / 64 * 64;
-    dict.append(total - 10 - dict.size() - 1, ' ');
-    dict += '\n';
-    const uint16_t len = static_cast<uint16_t>(dict.size());
-    std::string h("\x93NUMPY\x01\x00", 8);
-    h.append(reinterpret_cast<const char*>(&len), 2);
-    return h + dict;
-  }
-  return "";
-}
-
-uint64_t write_matrix_bands(int n, int band_rows, const RowBand& band, int fd, MatrixFormat format, int threads,
-                            const std::function<void(int)>& rows_written) {
-  const std::string header = matrix_header(format, n);
-  write_all(fd, header.data(), header.size());
-  uint64_t bytes = header.size();
-  const size_t row_bytes = static_cast<size_t>(n) * sizeof(int32_t);
-  // Binary: the rows as they are in memory, about 64 MB a write (and a progress step).
-  const int chunk = static_cast<int>(std::max<size_t>(1, (size_t{64} << 20) / std::max<size_t>(row_bytes, 1)));
-  for (int first = 0; first < n; first += band_rows) {
-    const int rows = std::min(band_rows, n - first);
-    const int32_t* data = band(first, rows);
-    if (format == MatrixFormat::kText) {
-      const auto written = [&](int r) {
-        if (rows_written) rows_written(first + r);
-      };
-      bytes += write_rows(MatrixView{n, data}, rows, fd, threads, 4u << 20, written);
-      continue;
-    }
-    for (int r = 0; r < rows; r += chunk) {
-      const int count = std::min(chunk, rows - r);
-      write_all(fd, reinterpret_cast<const char*>(data + static_cast<size_t>(r) * n), count * row_bytes);
-      bytes += count * row_bytes;
-      if (rows_written) rows_written(first + r + count);
-    }
-  }
-  return bytes;
-}
-
-uint64_t write_matrix_as(MatrixView d, int fd, MatrixFormat format, int threads,
-                         const std::function<void(int)>& rows_written) {
-  return write_matrix_bands(d.n, std::max(d.n, 1), [&](int first, int) { return d.row(first); }, fd, format, threads,
-                            rows_written);
 }
 
 }  // namespace apsp

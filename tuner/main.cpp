@@ -85,40 +85,18 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--dry-run", o.dry_run, "list the spaces and the points that would be rejected, and why; needs no GPU");
 }
 
+// The search as a plan: each variant at each size, on the options' graph.
 void print_dry_run(const std::vector<const Variant*>& variants, const std::vector<int>& sizes, const Options& o) {
-  std::string assumed;
-  const DeviceInfo dev = harness::dry_run_device(assumed);
-  fmt::print("device: {}{}\n", dev.name, assumed.empty() ? "" : " (assumed: " + assumed + ")");
+  harness::Plan plan;
+  plan.sizes = sizes;
+  plan.graph.spec = o.tune.graph;
+  harness::PlanNotes notes;
+  notes.searches.emplace();
   for (const Variant* v : variants) {
-    const auto space = params_in_group(*v, o.tune.group);
-    const auto points = harness::search_points(*v, o.tune.group, v->defaults);
-    size_t combinations = 1;
-    for (const Param& p : space) combinations *= p.values.size();
-    fmt::print("{}: {} point(s) over", v->name, points.size());
-    for (const Param& p : space) fmt::print(" {}={{{}}}", p.name, fmt::join(p.values, ","));
-    fmt::print("; strategy {}", harness::resolve_strategy(o.tune, points.size()));
-    if (points.size() < combinations)
-      fmt::print(" ({} combinations without a compiled kernel left out)", combinations - points.size());
-    fmt::print("\n");
-    for (int n : sizes) {
-      int rejected = 0;
-      for (const Config& c : points) {
-        const std::string why = v->check(c, n, dev);
-        if (why.empty()) continue;
-        ++rejected;
-        fmt::print("  n = {}: rejected {}: {}\n", n, config_name(v->name, c), why);
-      }
-      const size_t runnable = points.size() - rejected, visits = harness::points_to_visit(o.tune, points.size());
-      const std::string measured =
-          visits < runnable ? fmt::format("at most {} to measure (a {} search, --budget {}, of {} runnable)", visits,
-                                          harness::resolve_strategy(o.tune, points.size()), o.tune.budget, runnable)
-                            : fmt::format("{} to measure", runnable);
-      // The reference a real run measures beside the points: the shipped default at this n.
-      const harness::DefaultChoice reference = harness::default_config(*v, n, &dev);
-      fmt::print("  n = {}: {}, {} rejected; reference: {} ({})\n", n, measured, rejected,
-                 config_name(v->name, reference.config), reference.source);
-    }
+    plan.requests.push_back(harness::Request{v, std::nullopt});
+    notes.searches->push_back(harness::search_space(*v, o.tune));
   }
+  fmt::print("{}", harness::describe_plan(plan, notes));
 }
 
 void print_leaderboards(const harness::TuneReport& report, const std::string& db) {

@@ -52,6 +52,18 @@ std::vector<Config> search_points(const Variant& v, const std::string& group, co
   return points;
 }
 
+SearchSpace search_space(const Variant& v, const TuneOptions& o) {
+  SearchSpace s;
+  s.params = params_in_group(v, o.group);
+  s.points = search_points(v, o.group, v.defaults);
+  s.combinations = 1;
+  for (const Param& p : s.params) s.combinations *= p.values.size();
+  s.strategy = resolve_strategy(o, s.points.size());
+  s.visits = points_to_visit(o, s.points.size());
+  s.budget = o.budget;
+  return s;
+}
+
 namespace {
 
 // One size of a tuning run: its workbench, and every point measured or taken from the database.

@@ -11,6 +11,7 @@
 
 #include "core/generators.hpp"
 #include "core/tuning_db.hpp"
+#include "harness/pipeline/describe_plan.hpp"
 #include "harness/pipeline/pipeline.hpp"
 #include "harness/measure/sampler.hpp"
 
@@ -62,6 +63,10 @@ size_t points_to_visit(const TuneOptions& o, size_t points);
 // The points a search of v's `group` visits: the combinations of its parameters in the group
 // (the others at `base`) that have a compiled kernel.
 std::vector<Config> search_points(const Variant& v, const std::string& group, const Config& base);
+
+// The space a search of v visits (from its declared defaults), as a dry run describes it
+// (harness/pipeline/describe_plan.hpp).
+SearchSpace search_space(const Variant& v, const TuneOptions& o);
 
 // Runs the search on `session`'s device, saving `db` to `db_path` after every new point.
 // The database's entries are keyed by this device, the graph spec and the session's build.

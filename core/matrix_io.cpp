@@ -1,0 +1,107 @@
+#include "core/matrix_io.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include "core/atomic_file.hpp"
+#include "core/console.hpp"
+
+namespace apsp {
+
+const std::vector<const MatrixFormat*>& matrix_formats() {
+  static const std::vector<const MatrixFormat*> formats{&text_matrix_format(), &bin_matrix_format(),
+                                                        &npy_matrix_format()};
+  return formats;
+}
+
+const MatrixFormat* parse_matrix_format(std::string_view name) {
+  for (const MatrixFormat* f : matrix_formats())
+    if (f->name == name) return f;
+  return nullptr;
+}
+
+std::vector<std::string> matrix_format_names() {
+  std::vector<std::string> names;
+  for (const MatrixFormat* f : matrix_formats()) names.push_back(f->name);
+  return names;
+}
+
+std::string matrix_formats_help() {
+  std::string help;
+  const std::vector<const MatrixFormat*>& formats = matrix_formats();
+  for (size_t i = 0; i < formats.size(); ++i) {
+    if (i > 0) help += i + 1 == formats.size() ? " or " : ", ";
+    help += fmt::format("{} ({})", formats[i]->name, formats[i]->description);
+  }
+  return help;
+}
+
+void write_all(int fd, const char* p, size_t len) {
+  while (len > 0) {
+    const ssize_t w = ::write(fd, p, len);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(fmt::format("write failed: {}", std::strerror(errno)));
+    }
+    p += w;
+    len -= static_cast<size_t>(w);
+  }
+}
+
+uint64_t write_raw_rows(const int32_t* rows, int n, int count, int fd, int /*threads*/,
+                        const RowsWritten& rows_written) {
+  const size_t row_bytes = static_cast<size_t>(n) * sizeof(int32_t);
+  const int chunk =
+      static_cast<int>(std::max<size_t>(1, (size_t{64} << 20) / std::max<size_t>(row_bytes, 1)));
+  uint64_t bytes = 0;
+  for (int r = 0; r < count; r += chunk) {
+    const int rows_now = std::min(chunk, count - r);
+    write_all(fd, reinterpret_cast<const char*>(rows + static_cast<size_t>(r) * n),
+              rows_now * row_bytes);
+    bytes += rows_now * row_bytes;
+    if (rows_written) rows_written(r + rows_now);
+  }
+  return bytes;
+}
+
+uint64_t write_matrix_bands(int n, int band_rows, const RowBand& band, int fd,
+                            const MatrixFormat& format, int threads,
+                            const RowsWritten& rows_written) {
+  const std::string header = format.header(n);
+  write_all(fd, header.data(), header.size());
+  uint64_t bytes = header.size();
+  for (int first = 0; first < n; first += band_rows) {
+    const int rows = std::min(band_rows, n - first);
+    const auto written = [&](int r) {
+      if (rows_written) rows_written(first + r);
+    };
+    bytes += format.write_rows(band(first, rows), n, rows, fd, threads, written);
+  }
+  return bytes;
+}
+
+uint64_t write_matrix_as(MatrixView d, int fd, const MatrixFormat& format, int threads,
+                         const RowsWritten& rows_written) {
+  return write_matrix_bands(
+      d.n, std::max(d.n, 1), [&](int first, int) { return d.row(first); }, fd, format, threads,
+      rows_written);
+}
+
+uint64_t write_matrix_output(const std::string& path, int n, int band_rows, const RowBand& band,
+                             const MatrixFormat& format, int threads, const std::string& what) {
+  ProgressMeter meter("writing " + what);
+  const auto rows = [&](int written) { meter.update(written, n); };
+  if (path.empty() || path == "-")
+    return write_matrix_bands(n, band_rows, band, STDOUT_FILENO, format, threads, rows);
+  AtomicFile out(path);
+  const uint64_t bytes = write_matrix_bands(n, band_rows, band, out.fd(), format, threads, rows);
+  out.commit(/*sync=*/false);  // atomic against a crash of this program, not of the machine
+  return bytes;
+}
+
+}  // namespace apsp

@@ -1,0 +1,25 @@
+// bin: the 8 bytes "APSPDST1", V as an int64, then V * V int32, row-major; all little-endian.
+#include <bit>
+
+#include "core/matrix_io.hpp"
+
+namespace apsp {
+namespace {
+
+std::string bin_header(int64_t n) {
+  static_assert(std::endian::native == std::endian::little,
+                "the binary formats are written as the host holds them");
+  std::string h = "APSPDST1";
+  h.append(reinterpret_cast<const char*>(&n), sizeof n);
+  return h;
+}
+
+}  // namespace
+
+const MatrixFormat& bin_matrix_format() {
+  static const MatrixFormat format{"bin", "'APSPDST1', V as int64, V*V int32, little-endian",
+                                   bin_header, write_raw_rows};
+  return format;
+}
+
+}  // namespace apsp

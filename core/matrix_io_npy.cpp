@@ -1,0 +1,35 @@
+// npy: NumPy's format 1.0, dtype '<i4', shape (V, V), C order: np.load reads it as it is.
+#include <fmt/format.h>
+
+#include <bit>
+
+#include "core/matrix_io.hpp"
+
+namespace apsp {
+namespace {
+
+std::string npy_header(int64_t n) {
+  static_assert(std::endian::native == std::endian::little,
+                "the binary formats are written as the host holds them");
+  std::string dict =
+      fmt::format("{{'descr': '<i4', 'fortran_order': False, 'shape': ({}, {}), }}", n, n);
+  // Magic (6), version (2), length (2), then the dict padded with spaces and ended by '\n' so
+  // that the data starts at a multiple of 64 bytes.
+  const size_t total = (10 + dict.size() + 1 + 63) / 64 * 64;
+  dict.append(total - 10 - dict.size() - 1, ' ');
+  dict += '\n';
+  const uint16_t len = static_cast<uint16_t>(dict.size());
+  std::string h("\x93NUMPY\x01\x00", 8);
+  h.append(reinterpret_cast<const char*>(&len), 2);
+  return h + dict;
+}
+
+}  // namespace
+
+const MatrixFormat& npy_matrix_format() {
+  static const MatrixFormat format{"npy", "NumPy: np.load reads an int32 (V, V) array", npy_header,
+                                   write_raw_rows};
+  return format;
+}
+
+}  // namespace apsp

@@ -1,0 +1,187 @@
+#include "harness/pipeline/describe_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iterator>
+
+#include "core/precision.hpp"
+#include "harness/measure/workbench.hpp"
+#include "harness/multigpu/multi_gpu_model.hpp"
+#include "harness/pipeline/pipeline.hpp"
+#include "harness/plan/build_identity.hpp"
+#include "harness/tune/policy.hpp"
+#include "harness/tune/tuned.hpp"
+
+namespace apsp::harness {
+namespace {
+
+template <class... Args>
+void line(std::string& out, fmt::format_string<Args...> format, Args&&... args) {
+  fmt::format_to(std::back_inserter(out), format, std::forward<Args>(args)...);
+  out += '\n';
+}
+
+bool on_several_gpus(const Plan& p) {
+  return std::any_of(p.gpus.begin(), p.gpus.end(), [](int g) { return g > 1; });
+}
+
+// The request's heading: its name, and why it is there or where it runs.
+void describe_request_name(std::string& out, const Plan& p, const Request& r,
+                           const PlanNotes& notes) {
+  line(out, "  {}{}{}{}", r.config ? config_name(r.variant->name, *r.config) : r.variant->name,
+       p.baseline_added && r.variant->name == p.baseline ? "  (added: the speedup baseline)" : "",
+       r.tuned ? "  (tuned from " + notes.tuned->path + " where it beats the default)" : "",
+       !on_several_gpus(p)    ? ""
+       : r.variant->multi_gpu ? fmt::format("  (on {} GPUs)", fmt::join(p.gpus, ", "))
+                              : "  (on one GPU: it has no multi-GPU engine)");
+}
+
+// The picks a run would make on this device (or an H200's), from the database.
+void describe_tuned_request(std::string& out, const Plan& p, const Request& r,
+                            const PlanNotes& notes, const DeviceInfo& dev) {
+  const GraphDesc g = describe(p.graph);
+  const TunedSource& tuned = *notes.tuned;
+  const TuningMatch m = tuned_match(tuned.match, dev, {g.kind, g.density, g.wmax},
+                                    build_of(*r.variant, current_build()));
+  for (const std::string& l : describe_tuned(*tuned.db, tuned.path, m, *r.variant, p.sizes, dev))
+    line(out, "    {}", l);
+}
+
+// Per size: the config the request runs, where it comes from, and what stops it.
+void describe_request_sizes(std::string& out, const Plan& p, const Request& r,
+                            const DeviceInfo& dev) {
+  for (int n : p.sizes) {
+    const DefaultChoice d =
+        r.config ? DefaultChoice{*r.config, "asked"} : default_config(*r.variant, n, &dev);
+    const std::string why = r.variant->check(d.config, n, dev);
+    // A generated graph's weights go up to --wmax (a file's: its largest edge weight).
+    const int64_t wmax = p.graph.edges ? max_edge_weight(*p.graph.edges) : p.graph.spec.wmax;
+    const std::string outside = admission_problem(*r.variant, n, wmax);
+    line(out, "    n = {}: {} ({}){}{}", n, config_name(r.variant->name, d.config), d.source,
+         why.empty() ? "" : "; cannot run: " + why,
+         outside.empty() ? ""
+                         : "; skipped unless the graph's largest weight is smaller: " + outside);
+  }
+}
+
+// Per size: the reference, and the device memory on one GPU and on each count of several.
+void describe_sizes(std::string& out, const Plan& p) {
+  for (int n : p.sizes) {
+    std::string several;
+    for (int gpus : p.gpus)
+      if (gpus > 1 && multi_gpu_bytes(p, n, gpus) > 0)
+        several += fmt::format("; on {} GPUs {:.1f} MB {}", gpus, multi_gpu_bytes(p, n, gpus) / 1e6,
+                               p.ranks_on_one_gpu ? "on the one GPU" : "per GPU");
+    line(out, "  n = {:>6}: verified against {}; device memory {:.1f} MB{}", n,
+         reference_kind(n, p.cpu_reference_max_n, p.reference, p.baseline),
+         working_set(p, n).device / 1e6, several);
+  }
+}
+
+// The multi-GPU runs' predictions (harness/multigpu/multi_gpu_model.hpp, docs/multi-gpu.md): from
+// the H200's measured one-GPU rate and NVLink bandwidth.
+void describe_model(std::string& out, const Plan& p, const DeviceInfo& dev) {
+  if (!on_several_gpus(p)) return;
+  if (std::none_of(p.requests.begin(), p.requests.end(),
+                   [](const Request& r) { return r.variant->multi_gpu; }))
+    return;
+  const LinkModel link = h200_nvlink_model();
+  line(out, "model (docs/multi-gpu.md; H200 rate {:.2f} T updates/s, NVLink {:.0f} GB/s):",
+       link.rate_updates_per_s / 1e12, link.bytes_per_s / 1e9);
+  for (const Request& r : p.requests) {
+    if (!r.variant->multi_gpu) continue;
+    for (int n : p.sizes) {
+      const Config c = r.config ? *r.config : default_config(*r.variant, n, &dev).config;
+      for (int gpus : p.gpus)
+        line(out, "  {}: {}", config_name(r.variant->name, c),
+             describe(n, gpus, predict(n, gpus, c.at("tile"), link)));
+      line(out,
+           "  n = {}: a round's broadcast hides behind its phase 3 while each GPU holds at least "
+           "{:.0f} rows",
+           n, rows_per_gpu_to_hide(n, c.at("tile"), link));
+    }
+  }
+}
+
+// apsp_bench's plan: its runs, one config per request and size.
+std::string describe_runs(const Plan& p, const PlanNotes& notes, const DeviceInfo& dev,
+                          const std::string& assumed) {
+  std::string out;
+  line(out,
+       "plan: {} run(s) = {} request(s) x {} size(s); samples {}..{}, at least {} s each; L2 {}",
+       p.requests.size() * p.sizes.size(), p.requests.size(), p.sizes.size(), p.sampling.min_reps,
+       p.sampling.max_reps, p.sampling.min_time_s,
+       p.sampling.flush_l2 ? "flushed before each sample" : "warm");
+  line(out, "graph: {}",
+       p.graph.edges ? p.graph.file
+                     : fmt::format("random, density {}, weights [1, {}], seed {}",
+                                   p.graph.spec.density, p.graph.spec.wmax, p.graph.spec.seed));
+  for (const Request& r : p.requests) {
+    describe_request_name(out, p, r, notes);
+    if (r.tuned)
+      describe_tuned_request(out, p, r, notes, dev);
+    else
+      describe_request_sizes(out, p, r, dev);
+  }
+  describe_sizes(out, p);
+  describe_model(out, p, dev);
+  if (!assumed.empty()) line(out, "{}", assumed);
+  return out;
+}
+
+// One size of a search: the points rejected there, what is left to measure, and the reference a
+// real run measures beside them (the shipped default at this n).
+void describe_search_size(std::string& out, const Variant& v, const SearchSpace& s, int n,
+                          const DeviceInfo& dev) {
+  size_t rejected = 0;
+  for (const Config& c : s.points) {
+    const std::string why = v.check(c, n, dev);
+    if (why.empty()) continue;
+    ++rejected;
+    line(out, "  n = {}: rejected {}: {}", n, config_name(v.name, c), why);
+  }
+  const size_t runnable = s.points.size() - rejected;
+  const std::string measured =
+      s.visits < runnable
+          ? fmt::format("at most {} to measure (a {} search, --budget {}, of {} runnable)",
+                        s.visits, s.strategy, s.budget, runnable)
+          : fmt::format("{} to measure", runnable);
+  const DefaultChoice reference = default_config(v, n, &dev);
+  line(out, "  n = {}: {}, {} rejected; reference: {} ({})", n, measured, rejected,
+       config_name(v.name, reference.config), reference.source);
+}
+
+// The tuner's plan: a search of each request's space at every size.
+std::string describe_searches(const Plan& p, const std::vector<SearchSpace>& searches,
+                              const DeviceInfo& dev, const std::string& assumed) {
+  std::string out;
+  line(out, "device: {}{}", dev.name, assumed.empty() ? "" : " (assumed: " + assumed + ")");
+  for (size_t i = 0; i < p.requests.size(); ++i) {
+    const Variant& v = *p.requests[i].variant;
+    const SearchSpace& s = searches.at(i);
+    fmt::format_to(std::back_inserter(out), "{}: {} point(s) over", v.name, s.points.size());
+    for (const Param& param : s.params)
+      fmt::format_to(std::back_inserter(out), " {}={{{}}}", param.name,
+                     fmt::join(param.values, ","));
+    fmt::format_to(std::back_inserter(out), "; strategy {}", s.strategy);
+    if (s.points.size() < s.combinations)
+      fmt::format_to(std::back_inserter(out),
+                     " ({} combinations without a compiled kernel left out)",
+                     s.combinations - s.points.size());
+    out += '\n';
+    for (int n : p.sizes) describe_search_size(out, v, s, n, dev);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string describe_plan(const Plan& plan, const PlanNotes& notes) {
+  std::string assumed;
+  const DeviceInfo dev = dry_run_device(assumed);
+  return notes.searches ? describe_searches(plan, *notes.searches, dev, assumed)
+                        : describe_runs(plan, notes, dev, assumed);
+}
+
+}  // namespace apsp::harness

@@ -1,0 +1,134 @@
+// The variant and config a solve runs with: asked, or auto (harness/tune/solver_choice.hpp);
+// admitted, checked at V and fitted to the device before anything is allocated.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <exception>
+#include <stdexcept>
+
+#include "core/device_buffer.hpp"
+#include "core/memory.hpp"
+#include "core/tuning_db.hpp"
+#include "harness/measure/matrix_layout.hpp"
+#include "harness/multigpu/distributed.hpp"
+#include "harness/multigpu/row_partition.hpp"
+#include "harness/solve/solve_steps.hpp"
+#include "harness/tune/policy.hpp"
+#include "harness/tune/solver_choice.hpp"
+
+namespace apsp::harness {
+
+Choice asked_variant(SolveRequest& r) {
+  Choice c;
+  c.db_path = r.db_path;
+  if (!r.config.empty()) {
+    NamedConfig named = parse_config(r.config);
+    if (r.variant != "auto" && r.variant != named.variant->name)
+      throw std::invalid_argument(
+          fmt::format("--variant {} and --config {} disagree", r.variant, r.config));
+    r.variant = named.variant->name;
+    c.asked = named;
+  } else if (r.variant != "auto" && r.variant != "cpu") {
+    c.asked = parse_config(r.variant);
+    c.bare_name = r.variant.find('[') == std::string::npos;
+  }
+  return c;
+}
+
+// sm90_u16 where the largest edge weight lets 16 bits solve the graph exactly, else sm90; the
+// database's pick where it beat the default.
+std::pair<NamedConfig, std::string> pick(const Choice& c, const DeviceInfo& dev, int n,
+                                         int64_t max_weight, const Log& log) {
+  NamedConfig chosen = c.asked.value_or(NamedConfig{});
+  if (c.bare_name) {
+    const DefaultChoice d = default_config(*chosen.variant, n, &dev);
+    chosen.config = d.config;
+    return {chosen, d.source};
+  }
+  if (c.asked) return {chosen, "as asked"};
+  std::optional<TuningDb> db;
+  if (!c.db_path.empty()) {
+    std::string note;
+    db = TuningDb::load(c.db_path, &note);
+    if (!note.empty() && log) log(note);
+  }
+  const SolverChoice s = choose_solver(dev, n, max_weight, db ? &*db : nullptr, c.db_path);
+  return {s.chosen, s.why};
+}
+
+NamedConfig choose(const Choice& c, const DeviceInfo& dev, int n, int64_t max_weight,
+                   const std::function<uint64_t(int pitch)>& beside, const Log& log) {
+  const auto [chosen, why] = pick(c, dev, n, max_weight, log);
+  const Variant& v = *chosen.variant;
+  if (const std::string reason = admission_problem(v, n, max_weight); !reason.empty())
+    throw std::runtime_error(fmt::format("V = {}: {}", n, reason));
+  if (const std::string reason = v.check(chosen.config, n, dev); !reason.empty())
+    throw std::runtime_error(
+        fmt::format("{} cannot run at V = {}: {}", config_name(v.name, chosen.config), n, reason));
+  // The solve's buffer (in its layout: sm90's is padded to its tile) and, at the peak, the most
+  // of what comes beside it and what the solve allocates itself (sm90_u16's 16-bit copy), which
+  // are never held at once.
+  const uint64_t solve = buffer_elems(v, chosen.config, n) * sizeof(int32_t);
+  const uint64_t peak =
+      solve + std::max(beside(row_pitch(v, chosen.config, n)), scratch_bytes(v, chosen.config, n));
+  if (const uint64_t free = device_free_bytes(); peak > free)
+    throw std::runtime_error(fmt::format("V = {} needs {} on {}, which has {} free", n,
+                                         human_bytes(peak), dev.name, human_bytes(free)));
+  if (log)
+    log(fmt::format("solving with {} on {} ({})", config_name(v.name, chosen.config), dev.name,
+                    why));
+  return chosen;
+}
+
+NamedConfig choose_for_gpus(const Choice& c, const DeviceInfo& dev, int n, int gpus,
+                            bool ranks_on_one_gpu, const Log& log) {
+  // The engine computes in int32 (sm90's kernels): auto takes sm90 whatever the weights.
+  const auto [chosen, why] = pick(c, dev, n, /*max_weight=*/kInf, log);
+  const Variant& v = *chosen.variant;
+  if (!v.multi_gpu)
+    throw std::runtime_error(fmt::format("--gpus {}: {} runs on one GPU only", gpus, v.name));
+  if (const std::string reason = distributed_check(distributed_config(chosen.config));
+      !reason.empty())
+    throw std::runtime_error(fmt::format("--gpus {}: {}", gpus, reason));
+  const Partition part = partition_rows(n, chosen.config.at("tile"), gpus);
+  const uint64_t need = part.max_bytes_per_rank() * (ranks_on_one_gpu ? gpus : 1);
+  if (const uint64_t free = device_free_bytes(); need > free)
+    throw std::runtime_error(fmt::format(
+        "V = {} on {} GPUs needs {} of device memory {}, {} are free", n, gpus, human_bytes(need),
+        ranks_on_one_gpu ? "on the one GPU" : "per GPU", human_bytes(free)));
+  check_host_matrices(n, 3, "the input, the distributed engine's copy and the gathered distances");
+  if (log)
+    log(fmt::format("solving with {} on {} {}s ({})", config_name(v.name, chosen.config), gpus,
+                    ranks_on_one_gpu ? "ranks on one " + dev.name : dev.name, why));
+  return chosen;
+}
+
+// Its kernels load (lazy module loading), their attributes are set, its streams and memory pool
+// are made, and the GPU wakes, so that the timed solve costs what the bench measures (a fresh
+// process's first solve took 94 ms at V = 10000 against the bench's 70 ms). The weights are not
+// known yet: where auto may take either precision at this V (16 bits if the weights are small
+// enough), both are warmed.
+void warm_up(const Choice& c, int v) {
+  try {
+    const DeviceInfo dev = query_device();
+    const NamedConfig wide = pick(c, dev, v, kInf, {}).first;
+    const NamedConfig narrow = pick(c, dev, v, 0, {}).first;
+    const int n = std::min(v, 3 * 128 + 1);  // a few rounds of the largest tile, padded
+    std::vector<NamedConfig> solves{narrow};
+    if (wide.variant != narrow.variant || wide.config != narrow.config) solves.push_back(wide);
+    for (const NamedConfig& s : solves) {
+      if (s.variant->target != Target::kDevice || !s.variant->check(s.config, n, dev).empty())
+        continue;
+      const DistMatrix empty(n);  // every entry kInf but the diagonal: any variant admits it
+      DeviceBuffer<int32_t> d(buffer_elems(*s.variant, s.config, n));
+      CudaStream stream;
+      put_matrix(d.get(), row_pitch(*s.variant, s.config, n), empty.data(), n,
+                 cudaMemcpyHostToDevice, stream.get());
+      s.variant->run(d.get(), n, s.config, stream.get(), nullptr);
+      stream.synchronize();
+    }
+  } catch (const std::exception&) {
+  }
+}
+
+}  // namespace apsp::harness

@@ -1,0 +1,52 @@
+// What the solver behind apsp is asked, and how it ends when it does not finish. A program (or
+// a binding) fills the request from its own arguments: nothing here parses a command line.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "core/matrix_io.hpp"
+
+namespace apsp::harness {
+
+struct SolveRequest {
+  std::string input;             // an edge-list file (README, "Edge-list format"); "-": stdin
+  std::string variant = "auto";  // auto, cpu, a variant's name (its default here) or a config
+  std::string config;            // a config as apsp_bench prints it; "": none
+  std::string kernel;   // a kernel file compiled at run time (docs/kernel-contract.md); "": none
+  std::string db_path;  // a tuning database auto may pick from; "": none is read
+  int gpus = 1;         // above 1: the distributed engine over this many GPUs
+  bool ranks_on_one_gpu = false;  // those ranks as separate buffers on one GPU
+  bool verify = false;            // the shortest-path certificate, before anything is written
+  // One shortest path (s, t), read from the next hops after the solve (Solver::path_line).
+  std::optional<std::pair<int, int>> path;
+  // Where the distances and the next-hop matrix go: a file (it appears only when whole), or "-"
+  // for standard output; nullopt: not written.
+  std::optional<std::string> distances_to, next_hops_to;
+  const MatrixFormat* format = &text_matrix_format();
+  int threads = 0;      // CPU threads for parsing, output and the CPU solver (0: all)
+  bool warm_up = true;  // run the chosen solve on a small matrix while the input is parsed
+  // Lines for the user, without a program name ("solving with sm90[...] on ..."); may be empty.
+  std::function<void(const std::string& line)> log;
+};
+
+// Why a request stopped: the classes a program tells apart (apsp's exit codes 2, 3, 4 and 1).
+enum class SolveFault {
+  kRefused,     // before the solve: the request, the input, or a graph too large for this machine
+  kNoDevice,    // a GPU solve asked for, and no CUDA device
+  kTooFewGpus,  // more GPUs asked for than there are
+  kFailed,      // the solve, the certificate or a write failed; nothing was written
+};
+
+// One line, without a program name. A kernel file that does not compile stops the solver with
+// harness::CompileError instead (it carries the compiler's log), before the input is read.
+class SolveError : public std::runtime_error {
+ public:
+  SolveError(SolveFault fault, const std::string& line) : std::runtime_error(line), fault(fault) {}
+  SolveFault fault;
+};
+
+}  // namespace apsp::harness

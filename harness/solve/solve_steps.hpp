@@ -1,0 +1,85 @@
+// The solver's steps, for solver.cpp (not for programs): the choice of the variant, the warm-up,
+// the next hops, the CPU and the multi-GPU solves.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/device_info.hpp"
+#include "core/dist_matrix.hpp"
+#include "harness/solve/paths.hpp"
+#include "harness/solve/request.hpp"
+#include "harness/solve/solver.hpp"
+#include "variants/variant.hpp"
+
+namespace apsp::harness {
+
+using Clock = std::chrono::steady_clock;
+inline double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+// The request's lines for the user; none when it has no sink.
+using Log = std::function<void(const std::string&)>;
+
+// The variant the request asks for, before V is known.
+struct Choice {
+  std::optional<NamedConfig> asked;  // nullopt: auto (or cpu)
+  bool bare_name = false;            // a variant's name alone: its default for the device and V
+  std::string db_path;               // the tuning database auto reads; "": none
+};
+// From the request's variant and config; the variant becomes the config's when only a config is
+// given. Throws std::invalid_argument (one line) when they are wrong or disagree.
+Choice asked_variant(SolveRequest& r);
+
+// The variant and config for V = n on `dev`, asked or auto (harness/tune/solver_choice.hpp), and
+// why. Logs the tuning database's note, where `log` is set.
+std::pair<NamedConfig, std::string> pick(const Choice& c, const DeviceInfo& dev, int n,
+                                         int64_t max_weight, const Log& log);
+// The variant to run on one GPU, checked; throws std::runtime_error (one line) when it does not
+// solve this graph exactly (Variant::admits), cannot run at this size or the device lacks the
+// memory. `beside`: device memory needed beside the solve's buffer at its peak, for its row pitch.
+NamedConfig choose(const Choice& c, const DeviceInfo& dev, int n, int64_t max_weight,
+                   const std::function<uint64_t(int pitch)>& beside, const Log& log);
+// The config for a solve over `gpus` GPUs, checked against the engine and each GPU's memory;
+// throws std::runtime_error (one line).
+NamedConfig choose_for_gpus(const Choice& c, const DeviceInfo& dev, int n, int gpus,
+                            bool ranks_on_one_gpu, const Log& log);
+// Runs the solve picked for V once on a small matrix, while the input is parsed. Errors are
+// left to the solve.
+void warm_up(const Choice& c, int v);
+
+// What the request asks of the next hops, and what the solve gave: the whole next-hop matrix
+// (an output, and always on the CPU, which needs it to choose), or only column t (a path on
+// the GPU).
+struct NextHops {
+  bool want_matrix = false;
+  std::optional<int> want_column;
+  std::unique_ptr<int32_t[]> matrix;  // n x n
+  std::vector<int32_t> column;        // next[k][t] for every k
+  OutEdges edges;                     // built once the graph is read, when wanted
+  bool wanted() const { return want_matrix || want_column.has_value(); }
+  std::vector<int32_t> column_of(int n, int t) const;
+};
+// Next hops from the solved d (n x n, row-major), still on the device; or on the host.
+void next_hops_on_device(const int32_t* d, cudaStream_t stream, NextHops& hops, SolveTiming& t);
+void next_hops_on_host(MatrixView d, NextHops& hops, int threads, SolveTiming& t);
+
+// Host memory for `count` more n x n matrices, checked before they are allocated; throws
+// std::runtime_error (one line) when it is not there.
+void check_host_matrices(int n, int count, const std::string& what);
+
+// The CPU reference solve, with a progress line and the estimate line once it runs long.
+void solve_on_cpu(DistMatrix& d, int threads, const Log& log);
+// The solve over several GPUs: the matrix built on the host, solved by the distributed engine,
+// gathered back.
+DistMatrix solve_on_gpus(const EdgeList& graph, const NamedConfig& chosen, int gpus,
+                         bool ranks_on_one_gpu, SolveTiming& t);
+
+}  // namespace apsp::harness

@@ -1,0 +1,303 @@
+#include "harness/solve/solver.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <charconv>
+#include <future>
+#include <new>
+
+#include "core/console.hpp"
+#include "core/cuda_check.hpp"
+#include "core/edge_list.hpp"
+#include "core/memory.hpp"
+#include "core/parallel.hpp"
+#include "core/precision.hpp"
+#include "core/results.hpp"
+#include "harness/plan/plan.hpp"
+#include "harness/solve/device_solve.hpp"
+#include "harness/solve/solve_steps.hpp"
+#include "harness/userkernel/user_kernel.hpp"
+#include "harness/verify/certificate.hpp"
+
+namespace apsp::harness {
+
+// Everything one request holds, from the input to the outputs. The order matters on the way
+// out: the warm-up reads the choice, and the device's solve the graph.
+struct Solver::State {
+  SolveRequest r;
+  SolveTiming t;
+  Choice choice;
+  UserKernels user_kernel;  // the request's kernel file: compiled before the input is read
+  bool device = false;      // the solve runs on a GPU
+  EdgeList graph;
+  size_t input_bytes = 0;
+  std::shared_future<void> context;  // the CUDA context, made while the input is read
+  std::future<void> warmed;          // warm_up(), waited for before the timed solve
+  NamedConfig chosen;
+  std::unique_ptr<DeviceSolve> solved;  // the GPU's result, on the device
+  std::optional<DistMatrix> host;       // the CPU's, or the gathered multi-GPU result
+  NextHops hops;
+  uint64_t out_bytes = 0;
+
+  void say(const std::string& line) const {
+    if (r.log) r.log(line);
+  }
+};
+
+namespace {
+
+// V from the header line, to warm the solve up while the file is parsed; 0 when it does not look
+// valid (the parser then reports the fault).
+int peek_vertex_count(const std::string& text) {
+  size_t i = text.find_first_not_of(" \t\r\n");
+  if (i == std::string::npos) return 0;
+  int v = 0;
+  const auto [p, ec] = std::from_chars(text.data() + i, text.data() + text.size(), v);
+  return ec == std::errc() && v > 0 && v <= kMaxN ? v : 0;
+}
+
+void compile_kernel(Solver::State& s) {
+  const CompileOptions compile{has_device() ? arch_of(query_device()) : "sm_90", ""};
+  s.user_kernel = register_user_kernels({s.r.kernel}, {}, Target::kDevice, compile);
+  const std::string& name = s.user_kernel.variants.front()->name;
+  if (s.r.variant != "auto" && s.r.variant.substr(0, s.r.variant.find('[')) != name)
+    throw std::invalid_argument(
+        fmt::format("--kernel {} and --variant {} disagree", s.r.kernel, s.r.variant));
+  if (s.r.variant == "auto") s.r.variant = name;
+}
+
+// The request among itself, before the input is read; throws std::invalid_argument (one line).
+void check_request(Solver::State& s) {
+  if (!s.r.kernel.empty()) compile_kernel(s);
+  s.choice = asked_variant(s.r);
+  if (s.r.gpus > 1 && s.r.variant == "cpu")
+    throw std::invalid_argument("--gpus and --variant cpu disagree");
+  if (s.r.gpus > 1 && !s.r.kernel.empty())
+    throw std::invalid_argument("--gpus: a --kernel runs on one GPU");
+  if (!s.r.db_path.empty() && access(s.r.db_path.c_str(), R_OK) != 0)
+    throw std::invalid_argument(fmt::format("--db {}: cannot read", s.r.db_path));
+}
+
+// The input read and parsed; meanwhile, for a GPU solve, the CUDA context is made and the chosen
+// solve warmed up in the background (a few hundred milliseconds at V = 10000).
+void read_input(Solver::State& s) {
+  if (s.device)
+    s.context = std::async(std::launch::async, [] { APSP_CUDA_CHECK(cudaFree(nullptr)); }).share();
+  auto t0 = Clock::now();
+  const std::string& input = s.r.input;
+  const std::string text = [&] {
+    const Doing doing(fmt::format("reading {}", input == "-" ? "standard input" : input));
+    return read_whole_input(input);
+  }();
+  s.input_bytes = text.size();
+  s.t.add("read", ms_since(t0));
+  if (const int v = peek_vertex_count(text); s.device && v > 0 && s.r.warm_up) {
+    s.warmed = std::async(std::launch::async, [ctx = s.context, &choice = s.choice, v] {
+      ctx.wait();
+      warm_up(choice, v);
+    });
+  }
+  t0 = Clock::now();
+  s.graph = parse_edge_list(text, input == "-" ? "<stdin>" : input);
+  s.t.add("parse", ms_since(t0));
+}
+
+// The variant for one GPU or several, fitted to the device: beside the solve's buffer, at its
+// peak, the edges while the matrix is built, the certificate, or the next hops with a compact
+// copy of the distances.
+NamedConfig choose_device_solve(Solver::State& s) {
+  const int n = s.graph.num_vertices;
+  const Log& log = s.r.log;
+  if (s.r.gpus > 1)
+    return choose_for_gpus(s.choice, query_device(), n, s.r.gpus, s.r.ranks_on_one_gpu, log);
+  const auto beside = [&](int pitch) {
+    uint64_t most = device_build_bytes(s.graph);
+    if (s.r.verify) most = std::max(most, device_certificate_bytes(n, s.graph.edges.size()));
+    if (s.hops.wanted())
+      most = std::max(
+          most, (pitch != n ? 2 : 1) * matrix_bytes(n) + next_hops_device_bytes(s.hops.edges));
+    return most;
+  };
+  return choose(s.choice, query_device(), n, max_edge_weight(s.graph), beside, log);
+}
+
+// The matrix solved on the GPU with the chosen config, kept there; then the next hops asked for.
+void solve_on_device(Solver::State& s) {
+  s.solved = std::make_unique<DeviceSolve>(s.graph, *s.chosen.variant, s.chosen.config);
+  if (s.warmed.valid()) {
+    const auto t0 = Clock::now();
+    s.warmed.get();
+    s.t.add("wait: warm-up", ms_since(t0));
+  }
+  const DeviceSolve::Times times = s.solved->run();
+  s.t.add("build matrix (GPU)", times.build_ms);
+  s.t.add("solve", times.solve_ms);
+  if (s.hops.wanted()) {
+    const CudaStream stream;
+    next_hops_on_device(s.solved->compact(), stream.get(), s.hops, s.t);
+  }
+}
+
+void solve_on_host(Solver::State& s) {
+  const int n = s.graph.num_vertices;
+  const int threads = s.r.threads;
+  s.say(fmt::format("{}: solving on the CPU ({} threads)",
+                    s.r.variant == "cpu" ? "--variant cpu" : "no CUDA device",
+                    threads > 0 ? threads : hardware_threads()));
+  auto t0 = Clock::now();
+  {
+    const Doing doing(fmt::format("building the {0} x {0} distance matrix", n), matrix_bytes(n));
+    s.host = DistMatrix::from_edges(s.graph);
+  }
+  s.t.add("build matrix", ms_since(t0));
+  t0 = Clock::now();
+  solve_on_cpu(*s.host, threads, s.r.log);
+  s.t.add("solve (CPU)", ms_since(t0));
+  if (s.hops.wanted()) next_hops_on_host(s.host->view(), s.hops, threads, s.t);
+}
+
+void solve(Solver::State& s) {
+  if (s.r.gpus > 1) {
+    s.host = solve_on_gpus(s.graph, s.chosen, s.r.gpus, s.r.ranks_on_one_gpu, s.t);
+    if (s.hops.wanted()) next_hops_on_host(s.host->view(), s.hops, s.r.threads, s.t);
+  } else if (s.device) {
+    solve_on_device(s);
+  } else {
+    solve_on_host(s);
+  }
+}
+
+// The shortest-path certificate on the result, where it is; throws std::runtime_error (one line)
+// when it fails.
+void verify(Solver::State& s) {
+  const auto t0 = Clock::now();
+  const InEdges in = InEdges::of(s.graph);
+  const std::string fault = s.solved ? s.solved->certify(in) : certify_host(s.host->view(), in);
+  s.t.add("verify", ms_since(t0));
+  if (!fault.empty())
+    throw std::runtime_error("the result fails the shortest-path certificate: " + fault);
+  s.say(fmt::format("verified: the shortest-path certificate holds ({:.1f} ms)", ms_since(t0)));
+}
+
+// Where a matrix to write comes from: host memory, or bands of rows copied down from a device.
+struct MatrixSource {
+  int n = 0, band_rows = 0;
+  RowBand band;
+  static MatrixSource of(MatrixView m) {
+    return {m.n, std::max(m.n, 1), [m](int first, int) { return m.row(first); }};
+  }
+  static MatrixSource of(DeviceSolve& s) {
+    return {s.n(), s.band_rows(), [&s](int first, int count) { return s.band(first, count); }};
+  }
+};
+
+uint64_t write_output(const Solver::State& s, const std::string& path, const MatrixSource& m,
+                      const std::string& what) {
+  return write_matrix_output(path, m.n, m.band_rows, m.band, *s.r.format, s.r.threads, what);
+}
+
+bool is_stdout(const std::string& path) { return path.empty() || path == "-"; }
+
+}  // namespace
+
+Solver::Solver(SolveRequest request) : s_(std::make_unique<State>()) { s_->r = std::move(request); }
+Solver::~Solver() = default;
+
+void Solver::run() {
+  check();
+  read();
+  solve_and_write();
+}
+
+void Solver::check() {
+  State& s = *s_;
+  try {
+    check_request(s);
+  } catch (const std::invalid_argument& e) {
+    throw SolveError(SolveFault::kRefused, e.what());
+  }
+  s.device = s.r.variant != "cpu" && has_device();
+  if (!s.device && s.r.variant != "cpu" && (s.r.variant != "auto" || s.r.gpus > 1))
+    throw SolveError(
+        SolveFault::kNoDevice,
+        fmt::format("no CUDA device for {}; --variant cpu (or auto) solves on the CPU",
+                    s.r.gpus > 1 ? fmt::format("--gpus {}", s.r.gpus) : "variant " + s.r.variant));
+  const int present = s.r.ranks_on_one_gpu ? kMaxGpus : device_count();
+  if (const std::string why = gpu_count_problem({s.r.gpus}, present); s.r.gpus > 1 && !why.empty())
+    throw SolveError(SolveFault::kTooFewGpus, why + " (--gpus)");
+  // The CPU's rounds read every row: a path off the GPU takes the whole matrix.
+  s.hops.want_matrix = s.r.next_hops_to || (s.r.path && !s.device);
+  if (s.r.path) s.hops.want_column = s.r.path->second;
+}
+
+// A fault here is a refusal, before any solve; but memory that ran out while reading is a failure.
+void Solver::read() {
+  State& s = *s_;
+  try {
+    read_input(s);
+    const int n = s.graph.num_vertices;
+    if (const auto p = s.r.path; p && std::max(p->first, p->second) >= n)
+      throw SolveError(
+          SolveFault::kRefused,
+          fmt::format("--path {} {}: vertex {} is out of range [0, {}) of {}", p->first, p->second,
+                      std::max(p->first, p->second), n, s.r.input == "-" ? "<stdin>" : s.r.input));
+    if (s.hops.wanted()) s.hops.edges = OutEdges::of(s.graph);
+    if (s.device)
+      s.chosen = choose_device_solve(s);
+    else if (s.hops.wanted())
+      check_host_matrices(n, 2, "the distances and the next hops");
+  } catch (const SolveError&) {
+    throw;
+  } catch (const std::bad_alloc& e) {
+    throw SolveError(SolveFault::kFailed, failure_text(e));
+  } catch (const InputError& e) {  // the reader's line names the file already
+    throw SolveError(SolveFault::kRefused, e.what());
+  } catch (const std::exception& e) {
+    // Too large for the device or the host, or a --db that is not a tuning database.
+    throw SolveError(SolveFault::kRefused, failure_text(e));
+  }
+}
+
+void Solver::solve_and_write() {
+  State& s = *s_;
+  bool to_stdout = false;  // what failed was a write to standard output
+  try {
+    solve(s);
+    if (s.r.verify) verify(s);
+    if (s.r.distances_to) {
+      const auto t0 = Clock::now();
+      to_stdout = is_stdout(*s.r.distances_to);
+      const MatrixSource result =
+          s.solved ? MatrixSource::of(*s.solved) : MatrixSource::of(s.host->view());
+      s.out_bytes = write_output(s, *s.r.distances_to, result, "the distances");
+      s.t.add("write", ms_since(t0));
+    }
+    if (s.r.next_hops_to) {
+      const auto t0 = Clock::now();
+      to_stdout = is_stdout(*s.r.next_hops_to);
+      const MatrixView hops{s.graph.num_vertices, s.hops.matrix.get()};
+      write_output(s, *s.r.next_hops_to, MatrixSource::of(hops), "the next hops");
+      s.t.add("write next hops", ms_since(t0));
+    }
+  } catch (const std::exception& e) {
+    throw SolveError(SolveFault::kFailed, (to_stdout ? "standard output: " : "") + failure_text(e));
+  }
+}
+
+std::string Solver::path_line() const {
+  State& s = *s_;
+  const auto [src, target] = s.r.path.value();
+  const int n = s.graph.num_vertices;
+  const std::vector<int32_t> path = follow_hops(s.hops.column_of(n, target).data(), n, src, target);
+  const int32_t length = s.solved ? s.solved->at(src, target) : s.host->view().row(src)[target];
+  return describe_path(src, target, path, length);
+}
+
+const SolveTiming& Solver::timing() const { return s_->t; }
+int Solver::vertices() const { return s_->graph.num_vertices; }
+size_t Solver::edges() const { return s_->graph.edges.size(); }
+size_t Solver::input_bytes() const { return s_->input_bytes; }
+uint64_t Solver::distances_bytes() const { return s_->out_bytes; }
+
+}  // namespace apsp::harness
