@@ -29,7 +29,7 @@ inline constexpr int kAPad = 4;        // <- A is stored k-major, rows kTile + 4
                                        //    warp's transposing stores (16 rows x 2 groups of 4 k at
                                        //    chunk 8) fall 16 banks apart: conflict-free at chunk 8,
                                        //    2-way at 16, 4-way at 32 (with 8 words: 2, 4, 8-way;
-                                       //    docs/perf-notes.md, step 6)
+                                       //    docs/perf-notes.md)
 
 inline constexpr int kPerThread2 = 4;  // <- phase 2: 4 x 4 per thread, four times the warps of
                                        //    phase 3 for its few blocks (2 x tiles per round)
@@ -401,7 +401,7 @@ constexpr bool product_fits() {
 // So phases 1 and 2 leave the critical path at large n: they run while the ordinary tiles fill
 // the GPU, where the three-launch schedule paid for two launches a round that leave most of
 // the GPU idle. At small n (few rounds, one wave of ordinary tiles) the side chain is longer
-// than what it overlaps, and the three-launch schedule wins (docs/perf-notes.md, step 5).
+// than what it overlaps, and the three-launch schedule wins (docs/perf-notes.md).
 //
 // The two parts write disjoint tiles and read only tiles neither writes (row and column r, and
 // (r+1, r) / (r, r+1) before lookahead_edges), so they need no synchronisation but the streams'
@@ -421,7 +421,7 @@ constexpr bool product_fits() {
 // branches, scalar stores, the one element of column k others were reading left out) took
 // 16.5 k where a throwaway probe timed this one at 11.8 k. Not better there: per-step mbarriers
 // instead of the barrier, two steps per barrier with row / column k + 1 advanced by every
-// thread (docs/perf-notes.md, step 7).
+// thread (docs/perf-notes.md).
 template <int kTile, int kPer>
 __device__ __forceinline__ void close_pivot(int (&acc)[kPer][kPer], int* s) {
   using Layout = ThreadTile<kTile, kPer>;
@@ -490,7 +490,7 @@ constexpr int pivot_smem() { return 4 * kTile * 4; }
 
 // Phase 1 of the three-launch schedule: the pivot tile closed in place by close_pivot on 16 x 16
 // threads (4 x 4 per thread at tile 64, 8 x 8 at 128). It replaced a 32 x 32-thread kernel that
-// wrote every improvement back (docs/perf-notes.md, step 6).
+// wrote every improvement back (docs/perf-notes.md).
 // In every format the closure works on one int a distance (load_elements).
 template <int kTile, class F = Int32Elements>
 __global__ void __launch_bounds__(kPhase1Edge * kPhase1Edge) phase1(int* __restrict__ d, int pitch, int kt) {
@@ -545,10 +545,10 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>())
 // A comes from a k-major copy of the round's pivot column (the panel: row k holds column
 // r * kTile + k of d over every row), so both operands are copied to shared memory by cp.async,
 // without registers, in a ring of chunks of ring_chunk (ring_block_barrier; int32's pairs of
-// rounds at tile 128 run ring_mbarrier since step 16). The side stream fills the next round's
+// rounds at tile 128 run ring_mbarrier). The side stream fills the next round's
 // panel as it finishes column r + 1 (tile_to_panel); transpose_column fills round 0's.
 // probes/product_probe.cu measured a ring of 2 x 16 the fastest of the forms tried, the ordinary
-// tiles 1.7-1.9% faster than accumulate's at chunk 8 on the H200 (docs/perf-notes.md, step 11);
+// tiles 1.7-1.9% faster than accumulate's at chunk 8 on the H200 (docs/perf-notes.md);
 // accumulate itself at tile 128, chunk 16 spills at 128 registers, the ring does not. It is the
 // config sm90[tile=128,chunk=16,per_thread=8,lookahead=1]: its ordinary tiles run the ring, its
 // other products (side stream, last round) accumulate at chunk 8 (product_chunk), which fit. At
@@ -564,8 +564,8 @@ inline constexpr int kRingStages = 3;  // <- ring_mbarrier's stages (ring_block_
 // k elements a stage of the ring a block of kPer x kPer a thread runs: kRingChunk, but 32 at tile
 // 64 with 4 x 4 a thread (int32's pairs pass there, and every config's L), which halves the block
 // barriers a pass: 1-3% at n = 2000-5000 on the H100 (69 registers, so three blocks an SM; capped
-// at 64, four, it lost that; 8 x 8 a thread at 32 took 177 and lost 10-25%; docs/perf-notes.md,
-// step 26). The config's chunk stays the chunk of its other products.
+// at 64, four, it lost that; 8 x 8 a thread at 32 took 177 and lost 10-25%;
+// docs/perf-notes.md). The config's chunk stays the chunk of its other products.
 template <int kTile, int kPer>
 constexpr int ring_chunk() { return kTile == 64 && kPer == 4 ? 32 : kRingChunk; }
 
@@ -573,7 +573,7 @@ constexpr int ring_chunk() { return kTile == 64 && kPer == 4 ? 32 : kRingChunk; 
 // shipped form), or an arrival from every thread (APSP_RACECHECK_BUILD). Both order every read
 // of the stage before the copies that overwrite it. compute-sanitizer racecheck sees only the
 // second: on a 256-thread control kernel it reported the first as a hazard and the second as
-// none, and the second is 0.9% slower at n = 10000 (H100; docs/perf-notes.md, step 16).
+// none, and the second is 0.9% slower at n = 10000 (H100; docs/perf-notes.md).
 #ifdef APSP_RING_ARRIVE_PER_THREAD
 inline constexpr bool kRingArrivePerThread = true;
 #else
@@ -584,8 +584,8 @@ inline constexpr bool kRingArrivePerThread = false;
 // 128 (16 chunks a tile: 0.9% at n = 10000 on both GPUs, 1.1% at 30000 on the H200);
 // ring_block_barrier in the panel's one-round pass (8 chunks a tile), where ring_mbarrier lost
 // 1.1-1.3% at n = 5000 and 6500, in sm90_u16's pairs, where it lost 1.7% at n = 10000 (H100;
-// docs/perf-notes.md, step 16), and in int32's pairs at tile 64 (then 8 chunks of 16 k a tile;
-// 4 x 4 now stages 32 k, ring_chunk), where it lost 0.8-2.5% at n = 2500 to 10000 (H200; step 22).
+// docs/perf-notes.md), and in int32's pairs at tile 64 (then 8 chunks of 16 k a tile;
+// 4 x 4 now stages 32 k, ring_chunk), where it lost 0.8-2.5% at n = 2500 to 10000 (H200).
 template <int kTile, class F, bool kPairs>
 constexpr bool ring_mbarriers() { return kPairs && kTile == 128 && F::kPerWord == 1; }
 
@@ -598,8 +598,8 @@ constexpr bool ordinary_from_panel() {
 }
 
 // Whether look-ahead 1's one-round pass reads A from the panel: at tile 128 only. At tile 64 the
-// ring ran n = 2500 slower than accumulate (1.56 ms against chunk 32's 1.50, H200; docs/perf-notes.md,
-// step 21), so there only the pairs of rounds use it.
+// ring ran n = 2500 slower than accumulate (1.56 ms against chunk 32's 1.50, H200;
+// docs/perf-notes.md), so there only the pairs of rounds use it.
 template <int kTile, int kChunk, int kPer, class F = Int32Elements>
 constexpr bool one_round_from_panel() {
   return kTile == 128 && ordinary_from_panel<kTile, kChunk, kPer, F>();
@@ -638,12 +638,12 @@ __device__ __forceinline__ void cp_async16(int* smem, const int* gmem) {
 // panel (k-major, rows panel_pitch<F>(pitch) words apart), B's from rows b_tk * kTile .. of d,
 // 16-byte cp.async each. The sources are computed once and moved a chunk on by each copy: sources
 // recomputed from the chunk index cost 33 instructions a chunk on the ALU pipe, the pipe VIADDMNMX
-// issues on (docs/perf-notes.md, step 15).
+// issues on (docs/perf-notes.md).
 // kOneRow: a thread's copies of a matrix lie in one row, kAGap (kBGap) words apart, so one pointer
 // a matrix serves them all (the others are immediate offsets from it) and a chunk moves 2 pointers,
-// not 2 * kALoads: 12 fewer ALU instructions a trip of ring_mbarrier, 0.8% faster there (step 17).
-// Otherwise copy l of every thread covers whole rows (l * kThreads + tid), as shipped before step
-// 17; ring_block_barrier keeps it, 0.2% faster there. Either way a warp's copy covers runs of 16
+// not 2 * kALoads: 12 fewer ALU instructions a trip of ring_mbarrier, 0.8% faster there.
+// Otherwise copy l of every thread covers whole rows (l * kThreads + tid);
+// ring_block_barrier keeps it, 0.2% faster there. Either way a warp's copy covers runs of 16
 // or more whole vectors of a row (whole sectors; conflict-free shared stores).
 template <int kTile, int kPer, class F, bool kOneRow>
 struct RingCopies {
@@ -714,8 +714,8 @@ struct RingCopies {
 
 // Two stages and a block barrier a chunk: every thread copies its share of chunk c + 1 once every
 // thread is done with chunk c - 1. The panel's one-round pass, sm90_u16 and int32's pairs at tile
-// 64 run it (ring_mbarriers); int32's pairs pass at tile 128 ran it from step 11 to step 15, and
-// product_probe times it against that pass's ring_mbarrier.
+// 64 run it (ring_mbarriers); int32's pairs pass at tile 128 ran it before it took
+// ring_mbarrier, and product_probe times it against that pass's ring_mbarrier.
 template <int kTile, int kPer, class F = Int32Elements, int kRows = kPer, int kCols = kPer / F::kPerWord>
 __device__ __forceinline__ void ring_block_barrier(int (&acc)[kPer][kPer / F::kPerWord],
                                                    const int* __restrict__ panel, const int* __restrict__ d, int pitch,
@@ -784,7 +784,7 @@ __device__ __forceinline__ void cp_async_arrive(unsigned long long* bar) {
 // a stage arrives on its `consumed` mbarrier. A thread copies chunk c + 2 when it is done with
 // chunk c, into chunk c - 1's stage, once every warp is done with that. So a warp waits only for
 // the chunk it reads to land, and warps may drift a chunk apart instead of meeting at a barrier
-// each chunk (docs/perf-notes.md, step 16). The operands and the order of the updates are those of
+// each chunk (docs/perf-notes.md). The operands and the order of the updates are those of
 // ring_block_barrier: the same values.
 template <int kTile, int kPer, class F = Int32Elements, int kRows = kPer, int kCols = kPer / F::kPerWord>
 __device__ __forceinline__ void ring_mbarrier(int (&acc)[kPer][kPer / F::kPerWord], const int* __restrict__ panel,
@@ -998,8 +998,8 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
 // three launches a round, phase 1 leaves the chain of kernels: it overlaps the ordinary tiles.
 // The host gives the launch over half an SM's shared memory, so that each SM holds one block:
 // the pivot block, the longest of the launch and dispatched first, then has its SM to itself.
-// Shared with a phase-3 block it lost more than the launch saved (docs/perf-notes.md, step 7 b);
-// alone, n = 1000 went from 0.28-0.30 ms to 0.21 (step 8). With many tiles a round (n = 2500:
+// Shared with a phase-3 block it lost more than the launch saved (docs/perf-notes.md);
+// alone, n = 1000 went from 0.28-0.30 ms to 0.21. With many tiles a round (n = 2500:
 // 1521), one block per SM hides less latency than two and the side-stream schedule is faster.
 // The launch reads row and column r (no block of it writes them) and writes each other tile once.
 // (One block per SM: it may take all the registers, which keeps tile 128 free of spills.)

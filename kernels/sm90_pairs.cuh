@@ -4,7 +4,7 @@
 // over two tiles (256, or 128) per load and store of C, where lookahead 1 loads and stores C every
 // round. Tile indices below are in tiles; "128" is kTile.
 // probes/product_probe.cu measured the pass at 92.3% / 93.1% of the ceiling at n = 9984 / 29952
-// on the H200, against 88.2% / 90.0% for the one-round pass (docs/perf-notes.md, step 12).
+// on the H200, against 88.2% / 90.0% for the one-round pass (docs/perf-notes.md).
 //
 // Why two rounds may share a pass: after round s = r + 1 a tile (i, j) off rows and columns r
 // and s holds min(d, A_r (x) B_r, A_s (x) B_s), with A_r / B_r column / row r after round r and
@@ -38,7 +38,7 @@
 //
 // A first form ran rounds r and s on the lines inside A, B and C, at one block an SM (k = 384
 // for line v): per pair twice the side work of lookahead 1 at that rate, and it lost at n = 5000
-// and 10000 (docs/perf-notes.md, step 12). C's pivot and lines are separate launches so that
+// and 10000 (docs/perf-notes.md). C's pivot and lines are separate launches so that
 // the lines, like every line product, run at two blocks an SM. A side kernel that needs over 128
 // registers needs a whole SM: none is free until every ordinary block on it ends (int32: two;
 // 16-bit pairs: three, pass_blocks_per_sm).
@@ -47,7 +47,7 @@
 // the eleven launches above left the pass waiting (n = 2500: 2.10 ms against tile 64's look-ahead
 // 1 at 1.50, H200). So L closes the pivot (u, u) in its block (A), and B-E are one launch each,
 // row and column together, C's pivot in C's launch (lookahead2_cross), each launched early
-// (programmatic dependent launch): 1.44 ms (docs/perf-notes.md, step 21).
+// (programmatic dependent launch): 1.44 ms (docs/perf-notes.md).
 //
 // Deferring E (lookahead 4 and 5, the short chain only). Nothing before the next pair's B needs
 // E: the pass of pair (u, v) needs column and row u after round u only (B's), and the next
@@ -55,8 +55,8 @@
 // into the panel (after round u; without deferral E writes it after round v, which is as
 // good), and E of pair (u, v) runs on a third stream beside that pair's pass and the next pair's
 // L, and before the next pair's B, which reads E's tiles (u, u + 2), (u + 2, u), ... Then C and
-// D, not E, end a pair's side chain (H200, n = 2000: 0.84 to 0.80 ms; docs/perf-notes.md, step
-// 24). E writes lines u of d; nothing else running then reads them but the pass and L, which read
+// D, not E, end a pair's side chain (H200, n = 2000: 0.84 to 0.80 ms;
+// docs/perf-notes.md). E writes lines u of d; nothing else running then reads them but the pass and L, which read
 // row u as B: so with E deferred those read B from a copy of rows u and v, the row panel (rows
 // 0 .. 63: row u, 64 .. 127: row v, as in d), which B and D fill as they store each row tile
 // (product_tile's copy). Column u they read from the panel; E writes no panel.
@@ -124,7 +124,7 @@ __device__ __forceinline__ void update_and_close(int* __restrict__ d, int pitch,
 // registers, free as soon as one ordinary block ends; with its panel copy in the kernel it took
 // 140, a whole SM. D copies (v, v) into the panel instead. The 16-bit pivot (124 registers)
 // needs two of the three ordinary blocks on an SM to end (one frees 80 registers a thread); A/B
-// at n = 10000 and 30000 still gained (docs/perf-notes.md, step 15), nearer n = 7072 that was not
+// at n = 10000 and 30000 still gained (docs/perf-notes.md), nearer n = 7072 that was not
 // measured.
 template <int kTile, int kChunk, int kPer, class F = Int32Elements>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
@@ -172,7 +172,7 @@ __device__ __forceinline__ void pair_pass(int* __restrict__ d, int pitch, int n,
 // Blocks an SM for the pass and L. int32 fits two. 16-bit pairs fit three since their ring
 // stopped recomputing addresses (80 registers with two blocks asked, 25 KB of shared memory a
 // block). That ring and the third block together made sm90_u16 4% faster at n = 10000 and 30000
-// on the H100; they were not measured apart (docs/perf-notes.md, step 15).
+// on the H100; they were not measured apart (docs/perf-notes.md).
 template <class F>
 constexpr int pass_blocks_per_sm() { return F::kPerWord == 1 ? 2 : 3; }
 

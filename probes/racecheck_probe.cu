@@ -1,6 +1,6 @@
 // racecheck_probe: the hand-offs of sm90's mbarrier ring (kernels/sm90.cuh, ring_mbarrier) on one
 // 256-thread block, to run under compute-sanitizer racecheck and see which of them the tool can
-// follow (docs/perf-notes.md, step 16). Every case is ordered by the PTX memory model and checks
+// follow (docs/perf-notes.md). Every case is ordered by the PTX memory model and checks
 // its values; racecheck reports hazards for the two that release a buffer with __syncwarp and one
 // arrival a warp, which is why scripts/device-check.sh runs racecheck on an APSP_RACECHECK_BUILD.
 //   landed              each thread cp.async's 16 bytes, arrives on an mbarrier when they land

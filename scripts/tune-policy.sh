@@ -13,7 +13,7 @@ db=${APSP_POLICY_DB:-policy-tuning.json}
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
 name=$(tr 'A-Z' 'a-z' <<<"$device" | tr -cs 'a-z0-9' '-' | sed 's/-$//')
 "$build/tuner" --search all --n 1000,2500,5000,10000 --min-time 0.2 --db "$db" "$@"
-# sm90's picks change most between those sizes (tile 64's schedules; docs/perf-notes.md, step 24).
+# sm90's picks change most between those sizes (tile 64's schedules; docs/perf-notes.md).
 "$build/tuner" --search tile --variant sm90 --n 1600,2000,3000,4000 --min-time 0.2 --db "$db" "$@"
 "$build/tuner" --emit-policy "policies/$name.json" --db "$db"
 # sm90_u16 solves only graphs whose distances fit 16 bits: tuned on unweighted ones, in a table

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fails if naive's kernel (kernels/naive.cuh), the baseline of every speedup, compiles to PTX
-# with an integer division or remainder. A row-stride loop (85e108e) made nvcc divide for its
-# trip count in every thread and naive ran 30% slow on the H200 (docs/perf-notes.md, step 20);
+# with an integer division or remainder. A row-stride loop made nvcc divide for its
+# trip count in every thread and naive ran 30% slow on the H200 (docs/perf-notes.md);
 # that kernel's PTX has a div.u32, today's none. CPU only: nvcc -ptx, no GPU.
 #   naive_ptx.sh NVCC SOURCE_DIR
 set -u

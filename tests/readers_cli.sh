@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Numbers no run can produce are refused by the programs that read them, with one line naming
-# the file, the JSON path and the fault, exit 2, before any output (issue 20: a 1213% share of
+# the file, the JSON path and the fault, exit 2, before any output (seen in earlier files: a 1213% share of
 # the ceiling, a "-0.9x" speedup, a negative interval that compare called faster, n = 1e20 shown
 # as -2147483648, a median of -1 ranked first by --tuned). Each file is a shipped fixture with
 # one value changed.

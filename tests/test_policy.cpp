@@ -122,7 +122,7 @@ TEST(Policy, ShippedTablesNameCompiledConfigs) {
 
 // At every range's n_min, tuned n and n_max of both shipped tables, the heuristic gives the
 // config the tables pick there: the one both pick, or, where they differ (configs within 0.6% of
-// each other on both GPUs; docs/perf-notes.md, step 26), one of the two.
+// each other on both GPUs; docs/perf-notes.md), one of the two.
 TEST(Policy, Sm90HeuristicHoldsATablesConfigOverEveryRange) {
   const Variant& sm90 = *find_variant("sm90");
   DeviceInfo other = nominal_h200();

@@ -281,7 +281,7 @@ TEST(VariantHarness, DetectsAWrongResult) {
   EXPECT_TRUE(m);
 }
 
-// ---- The index-width boundaries (issue 16) ----------------------------------------------------
+// ---- The index-width boundaries ---------------------------------------------------------------
 // n = 46341 is the first size whose n^2 passes 2^31: an index i * n + j computed in int overflows
 // in the last row. n = 65537 is the first past 2^32: one computed in unsigned wraps in the last
 // two rows (and the int one overflows from row 32768 on). No CPU reference reaches these sizes,

@@ -132,8 +132,8 @@ namespace {
 // reading A from a transposed copy of the pivot column (kernels/sm90.cuh), and pairs of rounds
 // (lookahead 3, kernels/sm90_pairs.cuh) from n = 7072, as sm90's heuristic; below n = 1500 the
 // next pivot inside phase 3 and up to 3500 tile 64 with the side stream, sm90's small-n rules.
-// Measured in one run on the H200 (build f14fcfe, unweighted random graphs, `apsp_bench --wmax 1
-// --config ...`, docs/perf-notes.md, step 14), tile 64 with the side stream (the default before)
+// Measured in one run on the H200 (unweighted random graphs, `apsp_bench --wmax 1
+// --config ...`, docs/perf-notes.md), tile 64 with the side stream (the default before)
 // / the panel / pairs of rounds: n = 5000 5.381 / 5.244 / 6.712 ms, n = 10000 38.708 / 37.362 /
 // 36.500, n = 30000 994.846 / 959.695 / 940.631. The policy tables (policies/*-u16.json) hold the
 // tuner's picks per n on the H200 and the H100; this is for a device without one.

@@ -68,7 +68,7 @@ struct PairsOnThePanel {
 // The short chain's own schedules (kernels/sm90_pairs.cuh; tile 64, int32, chunk 16): pairs of
 // rounds with E deferred (lookahead 5) and, with the pass held to three blocks an SM too
 // (lookahead 4), at 4 x 4 a thread, the pass whose registers once admitted four (61 a thread; 69
-// since its ring stages 32 k at a time, so three; docs/perf-notes.md, step 26).
+// since its ring stages 32 k at a time, so three; docs/perf-notes.md).
 template <class F>
 struct ShortChainSchedules {
   static constexpr const char* kRule =
@@ -129,8 +129,8 @@ void allow_smem(Kernel* kernel, int bytes) {
 //
 // Made anew for every solve, after the solve's first launches (its host cost then overlaps them).
 // One kept from solve to solve ran lookahead 1 at n = 2500 6% slower on the H200 once it had
-// served a solve at another n (1.56-1.62 ms against 1.50-1.51; docs/perf-notes.md, steps 18 and
-// 19); a new one each solve ran at 1.49-1.51 in every process. The cause was not found.
+// served a solve at another n (1.56-1.62 ms against 1.50-1.51;
+// docs/perf-notes.md); a new one each solve ran at 1.49-1.51 in every process. The cause was not found.
 //
 // The host thread's previous solve's stream and events are destroyed here, not at the end of
 // that solve: a stream a CUDA graph capture recorded through must live until the capture ends
@@ -271,13 +271,13 @@ class Schedules {
   // admits three of its blocks an SM, not four. A side block (80-82 registers a thread) then
   // starts where one ordinary block ended, not two, and shares the SM with two. Where the side
   // chain is the longer of the two, this shortens a pair (n = 2000-3000 on the H200;
-  // docs/perf-notes.md, step 23); elsewhere the pass's fourth block is worth more. Since the
-  // 4 x 4 pass's ring takes 32 k a stage (step 26) its 69 registers admit three blocks anyway, so
+  // docs/perf-notes.md); elsewhere the pass's fourth block is worth more. Since the
+  // 4 x 4 pass's ring takes 32 k a stage its 69 registers admit three blocks anyway, so
   // at 4 x 4 lookahead 4 differs from 5 only in the shared memory its pass asks for.
   // lookahead 4 and 5 (`defer_e`, the short chain only): each pair's E runs on a third stream,
   // beside the pair's pass and the next pair's L, and the pass and L read B from the pair's row
   // panel (kernels/sm90_pairs.cuh). It shortens the side chain by a step, which gains where the
-  // chain is the longer path (n = 1600-3000 on the H200, step 24) and costs a little where the
+  // chain is the longer path (n = 1600-3000 on the H200) and costs a little where the
   // pass is; lookahead 4 holds the pass to three blocks as well.
   void pairs_of_rounds(bool pass_held_to_three, bool defer_e) const {
     static_assert(k::ordinary_from_panel<kTile, kChunk, kPer, F>(), "pairs of rounds need the panel config");

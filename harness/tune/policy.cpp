@@ -187,7 +187,7 @@ Policy policy_from_db(const TuningDb& db, const TuningMatch& match, const Device
       // default whose samples something disturbed has a raised median but not a raised fastest
       // sample (the H100 at n = 1000: batched[batch2=1,batch3=2] 0.535, 0.527, 0.528, then 1.559
       // .. 0.840 ms, median 0.926, against batched[batch2=1,batch3=3]'s steady 0.539; its table
-      // took the slower pick; docs/perf-notes.md, step 26). So the pick is the fastest by median
+      // took the slower pick; docs/perf-notes.md). So the pick is the fastest by median
       // of the default and the configs that beat its fastest sample.
       if (best != ref && fastest_sample_ms(*ref) <= fastest_sample_ms(*best)) {
         const TuningEntry* faster = fastest_by_median(
