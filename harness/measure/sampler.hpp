@@ -27,9 +27,10 @@ struct SampleOptions {
 // How many samples to take after a warm-up solve that took `warm_ms`.
 int planned_reps(double warm_ms, const SampleOptions& options);
 
-// Takes measurements of one (variant, config) on a LocalExecutor: reserves it once, then per
-// sample calls its hooks as LocalExecutor says. A CUDA graph (Mode::kCudaGraph) is captured once
-// per Sampler, from one solve on the executor's stream.
+// Takes measurements of one (variant, config) on a LocalExecutor: reserves it at each take, then
+// per sample calls its hooks as LocalExecutor says. A CUDA graph (Mode::kCudaGraph) is captured
+// from one solve on the executor's stream, after reserve(), once per Sampler: it holds the work
+// buffer's address, which a reserve() for another variant may change.
 class Sampler {
  public:
   // Called after each sample with its time (the isolated worker reports progress with it).
