@@ -35,7 +35,7 @@ Measurement Sampler::take(const MeasureSpec& spec, const OnSample& on_sample) {
     return m;
   }
   const bool graphs = spec.mode == Mode::kCudaGraph && one_stream;
-  if (graphs) capture();
+  if (graphs && !graph_) capture();
   m.samples_ms.reserve(spec.reps);
   for (int r = 0; r < spec.reps; ++r) {
     m.samples_ms.push_back(graphs ? replay(spec.flush_l2) : plain(spec.flush_l2));
