@@ -123,13 +123,11 @@ class CountedExecutor final : public Executor {
   CountedExecutor() : inner_(make_executor(Target::kHost, 0)) { multi_most = std::max(multi_most, ++multi_alive); }
   ~CountedExecutor() override { --multi_alive; }
   void load(const DistMatrix& input) override { inner_->load(input); }
-  double sample(const Variant& v, const Config& c, bool flush) override { return inner_->sample(v, c, flush); }
+  Measurement measure(const Variant& v, const Config& c, const MeasureSpec& spec) override {
+    return inner_->measure(v, c, spec);
+  }
   DistMatrix output() override { return inner_->output(); }
   std::string certify(const InEdges& g) override { return inner_->certify(g); }
-  double sample_graph(const std::string& k, const Variant& v, const Config& c, bool flush) override {
-    return inner_->sample_graph(k, v, c, flush);
-  }
-  std::array<double, 4> phases(const Variant& v, const Config& c) override { return inner_->phases(v, c); }
 
  private:
   std::unique_ptr<Executor> inner_;

@@ -5,16 +5,16 @@
 
 #include "core/device_buffer.hpp"
 #include "core/phase_timer.hpp"
-#include "harness/measure/executor.hpp"
 #include "harness/measure/matrix_layout.hpp"
+#include "harness/measure/sampler.hpp"
 
 namespace apsp::harness {
 
-std::unique_ptr<Executor> make_host_executor();  // host_executor.cpp
+std::unique_ptr<LocalExecutor> make_host_executor();  // host_executor.cpp
 
 namespace {
 
-class DeviceExecutor final : public Executor {
+class DeviceExecutor final : public LocalExecutor {
  public:
   // The stream-ordered pool keeps what a solve freed until this executor allocates a buffer of its
   // own or goes away (release threshold raised; trimmed then): a variant that allocates scratch
@@ -32,7 +32,6 @@ class DeviceExecutor final : public Executor {
     }
   }
   ~DeviceExecutor() override {
-    if (graph_) cudaGraphExecDestroy(graph_);
     cudaStreamSynchronize(stream_.get());
     cudaMemPoolTrimTo(pool(), 0);
     const std::lock_guard<std::mutex> lock(pool_mutex());
@@ -57,18 +56,42 @@ class DeviceExecutor final : public Executor {
     stream_.synchronize();
   }
 
-  double sample(const Variant& v, const Config& c, bool flush_l2) override {
-    reserve(v, c);
-    prepare(flush_l2);
+  // Room and layout for v's solve at c: a pitch x pitch buffer (sm90 pads its rows; the restore
+  // lays the matrix out so, harness/measure/matrix_layout.hpp).
+  void reserve(const Variant& v, const Config& c) override {
+    pitch_ = row_pitch(v, c, n_);
+    const size_t need = buffer_elems(v, c, n_);
+    if (work_.size() >= need) return;
+    release_pool();
+    work_ = DeviceBuffer<int>();  // free before allocating
+    work_ = DeviceBuffer<int>(need);
+  }
+
+  // The input back into the work buffer; the pool's high-water mark restarts here, so that
+  // after_solve() counts this solve's scratch.
+  void restore() override {
+    put_matrix(work_.get(), pitch_, pristine_.get(), n_, cudaMemcpyDeviceToDevice, stream_.get());
     reset_scratch_peak();
-    start_.record(stream_.get());
-    v.run(work_.get(), n_, c, stream_.get(), nullptr);
-    stop_.record(stream_.get());
-    const double ms = elapsed_ms(start_, stop_);
+  }
+
+  // Evicts every line of the matrix from L2 (a different byte each time, so no layer can skip
+  // the write as unchanged).
+  void flush_l2() override {
+    if (scrub_.size() > 0)
+      APSP_CUDA_CHECK(cudaMemsetAsync(scrub_.get(), ++flushes_ & 0xff, scrub_.size(), stream_.get()));
+  }
+
+  void run(const Variant& v, const Config& c, PhaseTimer* phases) override {
+    v.run(work_.get(), n_, c, stream_.get(), phases);
+  }
+
+  SampleClock& clock() override { return clock_; }
+  cudaStream_t stream() override { return stream_.get(); }
+
+  void after_solve(const Variant& v, const Config& c) override {
     const uint64_t scratch = scratch_peak();
     memory_.solve_bytes = buffer_elems(v, c, n_) * sizeof(int) + scratch;  // pitch^2: one matrix, padded
     memory_.peak_bytes = held_bytes() + scratch;
-    return ms;
   }
 
   DeviceMemory device_memory() const override { return memory_; }
@@ -88,38 +111,7 @@ class DeviceExecutor final : public Executor {
     return fault;
   }
 
-  double sample_graph(const std::string& key, const Variant& v, const Config& c, bool flush_l2) override {
-    reserve(v, c);
-    if (!graph_ || graph_key_ != key) capture(key, v, c);
-    prepare(flush_l2);
-    start_.record(stream_.get());
-    APSP_CUDA_CHECK(cudaGraphLaunch(graph_, stream_.get()));
-    stop_.record(stream_.get());
-    return elapsed_ms(start_, stop_);
-  }
-
-  std::array<double, 4> phases(const Variant& v, const Config& c) override {
-    reserve(v, c);
-    PhaseTimer timer(stream_.get());
-    prepare(false);
-    timer.mark(0);
-    v.run(work_.get(), n_, c, stream_.get(), &timer);
-    return timer.totals_ms();
-  }
-
  private:
-  // Room and layout for v's solve at c: a pitch x pitch buffer (sm90 pads its rows; the restore
-  // lays the matrix out so, harness/measure/matrix_layout.hpp).
-  void reserve(const Variant& v, const Config& c) {
-    pitch_ = row_pitch(v, c, n_);
-    const size_t need = buffer_elems(v, c, n_);
-    if (work_.size() >= need) return;
-    release_pool();
-    work_ = DeviceBuffer<int>();  // free before allocating
-    work_ = DeviceBuffer<int>(need);
-    graph_key_.clear();  // a captured graph holds the old buffer's address
-  }
-
   // The stream-ordered pool's high-water mark: the scratch a solve allocates (cudaMallocAsync:
   // sm90_u16's 16-bit copy; a user's kernel may too).
   static cudaMemPool_t pool() {
@@ -153,34 +145,6 @@ class DeviceExecutor final : public Executor {
            (certificate_ ? certificate_->held_bytes() : 0);
   }
 
-  // Restores the input; optionally evicts every line of it from L2 (a different byte each
-  // time, so no layer can skip the write as unchanged).
-  void prepare(bool flush_l2) {
-    put_matrix(work_.get(), pitch_, pristine_.get(), n_, cudaMemcpyDeviceToDevice, stream_.get());
-    if (flush_l2 && scrub_.size() > 0)
-      APSP_CUDA_CHECK(cudaMemsetAsync(scrub_.get(), ++flushes_ & 0xff, scrub_.size(), stream_.get()));
-  }
-
-  void capture(const std::string& key, const Variant& v, const Config& c) {
-    if (graph_) APSP_CUDA_CHECK(cudaGraphExecDestroy(graph_));
-    graph_ = nullptr;
-    cudaGraph_t graph;
-    APSP_CUDA_CHECK(cudaStreamBeginCapture(stream_.get(), cudaStreamCaptureModeThreadLocal));
-    try {
-      v.run(work_.get(), n_, c, stream_.get(), nullptr);
-    } catch (...) {
-      cudaStreamEndCapture(stream_.get(), &graph);
-      throw;
-    }
-    APSP_CUDA_CHECK(cudaStreamEndCapture(stream_.get(), &graph));
-    // Each kernel node at the priority of the stream it was captured from, not the replay
-    // stream's: sm90's side stream keeps its place ahead of the ordinary tiles (H200, n = 2500:
-    // 1.460 ms a replay, against 1.664-1.674 without; docs/perf-notes.md, step 19).
-    APSP_CUDA_CHECK(cudaGraphInstantiate(&graph_, graph, cudaGraphInstantiateFlagUseNodePriority));
-    APSP_CUDA_CHECK(cudaGraphDestroy(graph));
-    graph_key_ = key;
-  }
-
   static std::mutex& pool_mutex() {
     static std::mutex m;
     return m;
@@ -197,17 +161,15 @@ class DeviceExecutor final : public Executor {
   CudaStream stream_;
   DeviceBuffer<int> pristine_, work_;
   DeviceBuffer<char> scrub_;  // twice the L2: writing it evicts every line of the matrix
-  CudaEvent start_, stop_;
+  StreamClock clock_{stream_.get()};
   int flushes_ = 0;
-  cudaGraphExec_t graph_ = nullptr;
-  std::string graph_key_;
   std::unique_ptr<DeviceCertificate> certificate_;  // the edges on the device, uploaded once
   DeviceMemory memory_;
 };
 
 }  // namespace
 
-std::unique_ptr<Executor> make_executor(Target target, size_t l2_bytes) {
+std::unique_ptr<LocalExecutor> make_executor(Target target, size_t l2_bytes) {
   if (target == Target::kHost) return make_host_executor();
   return std::make_unique<DeviceExecutor>(l2_bytes);
 }

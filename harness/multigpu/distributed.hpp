@@ -77,16 +77,19 @@ class DistributedSolver {
   std::vector<std::unique_ptr<Rank>> ranks_;
 };
 
-// An Executor (harness/measure/executor.hpp) that runs sm90 configs on the distributed engine over `t`'s
-// ranks: the harness's pipeline (verification, sampling) drives it like the one-GPU executor.
+// A LocalExecutor (harness/measure/executor.hpp) that runs sm90 configs on the distributed engine
+// over `t`'s ranks: the harness's Sampler (verification, sampling) drives it like the one-GPU
+// executor.
 //   load():    keeps a host copy of the input (the row partition depends on the config's tile);
-//   sample():  lays the input out into the ranks' blocks (from a pristine device copy per rank
-//              when it fits in the rank device's free memory beside the solve, else from the host;
-//              not timed), flushes every device's L2 if asked (not timed), then times one solve
-//              across all ranks: rank 0's start event, every other rank's main stream waits for it,
+//   reserve(): the partition at the config's tile, its blocks, and a pristine device copy per rank
+//              where it fits in the rank device's free memory beside the solve;
+//   restore(): lays the input out into the ranks' blocks (from the pristine copies, else from the
+//              host); flush_l2(): every device's L2, once;
+//   clock():   times one solve across all ranks: every rank's stream waited for (the restore and
+//              flush untimed), rank 0's start event, every other rank's main stream waits for it,
 //              and the stop is recorded on rank 0 after every rank's main stream is done;
 //   output():  gathers the blocks into a host DistMatrix; certify(): certify_host on it;
-//   sample_graph(): a plain sample (no CUDA graph); phases(): zeros;
+//   no one stream: a CUDA-graph measurement times plain solves, a phase measurement gives zeros;
 //   device_memory(): solve_bytes = the partition's max_bytes_per_rank(), peak_bytes = the most
 //              any rank holds (its block, panels, pristine copy and its device's L2 flush
 //              buffer); per rank, so the single-device transport's one GPU holds P times that.

@@ -27,17 +27,72 @@ uint64_t free_bytes(int device) {
   return free;
 }
 
-class DistributedExecutor final : public Executor {
+// Waits for every rank's stream.
+void synchronize_ranks(const Transport& t, const DistributedSolver& solver) {
+  for (int r = 0; r < t.ranks(); ++r) {
+    DeviceGuard guard(t.device(r));
+    APSP_CUDA_CHECK(cudaStreamSynchronize(solver.stream(r)));
+  }
+}
+
+// A sample's clock across the ranks: the start recorded on rank 0, which every other rank's
+// main stream waits for; the stop recorded on rank 0 after every rank's main stream is done.
+// The start first waits for every rank's stream, so that no rank's restore or flush is timed.
+class RanksClock final : public SampleClock {
+ public:
+  // `solver`: the executor's, as it is at each sample.
+  RanksClock(const Transport& t, const std::unique_ptr<DistributedSolver>& solver) : t_(t), solver_(solver) {
+    DeviceGuard guard(t_.device(0));
+    start_ = std::make_unique<CudaEvent>();
+    stop_ = std::make_unique<CudaEvent>();
+    for (int r = 0; r < t_.ranks(); ++r) {
+      DeviceGuard on_rank(t_.device(r));
+      done_.push_back(std::make_unique<CudaEvent>());
+    }
+  }
+
+  void start() override {
+    synchronize_ranks(t_, *solver_);
+    {
+      DeviceGuard guard(t_.device(0));
+      start_->record(solver_->stream(0));
+    }
+    for (int r = 1; r < solver_->partition().ranks; ++r) {
+      DeviceGuard guard(t_.device(r));
+      APSP_CUDA_CHECK(cudaStreamWaitEvent(solver_->stream(r), start_->get()));
+    }
+  }
+
+  void stop() override {
+    for (int r = 1; r < solver_->partition().ranks; ++r) {
+      {
+        DeviceGuard guard(t_.device(r));
+        done_[r]->record(solver_->stream(r));
+      }
+      DeviceGuard guard(t_.device(0));
+      APSP_CUDA_CHECK(cudaStreamWaitEvent(solver_->stream(0), done_[r]->get()));
+    }
+    DeviceGuard guard(t_.device(0));
+    stop_->record(solver_->stream(0));
+  }
+
+  double elapsed_ms() override {
+    DeviceGuard guard(t_.device(0));
+    return apsp::elapsed_ms(*start_, *stop_);
+  }
+
+ private:
+  const Transport& t_;
+  const std::unique_ptr<DistributedSolver>& solver_;
+  std::unique_ptr<CudaEvent> start_, stop_;       // on rank 0's device
+  std::vector<std::unique_ptr<CudaEvent>> done_;  // per rank, on its device
+};
+
+class DistributedExecutor final : public LocalExecutor {
  public:
   explicit DistributedExecutor(std::unique_ptr<Transport> t) : t_(std::move(t)) {
     if (!t_) throw std::invalid_argument("distributed executor: no transport");
-    DeviceGuard guard(t_->device(0));
-    start_ = std::make_unique<CudaEvent>();
-    stop_ = std::make_unique<CudaEvent>();
-    for (int r = 0; r < t_->ranks(); ++r) {
-      DeviceGuard on_rank(t_->device(r));
-      done_.push_back(std::make_unique<CudaEvent>());
-    }
+    clock_ = std::make_unique<RanksClock>(*t_, solver_);
   }
   ~DistributedExecutor() override {
     // Buffers of one device at a time, each freed on its own device.
@@ -52,39 +107,52 @@ class DistributedExecutor final : public Executor {
     input_ = input;
   }
 
-  double sample(const Variant& v, const Config& c, bool flush_l2) override {
-    const DistributedConfig dc = config_of(v, c);
-    layout(dc.tile);
-    restore(flush_l2);
+  void reserve(const Variant& v, const Config& c) override {
+    dc_ = config_of(v, c);
+    layout(dc_.tile);
+  }
+
+  // Every rank's block from its pristine copy (or the host), on the rank's stream.
+  void restore() override {
     const Partition& p = solver_->partition();
-    const int ranks = p.ranks;
-    {
-      DeviceGuard guard(t_->device(0));
-      start_->record(solver_->stream(0));
-    }
-    for (int r = 1; r < ranks; ++r) {
+    for (int r = 0; r < p.ranks; ++r) {
       DeviceGuard guard(t_->device(r));
-      APSP_CUDA_CHECK(cudaStreamWaitEvent(solver_->stream(r), start_->get()));
-    }
-    solver_->solve(dc);
-    for (int r = 1; r < ranks; ++r) {
-      {
-        DeviceGuard guard(t_->device(r));
-        done_[r]->record(solver_->stream(r));
+      if (pristine_[r].size() > 0) {
+        APSP_CUDA_CHECK(cudaMemcpyAsync(solver_->block(r), pristine_[r].get(), p.block_bytes(r),
+                                        cudaMemcpyDeviceToDevice, solver_->stream(r)));
+      } else if (p.block_bytes(r) > 0) {
+        put_block(r, solver_->block(r));
       }
-      DeviceGuard guard(t_->device(0));
-      APSP_CUDA_CHECK(cudaStreamWaitEvent(solver_->stream(0), done_[r]->get()));
     }
-    DeviceGuard guard(t_->device(0));
-    stop_->record(solver_->stream(0));
-    const double ms = elapsed_ms(*start_, *stop_);
+  }
+
+  // Each device's L2, once, on the stream of its first rank.
+  void flush_l2() override {
+    std::map<int, bool> flushed;
+    for (int r = 0; r < solver_->partition().ranks; ++r) {
+      const int d = t_->device(r);
+      DeviceBuffer<char>& scrub = scrub_.at(d);
+      if (flushed[d] || scrub.size() == 0) continue;
+      DeviceGuard guard(d);
+      APSP_CUDA_CHECK(cudaMemsetAsync(scrub.get(), ++flushes_ & 0xff, scrub.size(), solver_->stream(r)));
+      flushed[d] = true;
+    }
+  }
+
+  // The engine's config was read by reserve(): nothing is worked out between the clock's start
+  // and the launches.
+  void run(const Variant&, const Config&, PhaseTimer*) override { solver_->solve(dc_); }
+
+  SampleClock& clock() override { return *clock_; }
+
+  void after_solve(const Variant&, const Config&) override {
+    const Partition& p = solver_->partition();
     memory_.solve_bytes = p.max_bytes_per_rank();
     memory_.peak_bytes = 0;
-    for (int r = 0; r < ranks; ++r) {
+    for (int r = 0; r < p.ranks; ++r) {
       const uint64_t held = p.bytes_per_rank(r) + pristine_[r].bytes() + scrub_.at(t_->device(r)).bytes();
       memory_.peak_bytes = std::max(memory_.peak_bytes, held);
     }
-    return ms;
   }
 
   DistMatrix output() override {
@@ -105,12 +173,6 @@ class DistributedExecutor final : public Executor {
     const DistMatrix out = output();
     return certify_host(out.view(), g);
   }
-
-  double sample_graph(const std::string&, const Variant& v, const Config& c, bool flush_l2) override {
-    return sample(v, c, flush_l2);
-  }
-
-  std::array<double, 4> phases(const Variant&, const Config&) override { return {0, 0, 0, 0}; }
 
   DeviceMemory device_memory() const override { return memory_; }
 
@@ -173,42 +235,15 @@ class DistributedExecutor final : public Executor {
     put_rows(dst, p.pitch, p.padded_rows(r), src, p.n, p.real_rows(r), cudaMemcpyHostToDevice, solver_->stream(r));
   }
 
-  // Every rank's block from its pristine copy (or the host), and the L2 flushes, then waits.
-  void restore(bool flush_l2) {
-    const Partition& p = solver_->partition();
-    std::map<int, bool> flushed;
-    for (int r = 0; r < p.ranks; ++r) {
-      const int d = t_->device(r);
-      DeviceGuard guard(d);
-      if (pristine_[r].size() > 0) {
-        APSP_CUDA_CHECK(cudaMemcpyAsync(solver_->block(r), pristine_[r].get(), p.block_bytes(r),
-                                        cudaMemcpyDeviceToDevice, solver_->stream(r)));
-      } else if (p.block_bytes(r) > 0) {
-        put_block(r, solver_->block(r));
-      }
-      DeviceBuffer<char>& scrub = scrub_.at(d);
-      if (flush_l2 && !flushed[d] && scrub.size() > 0) {
-        APSP_CUDA_CHECK(cudaMemsetAsync(scrub.get(), ++flushes_ & 0xff, scrub.size(), solver_->stream(r)));
-        flushed[d] = true;
-      }
-    }
-    synchronize();
-  }
-
-  void synchronize() {
-    for (int r = 0; r < t_->ranks(); ++r) {
-      DeviceGuard guard(t_->device(r));
-      APSP_CUDA_CHECK(cudaStreamSynchronize(solver_->stream(r)));
-    }
-  }
+  void synchronize() { synchronize_ranks(*t_, *solver_); }
 
   std::unique_ptr<Transport> t_;
   DistMatrix input_;
   std::unique_ptr<DistributedSolver> solver_;
   std::vector<DeviceBuffer<int>> pristine_;    // per rank; empty where it did not fit
   std::map<int, DeviceBuffer<char>> scrub_;    // per device: twice its L2
-  std::unique_ptr<CudaEvent> start_, stop_;    // on rank 0's device
-  std::vector<std::unique_ptr<CudaEvent>> done_;  // per rank, on its device
+  DistributedConfig dc_;                       // of the latest reserve()
+  std::unique_ptr<RanksClock> clock_;
   int flushes_ = 0;
   DeviceMemory memory_;
 };

@@ -171,10 +171,10 @@ void sample_slot(const Plan& plan, Slot& s) {
   Executor& ex = s.bench->executor(v, s.gpus);
   s.result.samples_ms = take_samples(ex, v, s.sel.config, s.reps, plan.sampling);
   if (plan.cuda_graph) {
-    const auto graph = take_samples(ex, v, s.sel.config, s.reps, plan.sampling, Replay::kCudaGraph);
+    const auto graph = take_samples(ex, v, s.sel.config, s.reps, plan.sampling, Mode::kCudaGraph);
     s.result.graph_median_ms = median(graph);
   }
-  if (plan.phases && !v.space.empty() && v.name != plan.baseline) s.result.phases_ms = ex.phases(v, s.sel.config);
+  if (plan.phases && !v.space.empty() && v.name != plan.baseline) s.result.phases_ms = take_phases(ex, v, s.sel.config);
 }
 
 // The samples of one size's runs, with the time left from each run's planned samples. A run

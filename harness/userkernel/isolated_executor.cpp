@@ -93,7 +93,8 @@ class Worker {
     }
   }
 
-  // Sends one command and waits for its answer; throws when the worker dies or times out
+  // Sends one command and waits for its answer, the lines before it (progress: {"sampled": ms})
+  // each restarting the wait; throws when the worker dies or gives no line within `timeout_s`
   // (it is killed, and this Worker is spent).
   json ask(const json& command, double timeout_s) {
     const std::string line = command.dump() + "\n";
@@ -103,9 +104,17 @@ class Worker {
       if (w < 0) throw died();
       sent += static_cast<size_t>(w);
     }
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
-    std::string reply;
     for (;;) {
+      json reply = json::parse(read_line(timeout_s));
+      if (!reply.contains("sampled")) return reply;
+    }
+  }
+
+ private:
+  // The next line from the worker, without its newline.
+  std::string read_line(double timeout_s) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+    while (buffer_.find('\n') == std::string::npos) {
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
       pollfd p{fd_, POLLIN, 0};
       const int ready = left.count() > 0 ? poll(&p, 1, static_cast<int>(left.count())) : 0;
@@ -118,13 +127,14 @@ class Worker {
       const ssize_t r = read(fd_, buf, sizeof buf);
       if (r < 0 && errno == EINTR) continue;
       if (r <= 0) throw died();
-      reply.append(buf, static_cast<size_t>(r));
-      if (reply.back() == '\n') break;
+      buffer_.append(buf, static_cast<size_t>(r));
     }
-    return json::parse(reply);
+    const size_t end = buffer_.find('\n');
+    std::string line = buffer_.substr(0, end);
+    buffer_.erase(0, end + 1);
+    return line;
   }
 
- private:
   std::runtime_error died() {
     int status = 0;
     waitpid(pid_, &status, 0);
@@ -135,6 +145,7 @@ class Worker {
 
   pid_t pid_ = -1;
   int fd_ = -1;
+  std::string buffer_;  // read past the last line returned
 };
 
 // What the worker needs to build the same UserKernel: the file, its hash (the worker refuses a
@@ -155,8 +166,9 @@ class IsolatedExecutor final : public Executor {
     loaded_in_worker_ = false;
   }
 
-  double sample(const Variant& v, const Config& c, bool flush_l2) override {
-    return ask({{"op", "sample"}, {"kernel", kernel_of(v, c)}, {"flush", flush_l2}}).at("ms").get<double>();
+  // The worker's Sampler takes it on its device executor, reporting each sample as it goes.
+  Measurement measure(const Variant& v, const Config& c, const MeasureSpec& spec) override {
+    return ask({{"op", "measure"}, {"kernel", kernel_of(v, c)}, {"spec", spec}}).at("measurement").get<Measurement>();
   }
 
   DistMatrix output() override {
@@ -168,14 +180,6 @@ class IsolatedExecutor final : public Executor {
 
   // On the host, from the worker's output: the worker holds no edges.
   std::string certify(const InEdges& g) override { return certify_host(output().view(), g); }
-
-  double sample_graph(const std::string& key, const Variant& v, const Config& c, bool flush_l2) override {
-    return ask({{"op", "graph"}, {"key", key}, {"kernel", kernel_of(v, c)}, {"flush", flush_l2}}).at("ms").get<double>();
-  }
-
-  std::array<double, 4> phases(const Variant& v, const Config& c) override {
-    return ask({{"op", "phases"}, {"kernel", kernel_of(v, c)}}).at("ms").get<std::array<double, 4>>();
-  }
 
  private:
   json ask(json command) {

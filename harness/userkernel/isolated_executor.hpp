@@ -1,10 +1,12 @@
 // Run-time compiled user kernels (Target::kIsolated) run in a worker process, the apsp_worker
 // program: a kernel that faults kills its CUDA context, and with it everything else in that
 // process, so it must not share one with the other runs. The parent's IsolatedExecutor speaks
-// to one worker over a socket (one JSON line each way per command) and shares the matrices with
-// it through a memory file (input, then output); a worker that faults, or gives no answer
-// within the timeout (it is killed), turns into an exception for that one run, which the
-// pipeline reports FAILED, and the next command starts a fresh worker.
+// to one worker over a socket (one JSON line each way per command: load, measure, output) and
+// shares the matrices with it through a memory file (input, then output). A measurement travels
+// as its spec (harness/measure/measurement.hpp): the worker's own Sampler takes it on a
+// DeviceExecutor, sends a progress line after each sample, and answers with the samples. A
+// worker that faults, or says nothing within the timeout (it is killed), turns into an exception
+// for that one run, which the pipeline reports FAILED, and the next command starts a fresh worker.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +24,7 @@ inline size_t shared_matrices_bytes(int n) { return 2 * static_cast<size_t>(n) *
 
 struct WorkerOptions {
   std::string program;     // "": default_worker_program()
-  double timeout_s = 60;   // the longest one command (a solve, a sample) may take
+  double timeout_s = 60;   // the longest the worker may take for a command or one sample in it
   CompileOptions compile;  // the worker compiles nothing new: it finds the parent's cache entries
 };
 

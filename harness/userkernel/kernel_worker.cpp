@@ -1,6 +1,6 @@
 // The worker's side of harness/userkernel/isolated_executor.hpp: one process per worker, serving one
-// parent. Every command is answered with one JSON line on fd 1; after an error it answers and
-// exits, because its CUDA context may be dead.
+// parent. Every command is answered with one JSON line on fd 1 (a measurement's after a progress
+// line per sample); after an error it answers and exits, because its CUDA context may be dead.
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <sys/mman.h>
@@ -8,10 +8,12 @@
 
 #include <cerrno>
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <map>
 
 #include "core/device_info.hpp"
+#include "harness/measure/sampler.hpp"
 #include "harness/userkernel/isolated_executor.hpp"
 
 namespace apsp::harness {
@@ -25,7 +27,8 @@ class WorkerState {
   WorkerState() : device_(query_device()), executor_(make_executor(Target::kDevice, device_.l2_bytes)) {}
   ~WorkerState() { unmap(); }
 
-  json handle(const json& cmd) {
+  // `progress` sends a line ahead of the answer.
+  json handle(const json& cmd, const std::function<void(const json&)>& progress) {
     const std::string op = cmd.at("op").get<std::string>();
     if (op == "load") return load(cmd.at("n").get<int>());
     if (op == "output") {
@@ -36,9 +39,11 @@ class WorkerState {
     const json& k = cmd.at("kernel");
     const Variant& v = variant(cmd, k);
     const Config c = k.at("config").get<Config>();
-    if (op == "sample") return {{"ms", executor_->sample(v, c, cmd.at("flush").get<bool>())}};
-    if (op == "graph") return {{"ms", executor_->sample_graph(cmd.at("key").get<std::string>(), v, c, cmd.at("flush").get<bool>())}};
-    if (op == "phases") return {{"ms", executor_->phases(v, c)}};
+    if (op == "measure") {
+      const auto spec = cmd.at("spec").get<MeasureSpec>();
+      Sampler sampler(*executor_, v, c);
+      return {{"measurement", sampler.take(spec, [&](double ms) { progress({{"sampled", ms}}); })}};
+    }
     throw std::invalid_argument(fmt::format("unknown command '{}'", op));
   }
 
@@ -78,7 +83,7 @@ class WorkerState {
   }
 
   DeviceInfo device_;
-  std::unique_ptr<Executor> executor_;
+  std::unique_ptr<LocalExecutor> executor_;
   std::vector<std::unique_ptr<UserKernel>> kernels_;
   std::map<std::string, Variant> variants_;
   int n_ = 0;
@@ -106,7 +111,7 @@ int serve_worker() {
     WorkerState state;
     for (std::string line; std::getline(std::cin, line);) {
       try {
-        reply(answers, state.handle(json::parse(line)));
+        reply(answers, state.handle(json::parse(line), [answers](const json& j) { reply(answers, j); }));
       } catch (const std::exception& e) {
         reply(answers, {{"error", e.what()}});
         return 1;
