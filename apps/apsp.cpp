@@ -76,7 +76,7 @@ struct Options {
   bool timing = false, no_warm_up = false, verify = false;
   int threads = 0;
   std::string gpus = "1";         // --gpus: one count, or all
-  bool ranks_on_one_gpu = false;  // --ranks-on-one-gpu
+  std::string transport = harness::kDefaultTransport;  // --transport, --ranks-on-one-gpu
   // Standard output carries one thing: the path line (--path), the next hops (--paths -), or
   // else the distances. The distances are written unless another takes standard output and
   // -o names no file.
@@ -384,18 +384,18 @@ NamedConfig choose_for_gpus(const Options& o, const std::optional<NamedConfig>& 
   const auto [chosen, why] = pick(o, asked, dev, n, /*max_weight=*/kInf, /*say_note=*/true);
   const Variant& v = *chosen.variant;
   if (!v.multi_gpu) throw std::runtime_error(fmt::format("--gpus {}: {} runs on one GPU only", gpus, v.name));
-  if (const std::string reason = harness::distributed_check(harness::distributed_config(chosen.config)); !reason.empty())
+  if (const std::string reason = harness::distributed_problem(v, chosen.config); !reason.empty())
     throw std::runtime_error(fmt::format("--gpus {}: {}", gpus, reason));
-  const harness::Partition part = harness::partition_rows(n, chosen.config.at("tile"), gpus);
+  const harness::Partition part = harness::partition_rows(n, harness::distributed_tile(v, chosen.config), gpus);
   uint64_t need = part.max_bytes_per_rank();
-  if (o.ranks_on_one_gpu) need *= gpus;
+  if (harness::transport_shares_device(o.transport)) need *= gpus;
   if (const uint64_t free = device_free_bytes(); need > free)
     throw std::runtime_error(fmt::format("V = {} on {} GPUs needs {} of device memory {}, {} are free", n, gpus,
-                                         human_bytes(need), o.ranks_on_one_gpu ? "on the one GPU" : "per GPU",
+                                         human_bytes(need), harness::transport_shares_device(o.transport) ? "on the one GPU" : "per GPU",
                                          human_bytes(free)));
   check_host_matrices(n, 3, "the input, the distributed engine's copy and the gathered distances");
   fmt::print(stderr, "apsp: solving with {} on {} {}s ({})\n", config_name(v.name, chosen.config), gpus,
-             o.ranks_on_one_gpu ? "ranks on one " + dev.name : dev.name, why);
+             harness::transport_shares_device(o.transport) ? "ranks on one " + dev.name : dev.name, why);
   return chosen;
 }
 
@@ -403,7 +403,7 @@ NamedConfig choose_for_gpus(const Options& o, const std::optional<NamedConfig>& 
 // into the ranks' row blocks, solved, and gathered back.
 DistMatrix solve_on_gpus(const Options& o, const EdgeList& graph, const NamedConfig& chosen, int gpus, Timing& t) {
   auto t0 = Clock::now();
-  const std::unique_ptr<harness::Executor> engine = harness::make_multi_gpu_executor(gpus, o.ranks_on_one_gpu);
+  const std::unique_ptr<harness::Executor> engine = harness::make_multi_gpu_executor(gpus, o.transport);
   t.add(fmt::format("start {} ranks", gpus), ms_since(t0));
   t0 = Clock::now();
   {
@@ -464,7 +464,7 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--verify", o.verify,
                "check the result with the shortest-path certificate (every entry against the edges, on the GPU "
                "after a GPU solve) before anything is written; a fault exits 1");
-  add_gpu_options(app, o.gpus, o.ranks_on_one_gpu,
+  add_gpu_options(app, o.gpus, o.transport, harness::transports(),
                   "solve over this many GPUs (or 'all') with the distributed engine (docs/multi-gpu.md): sm90's "
                   "config, row blocks per GPU, the pivot panel broadcast over NCCL; the distances are gathered on "
                   "the host, where --verify and --paths then run");
@@ -520,7 +520,7 @@ int check_options(Options& o, Run& r) {
                r.gpus > 1 ? fmt::format("--gpus {}", r.gpus) : "variant " + o.variant);
     return kExitNoDevice;
   }
-  if (const std::string why = harness::gpu_count_problem({r.gpus}, o.ranks_on_one_gpu ? kMaxGpus : device_count());
+  if (const std::string why = harness::gpu_count_problem({r.gpus}, harness::transport_shares_device(o.transport) ? kMaxGpus : device_count());
       r.gpus > 1 && !why.empty()) {
     fmt::print(stderr, "apsp: {} (--gpus)\n", why);
     return kExitTooFewGpus;

@@ -113,14 +113,6 @@ INSTANTIATE_TEST_SUITE_P(Ranks, SingleDevice,
                                   (std::get<2>(info.param) ? "_lookahead" : "_plain");
                          });
 
-// sm90's panel config runs on the engine at chunk 8, the chunk of its other products.
-TEST(Distributed, ThePanelConfigRunsAtItsProductChunk) {
-  const Config panel = config(128, 16, 8, 1);
-  EXPECT_EQ(distributed_config(panel).chunk, 8);
-  EXPECT_EQ(distributed_check(distributed_config(panel)), "");
-  EXPECT_EQ(distributed_config(config(64, 16, 8, 1)).chunk, 16);
-}
-
 // Every compiled (tile, chunk, per_thread), on 3 ranks.
 TEST(Distributed, EveryInstance) {
   auto executor = make_distributed_executor(make_single_device_transport(3, 0));
@@ -129,7 +121,7 @@ TEST(Distributed, EveryInstance) {
     for (int lookahead : {0, 1}) {
       const Config c = config(tile, chunk, per, lookahead);
       SCOPED_TRACE(config_name("sm90", c));
-      EXPECT_EQ(distributed_check(distributed_config(c)), "");
+      EXPECT_EQ(distributed_problem(sm90(), c), "");
       expect_solves(*executor, 777, true, c);
     }
   }

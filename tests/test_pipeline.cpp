@@ -18,6 +18,7 @@
 #include "harness/pipeline/pipeline.hpp"
 #include "harness/tune/policy.hpp"
 #include "harness/tune/tuning.hpp"
+#include "variants/multi_gpu.hpp"
 
 namespace apsp::harness {
 namespace {
@@ -139,7 +140,10 @@ TEST(Pipeline, EachGpuCountRunsAloneWithItsEfficiency) {
   if (!find_variant("cpu_fw_multi")) {
     Variant v = *find_variant("cpu_fw");
     v.name = "cpu_fw_multi";
-    v.multi_gpu = true;
+    auto support = std::make_shared<MultiGpuSupport>();  // the executor below stands in for the engine
+    support->tile = [](const Config&) { return 32; };
+    support->check = [](const Config&) { return std::string(); };
+    v.multi_gpu = support;
     add_runtime_variant(std::move(v));
   }
   Plan p = small_plan("cpu_fw_multi");
