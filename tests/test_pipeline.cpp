@@ -469,9 +469,8 @@ TEST(Tuner, PolicySkipLinesNameTheConfigAtFault) {
 }
 
 // A default whose samples something disturbed keeps its place against a pick whose median is
-// lower but whose fastest sample is not (the H100's batched at n = 1000, step 26 of
-// docs/perf-notes.md), unless another config beats it by both; a pick faster by both stays the
-// pick.
+// lower but whose fastest sample is not (the H100's batched at n = 1000, docs/perf-notes.md),
+// unless another config beats it by both; a pick faster by both stays the pick.
 TEST(Tuner, PolicyKeepsADisturbedDefaultThatAPickDoesNotBeatByItsFastestSample) {
   const DeviceInfo dev = fake_device();
   const TuningMatch m = cpu_tunable_match(dev);

@@ -94,18 +94,18 @@ namespace {
 
 // Declared default (tile, chunk, per_thread, lookahead): the panel at look-ahead 1, the fastest
 // the tuner measured at n = 5000 on both the H200 and the H100 until tile 64's pairs of rounds
-// (docs/perf-notes.md, steps 11 and 21), and ahead of every config but the pairs of rounds above
+// (docs/perf-notes.md), and ahead of every config but the pairs of rounds above
 // that. The policy tables (policies/) and, on a device without one, the heuristic give each n its
-// config. The heuristic's tiers are the tables' (tuned at ac61d93 at n = 1000, 1600, 2000, 2500,
+// config. The heuristic's tiers are the tables' (tuned at n = 1000, 1600, 2000, 2500,
 // 3000, 4000, 5000 and 10000; the edges are the geometric means between them): while a round has
 // few tiles, tile 64 with the next pivot inside phase 3 (chunk 32 at 1000, 16 at 1600); then tile
 // 64 over pairs of rounds with its short side chain: E deferred and the pass held to three
 // blocks an SM (lookahead 4, the pick at 2000), E deferred at 4 x 4 (lookahead 5, 2500 and 3000),
 // E in the chain at 4 x 4 (lookahead 3, 4000) and deferred at 8 x 8 (lookahead 5, 5000); from
 // the geometric mean of 5000 and 10000, tile 128's pairs of rounds (lookahead 3), which won at
-// 10000 and 30000 on the H200 (step 12). At 3000, 4000 and 5000 the two tables differ, each
+// 10000 and 30000 on the H200. At 3000, 4000 and 5000 the two tables differ, each
 // between configs within 0.6% of each other on both GPUs; there the heuristic takes one of the
-// two picks, which is 0.1-0.4% behind the other table's (docs/perf-notes.md, step 26).
+// two picks, which is 0.1-0.4% behind the other table's (docs/perf-notes.md).
 Variant make_sm90() {
   Variant v = Family::variant(kName,
                               "padded 64/128 tiles, GEMM-like 4x4/8x8 per thread, double-buffered k chunks, "
