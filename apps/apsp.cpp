@@ -21,6 +21,7 @@
 #include "core/device_info.hpp"
 #include "core/integer.hpp"
 #include "core/matrix_io.hpp"
+#include "harness/multigpu/transport.hpp"
 #include "harness/plan/plan.hpp"
 #include "harness/solve/solver.hpp"
 #include "harness/userkernel/user_kernel.hpp"
@@ -37,7 +38,7 @@ struct Options {
   bool timing = false, no_warm_up = false, verify = false;
   int threads = 0;
   std::string gpus = "1";         // --gpus: one count, or all
-  bool ranks_on_one_gpu = false;  // --ranks-on-one-gpu
+  std::string transport = harness::kDefaultTransport;  // --transport, --ranks-on-one-gpu
   // Standard output carries one thing: the path line (--path), the next hops (--paths -), or
   // else the distances. The distances are written unless another takes standard output and
   // -o names no file.
@@ -86,7 +87,7 @@ harness::SolveRequest request_of(Options& o) {
   r.kernel = o.kernel;
   r.db_path = o.db_path;
   r.gpus = one_gpu_count(o.gpus);
-  r.ranks_on_one_gpu = o.ranks_on_one_gpu;
+  r.transport = o.transport;
   r.verify = o.verify;
   r.path = o.path;
   if (o.writes_distances()) r.distances_to = o.output.empty() ? "-" : o.output;
@@ -149,7 +150,7 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--verify", o.verify,
                "check the result with the shortest-path certificate (every entry against the "
                "edges, on the GPU after a GPU solve) before anything is written; a fault exits 1");
-  add_gpu_options(app, o.gpus, o.ranks_on_one_gpu,
+  add_gpu_options(app, o.gpus, o.transport, harness::transports(),
                   "solve over this many GPUs (or 'all') with the distributed engine "
                   "(docs/multi-gpu.md): sm90's config, row blocks per GPU, the pivot panel "
                   "broadcast over NCCL; the distances are gathered on the host, where --verify "

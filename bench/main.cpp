@@ -18,7 +18,9 @@
 #include "core/tables.hpp"
 #include "harness/pipeline/describe_plan.hpp"
 #include "harness/pipeline/pipeline.hpp"
+#include "harness/multigpu/distributed.hpp"
 #include "harness/multigpu/multi_gpu_model.hpp"
+#include "harness/multigpu/transport.hpp"
 #include "harness/measure/statistics.hpp"
 #include "harness/userkernel/user_kernel.hpp"
 
@@ -34,7 +36,7 @@ struct Options {
   harness::Plan plan;
   std::string graph_file, json_out, md_out, gbench_json, baseline, tuned;
   std::string gpus = "1";         // --gpus, parsed into plan.gpus
-  bool ranks_on_one_gpu = false;  // --ranks-on-one-gpu
+  std::string transport = harness::kDefaultTransport;  // --transport, --ranks-on-one-gpu
   std::vector<std::string> kernels;  // user kernel files (--kernel)
   harness::WorkerOptions workers;
   harness::UserKernels user_kernels;
@@ -53,7 +55,7 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--kernel-timeout", o.workers.timeout_s,
                  "seconds one solve of a --kernel may take before it is stopped and reported FAILED")
       ->check(CLI::Range(0.1, 1e6));
-  add_gpu_options(app, o.gpus, o.ranks_on_one_gpu,
+  add_gpu_options(app, o.gpus, o.transport, harness::transports(),
                   "GPU counts the multi-GPU variants (sm90) run at, comma separated, each a run of its own, or "
                   "'all' (every GPU here); the other variants run on one GPU. Parallel efficiency is against the "
                   "one-GPU run of the same config in the same run (ask for 1 too: --gpus 1,8)");
@@ -132,7 +134,7 @@ void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
   }
   harness::check_weights(p);
   p.gpus = harness::parse_gpu_counts(o.gpus);
-  p.ranks_on_one_gpu = o.ranks_on_one_gpu;
+  p.transport = o.transport;
   if (!o.baseline.empty()) {
     std::ifstream in(o.baseline);
     if (!in) throw std::invalid_argument(fmt::format("--baseline {}: cannot open", o.baseline));
@@ -151,7 +153,7 @@ void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
 void print_measured_and_model(const Results& r) {
   for (const RunResult& run : r.runs) {
     if (run.gpus == 1 || run.samples_ms.empty()) continue;
-    if (r.context.transport == "single-device") {
+    if (harness::transport_shares_device(r.context.transport)) {
       if (const RunResult* one = harness::one_gpu_run(r, run))
         fmt::print("{} at n = {} over {} ranks on one GPU: {:.3f} ms, {:+.1f}% against {:.3f} ms solved whole\n",
                    run.name, run.n, run.gpus, run.median_ms, 100 * (run.median_ms / one->median_ms - 1), one->median_ms);
@@ -161,7 +163,9 @@ void print_measured_and_model(const Results& r) {
     const double one_gpu_ms = run.gpus * run.median_ms * *run.parallel_efficiency;
     harness::LinkModel link = harness::h200_nvlink_model();
     link.rate_updates_per_s = static_cast<double>(run.n) * run.n * run.n / (one_gpu_ms / 1000);
-    const harness::Prediction p = harness::predict(run.n, run.gpus, run.config.at("tile"), link);
+    const Variant* v = find_variant(run.variant);
+    if (!v) continue;
+    const harness::Prediction p = harness::predict(run.n, run.gpus, harness::distributed_tile(*v, run.config), link);
     fmt::print("{} at n = {} on {} GPUs: measured {:.3f} s ({:.1f}% parallel efficiency); model from this run's "
                "one-GPU rate: {:.3f} s ({:.1f}%)\n",
                run.name, run.n, run.gpus, run.median_ms / 1000, 100 * *run.parallel_efficiency, p.total_s,
@@ -196,7 +200,8 @@ int device_refusal(const Options& o, bool has_gpu) {
     fmt::print(stderr, "apsp_bench: no CUDA device found (the bench needs a GPU; --dry-run and --list work without one)\n");
     return kExitNoDevice;
   }
-  if (const std::string why = harness::gpu_count_problem(o.plan.gpus, o.ranks_on_one_gpu ? kMaxGpus : device_count());
+  if (const std::string why = harness::gpu_count_problem(
+          o.plan.gpus, harness::transport_shares_device(o.transport) ? kMaxGpus : device_count());
       !why.empty()) {
     fmt::print(stderr, "apsp_bench: {} (--gpus)\n", why);
     return kExitTooFewGpus;
@@ -275,7 +280,7 @@ int run(int argc, char** argv) {
     return 0;
   }
   if (const int rc = device_refusal(o, device.has_value()); rc != 0) return rc;
-  const harness::Session session = harness::Session::here(o.workers, o.plan.ranks_on_one_gpu);
+  const harness::Session session = harness::Session::here(o.workers, o.plan.transport);
   const DeviceInfo& dev = *session.device;
   if (const std::string why = device_problem(o.plan, dev, baseline, o); !why.empty()) {
     fmt::print(stderr, "apsp_bench: {}\n", why);

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <string>
+#include <vector>
 
 #include "core/integer.hpp"
 
@@ -28,14 +29,27 @@ CLI::Option* add_integer_option(CLI::App& app, const std::string& name, T& value
       ->default_str(std::to_string(value));
 }
 
-// --gpus (its help: what the counts mean to this program) and --ranks-on-one-gpu, the same flag
-// in apsp_bench and apsp: the ranks as separate buffers on one GPU (the single-device transport,
-// harness/multigpu/transport.hpp), which checks the distributed schedule on a one-GPU machine.
-inline void add_gpu_options(CLI::App& app, std::string& gpus, bool& ranks_on_one_gpu, const std::string& gpus_help) {
+// --gpus (its help: what the counts mean to this program) and --transport, the same in apsp_bench
+// and apsp: how the ranks of a multi-GPU run talk, one of `transports` (each with a name and a
+// one-line help: the registered ones, harness/multigpu/transport.hpp: transports()), into
+// `transport`. --ranks-on-one-gpu stays as the name it had for --transport single-device: the
+// ranks as separate buffers on one GPU, which checks the distributed schedule on a one-GPU machine.
+template <class Choices>
+void add_gpu_options(CLI::App& app, std::string& gpus, std::string& transport, const Choices& transports,
+                     const std::string& gpus_help) {
   app.add_option("--gpus", gpus, gpus_help);
-  app.add_flag("--ranks-on-one-gpu", ranks_on_one_gpu,
-               "with --gpus: run the ranks as separate buffers on one GPU (the single-device transport): the "
-               "distributed schedule checked on a machine with one GPU; its times are not a speedup");
+  std::string help = "with --gpus: how the ranks exchange the pivot panels;";
+  std::vector<std::string> names;
+  for (const auto& t : transports) {
+    help += " " + t.name + ": " + t.help + ";";
+    names.push_back(t.name);
+  }
+  help.back() = '.';
+  CLI::Option* chosen = app.add_option("--transport", transport, help)->check(CLI::IsMember(names));
+  app.add_flag_callback(
+         "--ranks-on-one-gpu", [&transport] { transport = "single-device"; },
+         "with --gpus: the same as --transport single-device (every rank as separate buffers on one GPU)")
+      ->excludes(chosen);
 }
 
 }  // namespace apsp

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# A model of harness/multigpu/distributed.cu's round loop, written by hand to mirror it (keep the two in
+# A model of harness/multigpu/distributed.cpp's round loop, written by hand to mirror it (keep the two in
 # step): the same ranks, streams, events, launches and broadcasts (single-device transport
 # semantics), each launch done as its blocks' tile products (kernels/distributed.cuh's index
 # logic) on numpy arrays. It checks, for P = 1, 2, 3, 4, 8, tiles of 4 and 8 and n from 1 to 61,

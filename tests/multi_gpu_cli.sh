@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # apsp_bench --gpus (docs/multi-gpu.md): the CPU side in CI, the one-GPU side on a GPU machine.
-#   multi_gpu_cli.sh cpu BIN_DIR   the model in --dry-run; bad counts refused (2) by apsp_bench and
-#                                  apsp; no device (3), nothing written
+#   multi_gpu_cli.sh cpu BIN_DIR   the model in --dry-run; bad counts and transports refused (2) by
+#                                  apsp_bench and apsp; no device (3), nothing written
 #   multi_gpu_cli.sh gpu BIN_DIR   more GPUs than present refused (4) before any work; the bench
-#                                  and apsp over 3 ranks on one GPU (--ranks-on-one-gpu): verified,
-#                                  the same distances as one GPU, the results fields filled
+#                                  (--transport single-device) and apsp (--ranks-on-one-gpu, its
+#                                  alias) over 3 ranks on one GPU: verified, the same distances as
+#                                  one GPU, the results fields filled
 # The gpu mode exits 77 (skipped) without a CUDA device.
 set -u
 mode=$1 bin=$2
@@ -27,11 +28,30 @@ cpu)
   expect 2 "--gpus: 'two' is not an integer" "$bin/apsp_bench" --dry-run --gpus two
   expect 2 "--gpus: 65 is out of range (at most 64)" "$bin/apsp_bench" --dry-run --gpus 65
   expect 3 "apsp_bench: no CUDA device found" "${nodev[@]}" "$bin/apsp_bench" --n 100 --gpus 2
+  # The transports come from the registry: listed in --help, the alias the same as its name.
+  for program in apsp_bench apsp; do
+    help=$("$bin/$program" --help) || fail "$program --help exited $?"
+    grep -qF "single-device: every rank as separate buffers on one GPU" <<<"$help" || fail "$program --help: $help"
+    grep -qF -- "--ranks-on-one-gpu" <<<"$help" || fail "$program --help lost --ranks-on-one-gpu: $help"
+  done
+  for flag in "--transport single-device" --ranks-on-one-gpu; do
+    out=$("$bin/apsp_bench" --dry-run --variant sm90 --n 1000 --gpus 1,2 $flag) || fail "dry run ($flag) exited $?"
+    grep -qE "on 2 GPUs [0-9.]+ MB on the one GPU" <<<"$out" || fail "$flag: not every rank on one GPU: $out"
+  done
+  out=$("$bin/apsp_bench" --dry-run --variant sm90 --n 1000 --gpus 1,2 --transport nccl) || fail "dry run exited $?"
+  grep -qE "on 2 GPUs [0-9.]+ MB per GPU" <<<"$out" || fail "--transport nccl: $out"
+  echo "ok: --transport and --ranks-on-one-gpu"
+  expect 2 "--transport: carrier-pigeon not in {nccl,single-device}" "$bin/apsp_bench" --dry-run --gpus 2 \
+    --transport carrier-pigeon
+  expect 2 "--transport excludes --ranks-on-one-gpu" "$bin/apsp_bench" --dry-run --gpus 2 --transport nccl \
+    --ranks-on-one-gpu
   single=$(dirname "$0")/data/single.txt
   expect 2 "apsp: --gpus: a GPU count must be positive, got 0" "$bin/apsp" "$single" --gpus 0
   expect 2 "apsp: --gpus 1,2: apsp solves on one GPU count" "$bin/apsp" "$single" --gpus 1,2
   expect 2 "apsp: --gpus: 'x' is not an integer" "$bin/apsp" "$single" --gpus x
   expect 2 "apsp: --gpus and --variant cpu disagree" "$bin/apsp" "$single" --gpus 2 --variant cpu
+  expect 2 "--transport: carrier-pigeon not in {nccl,single-device}" "$bin/apsp" "$single" --gpus 2 \
+    --transport carrier-pigeon
   expect 3 "apsp: no CUDA device for --gpus 2" "${nodev[@]}" "$bin/apsp" "$single" --gpus 2 -o "$tmp/never.txt"
   if [ -e "$tmp/never.txt" ]; then fail "a refused apsp wrote its output"; fi
   ;;
@@ -46,7 +66,7 @@ gpu)
   [ -e "$tmp/r.json" ] && fail "a refused run wrote its results file"
   echo "ok: refused before any work ($(( ($(date +%s%N) - start) / 1000000 )) ms)"
   expect 4 "apsp: $more GPUs asked, $present present (--gpus)" "$bin/apsp" "$(dirname "$0")/data/single.txt" --gpus $more
-  "$bin/apsp_bench" --variant sm90 --n 500,1337 --gpus 1,3 --ranks-on-one-gpu --reps 3 --ceiling-time 0.2 \
+  "$bin/apsp_bench" --variant sm90 --n 500,1337 --gpus 1,3 --transport single-device --reps 3 --ceiling-time 0.2 \
     --json "$tmp/r.json" >"$tmp/bench.txt" 2>&1 || { cat "$tmp/bench.txt"; fail "bench over 3 ranks exited $?"; }
   python3 - "$tmp/r.json" <<'PY' || fail "results of the 3-rank runs: $(cat "$tmp/bench.txt")"
 import json, sys

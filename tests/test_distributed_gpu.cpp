@@ -1,7 +1,8 @@
 // The distributed engine (harness/multigpu/distributed.hpp) on one GPU: the single-device transport runs
 // P = 1, 2, 3, 4 and 8 ranks as separate buffers, the whole schedule (ownership, panels,
 // look-ahead, idle ranks, n not a multiple of tile x P), bit-exact against the CPU reference; the
-// NCCL transport with P = 1; a larger case checked by the certificate.
+// NCCL transport with P = 1; a larger case checked by the certificate; the solver's facade
+// (harness/multigpu/multi_gpu_solve.hpp), band by band against sm90 solved on one GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include "core/reference.hpp"
 #include "harness/verify/certificate.hpp"
 #include "harness/multigpu/distributed.hpp"
+#include "harness/multigpu/multi_gpu_solve.hpp"
 #include "harness/multigpu/row_partition.hpp"
 #include "harness/multigpu/transport.hpp"
 #include "variants/variant.hpp"
@@ -113,14 +115,6 @@ INSTANTIATE_TEST_SUITE_P(Ranks, SingleDevice,
                                   (std::get<2>(info.param) ? "_lookahead" : "_plain");
                          });
 
-// sm90's panel config runs on the engine at chunk 8, the chunk of its other products.
-TEST(Distributed, ThePanelConfigRunsAtItsProductChunk) {
-  const Config panel = config(128, 16, 8, 1);
-  EXPECT_EQ(distributed_config(panel).chunk, 8);
-  EXPECT_EQ(distributed_check(distributed_config(panel)), "");
-  EXPECT_EQ(distributed_config(config(64, 16, 8, 1)).chunk, 16);
-}
-
 // Every compiled (tile, chunk, per_thread), on 3 ranks.
 TEST(Distributed, EveryInstance) {
   auto executor = make_distributed_executor(make_single_device_transport(3, 0));
@@ -129,7 +123,7 @@ TEST(Distributed, EveryInstance) {
     for (int lookahead : {0, 1}) {
       const Config c = config(tile, chunk, per, lookahead);
       SCOPED_TRACE(config_name("sm90", c));
-      EXPECT_EQ(distributed_check(distributed_config(c)), "");
+      EXPECT_EQ(distributed_problem(sm90(), c), "");
       expect_solves(*executor, 777, true, c);
     }
   }
@@ -207,6 +201,57 @@ TEST(Distributed, LargerCaseByCertificate) {
     executor->sample(sm90(), config(128, lookahead), false);
     EXPECT_EQ(executor->certify(in), "");
   }
+}
+
+// sm90 solved whole on one GPU (its own variant's run, not the engine): the reference the
+// facade's bands are held to.
+DistMatrix one_gpu_solve(const DistMatrix& input, const Config& c) {
+  auto executor = make_executor(Target::kDevice, query_device().l2_bytes);
+  executor->load(input);
+  executor->sample(sm90(), c, false);
+  return executor->output();
+}
+
+// The facade over 3 ranks on one GPU at n = 1337 (a multiple of neither tile; the last rank's
+// last tile mostly padding), on a graph of 3 components (unreachable pairs): every band, bands
+// that straddle the ranks' rows included, equals the one-GPU solve; a second run() changes nothing.
+TEST(MultiGpuSolve, BandsEqualTheOneGpuSolve) {
+  const int n = 1337, ranks = 3;
+  const Problem& p = problem(n, false);
+  ASSERT_GT(std::count(p.expected.data(), p.expected.data() + static_cast<size_t>(n) * n, kInf), 0);
+  for (const Config& c : {config(128, 1), config(64, 0), config(128, 16, 8, 1)}) {
+    SCOPED_TRACE(config_name("sm90", c));
+    const DistMatrix whole = one_gpu_solve(p.input, c);
+    ASSERT_FALSE(compare(whole, p.expected)) << describe(compare(whole, p.expected));
+    const int band_rows = 100;
+    MultiGpuSolve solve("single-device", ranks, sm90(), c, p.input, 0, band_rows * n * sizeof(int32_t));
+    EXPECT_EQ(solve.n(), n);
+    EXPECT_EQ(solve.band_rows(), band_rows);
+    EXPECT_EQ(solve.partition().ranks, ranks);
+    EXPECT_EQ(solve.transport().name(), "single-device");
+    for (int pass = 0; pass < 2; ++pass) {
+      solve.run();
+      DistMatrix banded(n);
+      for (int first = 0; first < n; first += band_rows) {
+        const int count = std::min(band_rows, n - first);
+        const int32_t* rows = solve.band(first, count);
+        std::copy(rows, rows + static_cast<size_t>(count) * n, banded.row(first));
+      }
+      const Mismatch m = compare(banded, whole);
+      EXPECT_FALSE(m) << "pass " << pass << ": " << describe(m);
+    }
+    EXPECT_THROW(solve.band(0, band_rows + 1), std::out_of_range);
+    EXPECT_THROW(solve.band(n - 1, 2), std::out_of_range);
+  }
+}
+
+TEST(MultiGpuSolve, RefusesWhatTheEngineCannotRun) {
+  const Problem& p = problem(100, false);
+  const Variant* naive = find_variant("naive");
+  ASSERT_NE(naive, nullptr);
+  EXPECT_THROW(MultiGpuSolve("single-device", 2, *naive, naive->defaults, p.input), std::invalid_argument);
+  EXPECT_THROW(MultiGpuSolve("carrier-pigeon", 2, sm90(), config(128, 1), p.input), std::invalid_argument);
+  EXPECT_THROW(MultiGpuSolve("single-device", 2, sm90(), config(64, 8, 4, 1), p.input), std::invalid_argument);
 }
 
 TEST(Transport, SingleDeviceBroadcastCopiesTheRootsBuffer) {

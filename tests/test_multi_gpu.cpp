@@ -1,15 +1,22 @@
-// The multi-GPU layer's CPU side: --gpus parsing, the paper model (harness/multi_gpu_model),
-// parallel efficiency in the statistics, and the results fields that carry it.
+// The multi-GPU layer's CPU side: --gpus and --transport parsing, the transport registry, sm90's
+// declaration for the engine, the paper model (harness/multigpu/multi_gpu_model.hpp), parallel
+// efficiency in the statistics, and the results fields that carry it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 
+#include <CLI/CLI.hpp>
+
+#include "core/cli_options.hpp"
 #include "core/console.hpp"
 #include "core/results.hpp"
+#include "harness/multigpu/distributed.hpp"
 #include "harness/multigpu/multi_gpu_model.hpp"
+#include "harness/multigpu/transport.hpp"
 #include "harness/plan/plan.hpp"
 #include "harness/measure/statistics.hpp"
+#include "variants/multi_gpu.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp::harness {
@@ -108,6 +115,94 @@ RunResult timed(const std::string& name, int gpus, double ms) {
   return r;
 }
 
+TEST(Transports, RegisteredByNameWithWhetherTheirRanksShareADevice) {
+  std::vector<std::string> names;
+  for (const TransportKind& k : transports()) {
+    names.push_back(k.name);
+    EXPECT_FALSE(k.help.empty()) << k.name;
+    EXPECT_EQ(k.help.find('\n'), std::string::npos) << k.name;
+    EXPECT_TRUE(k.make) << k.name;
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"nccl", "single-device"}));
+  EXPECT_EQ(transport_names(), "nccl, single-device");
+  EXPECT_EQ(kDefaultTransport, std::string("nccl"));
+  EXPECT_TRUE(transport_shares_device("single-device"));
+  EXPECT_FALSE(transport_shares_device("nccl"));
+  EXPECT_FALSE(transport_shares_device(""));  // a run on one GPU has none
+  EXPECT_FALSE(transport_shares_device("carrier-pigeon"));
+  EXPECT_EQ(find_transport("carrier-pigeon"), nullptr);
+  ASSERT_NE(find_transport("nccl"), nullptr);
+  try {
+    make_transport("carrier-pigeon", 2);
+    FAIL() << "made an unregistered transport";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "no transport named 'carrier-pigeon' (nccl, single-device)");
+  }
+}
+
+// --transport takes the registered names; --ranks-on-one-gpu is --transport single-device.
+TEST(Transports, TheOptionAndItsAlias) {
+  auto parse = [](std::vector<std::string> args) {
+    CLI::App app;
+    std::string gpus = "1", transport = kDefaultTransport;
+    add_gpu_options(app, gpus, transport, transports(), "GPU counts");
+    args.insert(args.begin(), "prog");
+    std::vector<const char*> argv;
+    for (const std::string& a : args) argv.push_back(a.c_str());
+    app.parse(static_cast<int>(argv.size()), argv.data());
+    return transport;
+  };
+  EXPECT_EQ(parse({}), "nccl");
+  EXPECT_EQ(parse({"--transport", "single-device"}), "single-device");
+  EXPECT_EQ(parse({"--transport", "nccl"}), "nccl");
+  EXPECT_EQ(parse({"--ranks-on-one-gpu"}), "single-device");
+  EXPECT_THROW(parse({"--transport", "carrier-pigeon"}), CLI::ValidationError);
+  EXPECT_THROW(parse({"--transport", "nccl", "--ranks-on-one-gpu"}), CLI::ExcludesError);
+  CLI::App app;
+  std::string gpus, transport;
+  add_gpu_options(app, gpus, transport, transports(), "GPU counts");
+  const std::string help = app.help();
+  for (const TransportKind& k : transports()) EXPECT_NE(help.find(k.name + ": " + k.help), std::string::npos) << help;
+}
+
+// The engine reads a variant's declaration, never its name: sm90 declares its tile, its check and
+// its kernels; a variant without a declaration is refused by name in one line.
+TEST(MultiGpuDeclaration, Sm90DeclaresItsTileCheckAndKernels) {
+  const Variant* sm90 = find_variant("sm90");
+  ASSERT_NE(sm90, nullptr);
+  ASSERT_TRUE(sm90->multi_gpu);
+  auto config = [](int tile, int chunk, int per_thread, int lookahead) {
+    return Config{{"tile", tile}, {"chunk", chunk}, {"per_thread", per_thread}, {"lookahead", lookahead}};
+  };
+  EXPECT_EQ(distributed_tile(*sm90, config(64, 16, 4, 3)), 64);
+  EXPECT_EQ(distributed_tile(*sm90, sm90->defaults), 128);
+  // The panel config runs on the engine at chunk 8, the chunk of its other products.
+  const DistributedConfig panel = distributed_config(*sm90, config(128, 16, 8, 1));
+  ASSERT_NE(panel.kernels, nullptr);
+  EXPECT_EQ(panel.kernels->name, "128/8/8");
+  EXPECT_EQ(panel.tile(), 128);
+  EXPECT_TRUE(panel.lookahead);
+  EXPECT_FALSE(distributed_config(*sm90, config(64, 16, 4, 0)).lookahead);
+  EXPECT_EQ(distributed_config(*sm90, config(64, 16, 8, 5)).kernels->name, "64/16/8");
+  for (const Config& c : all_configs(*sm90)) {  // every compiled sm90 config runs on the engine
+    SCOPED_TRACE(config_name("sm90", c));
+    EXPECT_EQ(distributed_problem(*sm90, c), "");
+    const DistributedConfig e = distributed_config(*sm90, c);
+    EXPECT_EQ(e.tile(), c.at("tile"));
+    EXPECT_TRUE(e.kernels->prepare_device && e.kernels->close_pivot && e.kernels->pivot_row &&
+                e.kernels->pivot_column && e.kernels->phase3);
+  }
+  EXPECT_EQ(distributed_problem(*sm90, config(64, 8, 4, 1)),
+            "the distributed engine has no kernels for tile 64, chunk 8, per_thread 4 (tile/chunk/per_thread: 64/8/8, "
+            "64/16/4, 64/16/8, 64/32/4, 64/32/8, 128/8/8)");
+  EXPECT_THROW(distributed_config(*sm90, config(64, 8, 4, 1)), std::invalid_argument);
+  const Variant* naive = find_variant("naive");
+  ASSERT_NE(naive, nullptr);
+  EXPECT_FALSE(naive->multi_gpu);
+  EXPECT_EQ(distributed_problem(*naive, naive->defaults), "naive has no multi-GPU engine (it runs on one GPU)");
+  EXPECT_THROW(distributed_tile(*naive, naive->defaults), std::invalid_argument);
+}
+
 TEST(MultiGpuStatistics, EfficiencyIsAgainstTheSameConfigOnOneGpu) {
   Results r;
   r.context.ceiling_updates_per_s = 1e12;
@@ -122,7 +217,7 @@ TEST(MultiGpuStatistics, EfficiencyIsAgainstTheSameConfigOnOneGpu) {
   // Ranks that share one GPU run in no parallel: no efficiency.
   r.context.transport = "single-device";
   r.runs[1].parallel_efficiency.reset();
-  compute_statistics(r, "naive", {});
+  compute_statistics(r, "naive", {}, transport_shares_device(r.context.transport));
   EXPECT_FALSE(r.runs[1].parallel_efficiency);
   // ... and their share of the ceiling is of that one GPU's, not of four.
   EXPECT_NEAR(r.runs[1].pct_of_ceiling, 100.0 * (1e9 / 0.030) / 1e12, 1e-9);
@@ -170,7 +265,7 @@ TEST(MultiGpuMemory, EachGpuCountIsCheckedAlone) {
   p.sizes = {20000};
   const uint64_t host = uint64_t{1} << 50;
   for (bool one_gpu : {false, true}) {
-    p.ranks_on_one_gpu = one_gpu;
+    p.transport = one_gpu ? "single-device" : "nccl";
     p.gpus = {1, 2, 4};
     const uint64_t alone = working_set(p, 20000).device;
     const uint64_t two = multi_gpu_bytes(p, 20000, 2), four = multi_gpu_bytes(p, 20000, 4);

@@ -18,6 +18,7 @@
 #include "harness/pipeline/pipeline.hpp"
 #include "harness/tune/policy.hpp"
 #include "harness/tune/tuning.hpp"
+#include "variants/multi_gpu.hpp"
 
 namespace apsp::harness {
 namespace {
@@ -137,7 +138,10 @@ TEST(Pipeline, EachGpuCountRunsAloneWithItsEfficiency) {
   if (!find_variant("cpu_fw_multi")) {
     Variant v = *find_variant("cpu_fw");
     v.name = "cpu_fw_multi";
-    v.multi_gpu = true;
+    auto support = std::make_shared<MultiGpuSupport>();  // the executor below stands in for the engine
+    support->tile = [](const Config&) { return 32; };
+    support->check = [](const Config&) { return std::string(); };
+    v.multi_gpu = support;
     add_runtime_variant(std::move(v));
   }
   Plan p = small_plan("cpu_fw_multi");
@@ -463,9 +467,8 @@ TEST(Tuner, PolicySkipLinesNameTheConfigAtFault) {
 }
 
 // A default whose samples something disturbed keeps its place against a pick whose median is
-// lower but whose fastest sample is not (the H100's batched at n = 1000,
-// docs/perf-notes.md), unless another config beats it by both; a pick faster by both stays the
-// pick.
+// lower but whose fastest sample is not (the H100's batched at n = 1000, docs/perf-notes.md),
+// unless another config beats it by both; a pick faster by both stays the pick.
 TEST(Tuner, PolicyKeepsADisturbedDefaultThatAPickDoesNotBeatByItsFastestSample) {
   const DeviceInfo dev = fake_device();
   const TuningMatch m = cpu_tunable_match(dev);

@@ -22,6 +22,7 @@
 #include "variants/dispatch.hpp"
 #include "variants/instances.hpp"
 #include "variants/sm90_family.hpp"
+#include "variants/sm90_multigpu.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp {
@@ -119,7 +120,7 @@ Variant make_sm90() {
                                {INT_MAX, make_config(128, 16, 8, 3)}});
   v.pitch = [](const Config& c, int n) { return sm90_family::round_up(n, c.at("tile")); };
   v.scratch_bytes = Family::panel_bytes;
-  v.multi_gpu = true;
+  v.multi_gpu = sm90_multi_gpu();  // variants/05_sm90_multigpu.cu
   return v;
 }
 

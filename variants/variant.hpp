@@ -9,6 +9,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@
 namespace apsp {
 
 class PhaseTimer;  // core/phase_timer.hpp
+struct MultiGpuSupport;  // variants/multi_gpu.hpp: what the distributed engine runs
 
 using Config = std::map<std::string, int>;
 
@@ -78,9 +80,10 @@ struct Variant {
   // Optional: the most device memory run() allocates itself (stream-ordered, freed before the
   // solve ends) beside d, in bytes; what apsp and the bench's memory checks add to the buffer.
   std::function<uint64_t(const Config&, int n)> scratch_bytes;
-  // Its configs also run over several GPUs (apsp_bench --gpus, apsp --gpus): the distributed
-  // engine (harness/distributed) solves with this variant's tile and product kernels.
-  bool multi_gpu = false;
+  // Optional: its configs also run over several GPUs (apsp_bench --gpus, apsp --gpus): the
+  // distributed engine (harness/multigpu/distributed.hpp) solves with the tile and the kernels
+  // this declares (variants/multi_gpu.hpp). Null: one GPU only.
+  std::shared_ptr<const MultiGpuSupport> multi_gpu;
   bool test_only = false;  // listed only when APSP_TEST_VARIANTS is set (planted_wrong, CPU tests)
   std::string source;      // the file that registered it; the registry is sorted by its name
   // A run-time compiled user kernel: the hash of its source, which keys its tuning-database

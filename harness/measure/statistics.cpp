@@ -20,7 +20,8 @@ const std::vector<double>* baseline_samples(const std::vector<RunResult>& runs, 
 
 }  // namespace
 
-void compute_statistics(Results& r, const std::string& baseline, const std::vector<RunResult>& earlier) {
+void compute_statistics(Results& r, const std::string& baseline, const std::vector<RunResult>& earlier,
+                        bool ranks_share_device) {
   for (RunResult& run : r.runs) {
     if (run.samples_ms.empty()) continue;
     const Summary s = summarize(run.samples_ms);
@@ -31,14 +32,14 @@ void compute_statistics(Results& r, const std::string& baseline, const std::vect
     const double n = run.n;
     run.updates_per_s = n * n * n / (s.median / 1000.0);
     // Against the ceiling of the run's own precision (a 16-bit run's updates are twice as cheap),
-    // of every GPU the run used: ranks that share one GPU (the single-device transport) used one.
+    // of every GPU the run used: ranks that share one GPU used one.
     const double ceiling = r.context.ceiling_for(run.precision);
-    const int used = r.context.transport == "single-device" ? 1 : run.gpus;
+    const int used = ranks_share_device ? 1 : run.gpus;
     run.pct_of_ceiling = ceiling > 0 ? 100.0 * run.updates_per_s / (used * ceiling) : 0.0;
   }
-  // Ranks that share one GPU (the single-device transport) run in no parallel: no efficiency.
+  // Ranks that share one GPU run in no parallel: no efficiency.
   for (RunResult& run : r.runs) {
-    if (run.samples_ms.empty() || run.gpus == 1 || r.context.transport == "single-device") continue;
+    if (run.samples_ms.empty() || run.gpus == 1 || ranks_share_device) continue;
     if (const RunResult* one = one_gpu_run(r, run)) run.parallel_efficiency = one->median_ms / (run.gpus * run.median_ms);
   }
   for (RunResult& run : r.runs) {

@@ -1,8 +1,9 @@
-// The distributed blocked Floyd-Warshall over P ranks (issue 18): each rank owns a block of row
-// tiles (harness/multigpu/row_partition.hpp) in sm90's padded layout, and the pivot-row panel of each
-// round goes from its owner to every rank through a Transport (harness/multigpu/transport.hpp). The
-// products are sm90's (kernels/sm90.cuh, kernels/distributed.cuh), so the engine solves with an
-// sm90 config's tile, chunk and per_thread.
+// The distributed blocked Floyd-Warshall over P ranks: each rank owns a block of row tiles
+// (harness/multigpu/row_partition.hpp) in the padded layout of the variant it runs, and the
+// pivot-row panel of each round goes from its owner to every rank through a Transport
+// (harness/multigpu/transport.hpp). The engine knows no variant: a variant that supports it
+// declares its tile and the kernels of the engine's products (Variant::multi_gpu,
+// variants/multi_gpu.hpp; sm90's: variants/05_sm90_multigpu.cu).
 //
 // Round kt (schedule_rounds):
 //   owner(kt):   closes the pivot tile (phase 1) and updates its pivot-row panel (phase 2, row);
@@ -32,23 +33,20 @@
 #include "harness/measure/executor.hpp"
 #include "harness/multigpu/row_partition.hpp"
 #include "harness/multigpu/transport.hpp"
+#include "variants/multi_gpu.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp::harness {
 
-struct DistributedConfig {
-  int tile = 128, chunk = 8, per_thread = 8;  // sm90's defaults (variants/05_sm90.cu)
-  bool lookahead = true;
-};
-
-// From an sm90 config: its tile, chunk and per_thread (for the panel config, tile 128 with chunk
-// 16, the chunk of its other products: 8); lookahead 0 turns the engine's look-ahead off, 1 to 4
-// leave it on (the engine has one look-ahead schedule). Parameters it lacks keep the defaults
-// above.
-DistributedConfig distributed_config(const Config& sm90_config);
-// "" when the engine has kernels for c's (tile, chunk, per_thread), else why not (one line). The
-// engine compiles the (tile, chunk, per_thread) combinations sm90 compiles.
-std::string distributed_check(const DistributedConfig& c);
+// "" when v runs config c on the engine (v declares Variant::multi_gpu and its check accepts c);
+// otherwise why not, one line.
+std::string distributed_problem(const Variant& v, const Config& c);
+// v's config c on the engine; std::invalid_argument with distributed_problem's line when it
+// cannot run.
+DistributedConfig distributed_config(const Variant& v, const Config& c);
+// The row tile of v's config c on the engine (Variant::multi_gpu's tile); std::invalid_argument
+// for a variant that declares none.
+int distributed_tile(const Variant& v, const Config& c);
 
 // The row blocks and panels of one partition over a transport's ranks, and the solve. Allocates
 // exactly p.bytes_per_rank(r) on each rank's device (its row block and two panel buffers).
@@ -65,21 +63,24 @@ class DistributedSolver {
   // stream: load a block on it, read it back after solve().
   int* block(int r) const;
   cudaStream_t stream(int r) const;
+  // Rank r's block as the kernels see it (RowBlock, variants/multi_gpu.hpp).
+  RowBlock row_block(int r) const;
   // Enqueues one solve of the blocks in place on the ranks' streams (asynchronous: the ranks'
-  // main streams hold its end). Throws for a config distributed_check refuses or a tile other
-  // than the partition's.
+  // main streams hold its end). Throws std::invalid_argument for a config without kernels or a
+  // tile other than the partition's.
   void solve(const DistributedConfig& c);
 
  private:
   struct Rank;
+  struct Loop;
   Transport& t_;
   Partition p_;
   std::vector<std::unique_ptr<Rank>> ranks_;
 };
 
-// A LocalExecutor (harness/measure/executor.hpp) that runs sm90 configs on the distributed engine
-// over `t`'s ranks: the harness's Sampler (verification, sampling) drives it like the one-GPU
-// executor.
+// A LocalExecutor (harness/measure/executor.hpp) that runs the configs of variants that declare
+// Variant::multi_gpu on the distributed engine over `t`'s ranks: the harness's Sampler
+// (verification, sampling) drives it like the one-GPU executor.
 //   load():    keeps a host copy of the input (the row partition depends on the config's tile);
 //   reserve(): the partition at the config's tile, its blocks, and a pristine device copy per rank
 //              where it fits in the rank device's free memory beside the solve;
@@ -93,10 +94,10 @@ class DistributedSolver {
 //   device_memory(): solve_bytes = the partition's max_bytes_per_rank(), peak_bytes = the most
 //              any rank holds (its block, panels, pristine copy and its device's L2 flush
 //              buffer); per rank, so the single-device transport's one GPU holds P times that.
-// Only the variant named "sm90" runs (std::invalid_argument otherwise).
+// A variant without Variant::multi_gpu, or a config it refuses: std::invalid_argument.
 std::unique_ptr<Executor> make_distributed_executor(std::unique_ptr<Transport> t);
-// Over `gpus` ranks: on GPUs 0 .. gpus - 1 through NCCL, or with `ranks_on_one_gpu` every rank on
-// GPU `device` (the single-device transport).
-std::unique_ptr<Executor> make_multi_gpu_executor(int gpus, bool ranks_on_one_gpu, int device = 0);
+// Over `gpus` ranks of the transport registered as `transport` (make_transport: "nccl" on GPUs
+// 0 .. gpus - 1, "single-device" every rank on GPU `device`).
+std::unique_ptr<Executor> make_multi_gpu_executor(int gpus, const std::string& transport, int device = 0);
 
 }  // namespace apsp::harness

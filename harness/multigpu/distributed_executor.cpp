@@ -3,7 +3,6 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <numeric>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -109,7 +108,7 @@ class DistributedExecutor final : public LocalExecutor {
 
   void reserve(const Variant& v, const Config& c) override {
     dc_ = config_of(v, c);
-    layout(dc_.tile);
+    layout(dc_.tile());
   }
 
   // Every rank's block from its pristine copy (or the host), on the rank's stream.
@@ -177,13 +176,7 @@ class DistributedExecutor final : public LocalExecutor {
   DeviceMemory device_memory() const override { return memory_; }
 
  private:
-  DistributedConfig config_of(const Variant& v, const Config& c) const {
-    if (v.name != "sm90")
-      throw std::invalid_argument("the distributed engine runs sm90 only, not " + v.name);
-    const DistributedConfig dc = distributed_config(c);
-    if (const std::string why = distributed_check(dc); !why.empty()) throw std::invalid_argument(why);
-    return dc;
-  }
+  DistributedConfig config_of(const Variant& v, const Config& c) const { return distributed_config(v, c); }
 
   // The partition at `tile`, its blocks and panels, the pristine copies that fit, the L2 flush
   // buffers: made when the tile changes or a new input came.
@@ -254,11 +247,8 @@ std::unique_ptr<Executor> make_distributed_executor(std::unique_ptr<Transport> t
   return std::make_unique<DistributedExecutor>(std::move(t));
 }
 
-std::unique_ptr<Executor> make_multi_gpu_executor(int gpus, bool ranks_on_one_gpu, int device) {
-  if (ranks_on_one_gpu) return make_distributed_executor(make_single_device_transport(gpus, device));
-  std::vector<int> devices(gpus);
-  std::iota(devices.begin(), devices.end(), 0);
-  return make_distributed_executor(make_nccl_transport(devices));
+std::unique_ptr<Executor> make_multi_gpu_executor(int gpus, const std::string& transport, int device) {
+  return make_distributed_executor(make_transport(transport, gpus, device));
 }
 
 }  // namespace apsp::harness

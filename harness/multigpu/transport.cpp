@@ -1,74 +1,70 @@
-// The single-device transport (harness/multigpu/transport.hpp): P ranks as separate buffers on one GPU.
+// The transport registry and the broadcast's argument check (harness/multigpu/transport.hpp).
+#include "harness/multigpu/transport.hpp"
+
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
-#include "core/cuda_check.hpp"
-#include "core/device_buffer.hpp"
-#include "harness/multigpu/transport.hpp"
-
 namespace apsp::harness {
+
+namespace {
+
+std::vector<TransportKind>& registered() {
+  static std::vector<TransportKind> all;
+  return all;
+}
+
+}  // namespace
+
+TransportRegistrar::TransportRegistrar(TransportKind (*kind)()) { registered().push_back(kind()); }
+
+const std::vector<TransportKind>& transports() {
+  // Sorted on first use (every registrar has run by then: they run before main).
+  static const std::vector<TransportKind> sorted = [] {
+    std::vector<TransportKind> all = registered();
+    std::sort(all.begin(), all.end(),
+              [](const TransportKind& a, const TransportKind& b) { return a.name < b.name; });
+    for (size_t i = 1; i < all.size(); ++i)
+      if (all[i].name == all[i - 1].name)
+        throw std::logic_error("transport '" + all[i].name + "' registered twice");
+    return all;
+  }();
+  return sorted;
+}
+
+const TransportKind* find_transport(const std::string& name) {
+  for (const TransportKind& k : transports())
+    if (k.name == name) return &k;
+  return nullptr;
+}
+
+std::string transport_names() {
+  std::string names;
+  for (const TransportKind& k : transports()) names += (names.empty() ? "" : ", ") + k.name;
+  return names;
+}
+
+std::unique_ptr<Transport> make_transport(const std::string& name, int ranks, int device) {
+  const TransportKind* k = find_transport(name);
+  if (!k)
+    throw std::invalid_argument("no transport named '" + name + "' (" + transport_names() + ")");
+  return k->make(ranks, device);
+}
+
+bool transport_shares_device(const std::string& name) {
+  const TransportKind* k = find_transport(name);
+  return k && k->shares_device;
+}
 
 void check_broadcast_arguments(const Transport& t, int root, const std::vector<void*>& buffers,
                                const std::vector<cudaStream_t>& streams) {
   const int p = t.ranks();
-  if (root < 0 || root >= p || static_cast<int>(buffers.size()) != p || static_cast<int>(streams.size()) != p)
+  if (root < 0 || root >= p || static_cast<int>(buffers.size()) != p ||
+      static_cast<int>(streams.size()) != p)
     throw std::invalid_argument(t.name() + " broadcast: root " + std::to_string(root) + ", " +
-                                std::to_string(buffers.size()) + " buffers and " + std::to_string(streams.size()) +
-                                " streams for " + std::to_string(p) + " ranks");
-}
-
-namespace {
-
-// A broadcast is a copy per receiver on the receiver's stream, after the root's stream (event
-// `sent_`); the root's stream then waits for every copy (events `read_`), so what follows on it
-// may change the source, as after ncclBroadcast.
-class SingleDeviceTransport final : public Transport {
- public:
-  SingleDeviceTransport(int ranks, int device) : ranks_(ranks), device_(device) {
-    if (ranks < 1) throw std::invalid_argument("single-device transport: at least one rank is needed, got " + std::to_string(ranks));
-    DeviceGuard guard(device_);
-    events_.reserve(ranks + 1);
-    for (int i = 0; i <= ranks; ++i) {
-      cudaEvent_t e = nullptr;
-      APSP_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-      events_.push_back(e);
-    }
-  }
-  ~SingleDeviceTransport() override {
-    for (cudaEvent_t e : events_) cudaEventDestroy(e);
-  }
-  SingleDeviceTransport(const SingleDeviceTransport&) = delete;
-  SingleDeviceTransport& operator=(const SingleDeviceTransport&) = delete;
-
-  int ranks() const override { return ranks_; }
-  int device(int) const override { return device_; }
-  std::string name() const override { return "single-device"; }
-
-  void broadcast(int root, const std::vector<void*>& buffers, size_t bytes,
-                 const std::vector<cudaStream_t>& streams) override {
-    check_broadcast_arguments(*this, root, buffers, streams);
-    if (ranks_ == 1 || bytes == 0) return;
-    DeviceGuard guard(device_);
-    cudaEvent_t sent = events_[ranks_];
-    APSP_CUDA_CHECK(cudaEventRecord(sent, streams[root]));
-    for (int r = 0; r < ranks_; ++r) {
-      if (r == root) continue;
-      APSP_CUDA_CHECK(cudaStreamWaitEvent(streams[r], sent));
-      APSP_CUDA_CHECK(cudaMemcpyAsync(buffers[r], buffers[root], bytes, cudaMemcpyDeviceToDevice, streams[r]));
-      APSP_CUDA_CHECK(cudaEventRecord(events_[r], streams[r]));
-      APSP_CUDA_CHECK(cudaStreamWaitEvent(streams[root], events_[r]));
-    }
-  }
-
- private:
-  int ranks_, device_;
-  std::vector<cudaEvent_t> events_;  // [r]: rank r's copy done; [ranks]: the root's stream reached the call
-};
-
-}  // namespace
-
-std::unique_ptr<Transport> make_single_device_transport(int ranks, int device) {
-  return std::make_unique<SingleDeviceTransport>(ranks, device);
+                                std::to_string(buffers.size()) + " buffers and " +
+                                std::to_string(streams.size()) + " streams for " +
+                                std::to_string(p) + " ranks");
 }
 
 }  // namespace apsp::harness

@@ -1,18 +1,21 @@
 // The communication the distributed engine (harness/multigpu/distributed.hpp) needs: one broadcast a
-// round, stream-ordered, between P ranks. Two implementations:
+// round, stream-ordered, between P ranks. Transports register themselves by name, each in its own
+// file (a new one is that file and its APSP_REGISTER_TRANSPORT line):
 //   nccl:           one process drives P GPUs, one communicator per rank (ncclCommInitAll), the
 //                   ranks' ncclBroadcast calls in one group. NVLink multicast (NVLS) stays off:
 //                   the factory sets NCCL_NVLS_ENABLE=0 before NCCL initialises, and nothing here
 //                   calls cuMulticastCreate (a program using multicast can put GPUs shared with
-//                   others out of service).
+//                   others out of service). transport_nccl.cpp.
 //   single-device:  P ranks as separate buffers on one GPU; a broadcast is a device-to-device
 //                   copy per receiver, ordered after the root's stream by an event. It runs the
 //                   whole distributed schedule on one GPU, for the tests.
+//                   transport_single_device.cpp.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,6 +38,43 @@ class Transport {
   virtual void broadcast(int root, const std::vector<void*>& buffers, size_t bytes,
                          const std::vector<cudaStream_t>& streams) = 0;
 };
+
+// A transport as registered: its name, what it is, and how to make one.
+struct TransportKind {
+  std::string name;            // what --transport takes: "nccl"
+  std::string help;            // one line for --help
+  bool shares_device = false;  // every rank on one device: a run's times are no speedup
+  // `ranks` ranks: on devices 0 .. ranks - 1, or, where the ranks share a device, all on `device`.
+  std::function<std::unique_ptr<Transport>(int ranks, int device)> make;
+};
+
+// The registered transports, by name.
+const std::vector<TransportKind>& transports();
+// nullptr when no transport has that name.
+const TransportKind* find_transport(const std::string& name);
+// The registered names, in order, joined by ", " ("nccl, single-device").
+std::string transport_names();
+// Throws std::invalid_argument (one line, with the names) for a name not registered.
+std::unique_ptr<Transport> make_transport(const std::string& name, int ranks, int device = 0);
+// Whether the ranks of the transport registered as `name` share one device; false for a name not
+// registered ("" where a run had no transport).
+bool transport_shares_device(const std::string& name);
+// What a multi-GPU run uses unless told otherwise.
+inline constexpr char kDefaultTransport[] = "nccl";
+
+// Registers a transport at static-initialisation time (see APSP_REGISTER_TRANSPORT).
+struct TransportRegistrar {
+  explicit TransportRegistrar(TransportKind (*kind)());
+};
+#define APSP_REGISTER_TRANSPORT_CAT2(a, b) a##b
+#define APSP_REGISTER_TRANSPORT_CAT(a, b) APSP_REGISTER_TRANSPORT_CAT2(a, b)
+// In a transport's file, at namespace scope: APSP_REGISTER_TRANSPORT(make_kind), make_kind
+// returning its TransportKind.
+#define APSP_REGISTER_TRANSPORT(kind)                                                            \
+  namespace {                                                                                    \
+  const ::apsp::harness::TransportRegistrar APSP_REGISTER_TRANSPORT_CAT(apsp_transport_registrar_, \
+                                                                        __LINE__){kind};         \
+  }
 
 // `ranks` ranks on CUDA device `device`. Throws std::invalid_argument for ranks < 1.
 std::unique_ptr<Transport> make_single_device_transport(int ranks, int device);

@@ -1,7 +1,9 @@
 // The NCCL transport (harness/multigpu/transport.hpp): one process, one communicator per GPU
 // (ncclCommInitAll), every rank's ncclBroadcast in one group. Compiled with APSP_HAVE_NCCL = 1
-// when CMake found NCCL (harness/CMakeLists.txt); otherwise its factory says the build has none.
+// when CMake found NCCL (harness/multigpu/CMakeLists.txt); otherwise its factory says the build has none.
+#include <algorithm>
 #include <cstdlib>
+#include <numeric>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -93,5 +95,23 @@ std::unique_ptr<Transport> make_nccl_transport(const std::vector<int>&) {
 bool nccl_available() { return false; }
 
 #endif
+
+namespace {
+
+// Rank r on GPU r.
+std::unique_ptr<Transport> make_on_first_gpus(int ranks, int) {
+  std::vector<int> devices(std::max(ranks, 0));
+  std::iota(devices.begin(), devices.end(), 0);
+  return make_nccl_transport(devices);
+}
+
+TransportKind nccl_kind() {
+  return {"nccl", "one process drives GPUs 0 .. P-1, one NCCL communicator each, the pivot panels broadcast over NCCL",
+          /*shares_device=*/false, make_on_first_gpus};
+}
+
+}  // namespace
+
+APSP_REGISTER_TRANSPORT(nccl_kind)
 
 }  // namespace apsp::harness

@@ -7,7 +7,9 @@
 
 #include "core/precision.hpp"
 #include "harness/measure/workbench.hpp"
+#include "harness/multigpu/distributed.hpp"
 #include "harness/multigpu/multi_gpu_model.hpp"
+#include "harness/multigpu/transport.hpp"
 #include "harness/pipeline/pipeline.hpp"
 #include "harness/plan/build_identity.hpp"
 #include "harness/tune/policy.hpp"
@@ -72,7 +74,7 @@ void describe_sizes(std::string& out, const Plan& p) {
     for (int gpus : p.gpus)
       if (gpus > 1 && multi_gpu_bytes(p, n, gpus) > 0)
         several += fmt::format("; on {} GPUs {:.1f} MB {}", gpus, multi_gpu_bytes(p, n, gpus) / 1e6,
-                               p.ranks_on_one_gpu ? "on the one GPU" : "per GPU");
+                               transport_shares_device(p.transport) ? "on the one GPU" : "per GPU");
     line(out, "  n = {:>6}: verified against {}; device memory {:.1f} MB{}", n,
          reference_kind(n, p.cpu_reference_max_n, p.reference, p.baseline),
          working_set(p, n).device / 1e6, several);
@@ -95,11 +97,11 @@ void describe_model(std::string& out, const Plan& p, const DeviceInfo& dev) {
       const Config c = r.config ? *r.config : default_config(*r.variant, n, &dev).config;
       for (int gpus : p.gpus)
         line(out, "  {}: {}", config_name(r.variant->name, c),
-             describe(n, gpus, predict(n, gpus, c.at("tile"), link)));
+             describe(n, gpus, predict(n, gpus, distributed_tile(*r.variant, c), link)));
       line(out,
            "  n = {}: a round's broadcast hides behind its phase 3 while each GPU holds at least "
            "{:.0f} rows",
-           n, rows_per_gpu_to_hide(n, c.at("tile"), link));
+           n, rows_per_gpu_to_hide(n, distributed_tile(*r.variant, c), link));
     }
   }
 }

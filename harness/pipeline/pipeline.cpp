@@ -78,7 +78,7 @@ RunResult new_result(const Selection& sel, int n, const GraphDesc& graph) {
 std::string cannot_run(const Variant& v, const Config& c, int n, const Session& s, int gpus) {
   if (gpus > 1) {
     if (!s.multi_gpu) return "no CUDA device";
-    if (std::string why = distributed_check(distributed_config(c)); !why.empty()) return why;
+    if (std::string why = distributed_problem(v, c); !why.empty()) return why;
   }
   if (v.target == Target::kHost) {
     DeviceInfo host;  // host variants' check() reads nothing of a device
@@ -277,11 +277,11 @@ Outcome run_plan(const Plan& plan, const Session& s, const Observer& obs, const 
   const int most_gpus = *std::max_element(plan.gpus.begin(), plan.gpus.end());
   if (most_gpus > 1 && s.device) {  // every GPU a multi-GPU run uses, in rank order
     for (int rank = 0; rank < most_gpus; ++rank) {
-      nlohmann::json gpu = device_json(query_device(s.ranks_on_one_gpu ? s.device->ordinal : rank));
+      nlohmann::json gpu = device_json(query_device(transport_shares_device(s.transport) ? s.device->ordinal : rank));
       gpu["rank"] = rank;
       out.results.context.gpus.push_back(gpu);
     }
-    out.results.context.transport = s.ranks_on_one_gpu ? "single-device" : "nccl";
+    out.results.context.transport = s.transport;
   }
   // One size at a time: its matrices (host and device) are freed before the next is made.
   for (int n : plan.sizes) {
@@ -309,7 +309,8 @@ Outcome run_plan(const Plan& plan, const Session& s, const Observer& obs, const 
       for (Slot& slot : slots) out.results.runs.push_back(std::move(slot.result));
     }
   }
-  compute_statistics(out.results, plan.baseline, baseline ? baseline->runs : std::vector<RunResult>{});
+  compute_statistics(out.results, plan.baseline, baseline ? baseline->runs : std::vector<RunResult>{},
+                     transport_shares_device(out.results.context.transport));
   return out;
 }
 

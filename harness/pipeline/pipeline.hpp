@@ -14,6 +14,7 @@
 #include "core/results.hpp"
 #include "core/tuning_db.hpp"
 #include "harness/measure/executor.hpp"
+#include "harness/multigpu/transport.hpp"
 #include "harness/userkernel/isolated_executor.hpp"
 #include "harness/plan/plan.hpp"
 
@@ -28,13 +29,13 @@ struct Observer {
 struct Session {
   std::optional<DeviceInfo> device;  // none: only host variants run; the others are skipped
   std::function<std::unique_ptr<Executor>(Target)> executors;
-  // An executor over this many GPUs for a multi-GPU variant (harness/distributed); null where
-  // none can be made (no device). gpus_present: the CUDA devices here.
+  // An executor over this many GPUs for a multi-GPU variant (harness/multigpu/distributed.hpp); null
+  // where none can be made (no device). gpus_present: the CUDA devices here.
   std::function<std::unique_ptr<Executor>(int gpus)> multi_gpu;
   int gpus_present = 0;
-  // The multi-GPU executors run their ranks as separate buffers on this session's one device
-  // (the single-device transport: the whole distributed schedule, tested on one GPU).
-  bool ranks_on_one_gpu = false;
+  // The registered transport the multi-GPU executors' ranks talk through
+  // (harness/multigpu/transport.hpp); where its ranks share a device, it is this session's one.
+  std::string transport = kDefaultTransport;
   // What the Workbench makes executors with: `executors`, or `multi_gpu` above one GPU.
   Workbench::ExecutorFactory executor_factory() const;
   // The device's min-plus rate in updates/s, for a precision (kPrecisionInt32, kPrecisionU16x2).
@@ -42,8 +43,8 @@ struct Session {
   BuildId build;
   // This machine: its first CUDA device if there is one, host executors always; user kernels
   // (Target::kIsolated) in worker processes started with `workers`; multi-GPU executors over
-  // the first GPUs through NCCL, or, with `ranks_on_one_gpu`, every rank on the first GPU.
-  static Session here(const WorkerOptions& workers = {}, bool ranks_on_one_gpu = false);
+  // `transport` (NCCL: the first GPUs; single-device: every rank on the first GPU).
+  static Session here(const WorkerOptions& workers = {}, const std::string& transport = kDefaultTransport);
 };
 
 // A tuning database for `apsp_bench --tuned`: requests marked tuned run its pick at each n

@@ -8,11 +8,11 @@
 
 namespace apsp::harness {
 
-Session Session::here(const WorkerOptions& workers, bool ranks_on_one_gpu) {
+Session Session::here(const WorkerOptions& workers, const std::string& transport) {
   Session s;
   s.build = current_build();
   s.gpus_present = device_count();
-  s.ranks_on_one_gpu = ranks_on_one_gpu;
+  s.transport = transport;
   if (s.gpus_present > 0) s.device = query_device();
   const size_t l2 = s.device ? s.device->l2_bytes : 0;
   s.executors = [l2, workers](Target t) {
@@ -24,8 +24,8 @@ Session Session::here(const WorkerOptions& workers, bool ranks_on_one_gpu) {
       return measure_minplus_ceiling(dev, budget_s, precision).updates_per_s;
     };
     // Ranks 0..P-1 on GPUs 0..P-1 through NCCL, or every rank on this session's GPU.
-    s.multi_gpu = [ranks_on_one_gpu, ordinal = dev.ordinal](int gpus) {
-      return make_multi_gpu_executor(gpus, ranks_on_one_gpu, ordinal);
+    s.multi_gpu = [transport, ordinal = dev.ordinal](int gpus) {
+      return make_multi_gpu_executor(gpus, transport, ordinal);
     };
   }
   return s;

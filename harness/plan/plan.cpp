@@ -5,6 +5,7 @@
 #include "core/memory.hpp"
 #include "harness/verify/certificate.hpp"
 #include "harness/multigpu/row_partition.hpp"
+#include "variants/multi_gpu.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -168,9 +169,9 @@ uint64_t multi_gpu_bytes(const Plan& plan, int n, int gpus) {
   uint64_t most = 0;
   for (const Request& r : plan.requests) {
     if (!r.variant->multi_gpu) continue;
-    const Partition part = partition_rows(n, r.config.value_or(r.variant->defaults).at("tile"), gpus);
+    const Partition part = partition_rows(n, r.variant->multi_gpu->tile(r.config.value_or(r.variant->defaults)), gpus);
     uint64_t bytes = part.max_bytes_per_rank();
-    if (plan.ranks_on_one_gpu) {
+    if (transport_shares_device(plan.transport)) {
       bytes = 0;
       for (int rank = 0; rank < gpus; ++rank) bytes += part.bytes_per_rank(rank);
     }
@@ -187,7 +188,7 @@ std::string memory_problem(const Plan& plan, uint64_t device_free, uint64_t host
       const uint64_t need = gpus > 1 ? multi_gpu_bytes(plan, n, gpus) : 0;
       if (need > device_free)
         return fmt::format("n = {} on {} GPUs needs {} of device memory {}, {} are free", n, gpus, human_bytes(need),
-                           plan.ranks_on_one_gpu ? "on the one GPU that holds every rank" : "per GPU",
+                           transport_shares_device(plan.transport) ? "on the one GPU that holds every rank" : "per GPU",
                            human_bytes(device_free));
     }
     const WorkingSet w = working_set(plan, n);

@@ -12,6 +12,7 @@
 #include "core/results.hpp"
 #include "harness/measure/sampler.hpp"
 #include "harness/measure/workbench.hpp"
+#include "harness/multigpu/transport.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp::harness {
@@ -49,7 +50,9 @@ struct Plan {
   // --gpus: the GPU counts each multi-GPU variant (Variant::multi_gpu) runs at, each a run of
   // its own; the other variants run on one GPU. kAllGpus until resolved.
   std::vector<int> gpus{1};
-  bool ranks_on_one_gpu = false;  // the single-device transport: every rank on one GPU
+  // --transport: the registered transport the ranks of a multi-GPU run talk through
+  // (harness/multigpu/transport.hpp; "single-device": every rank on one GPU).
+  std::string transport = kDefaultTransport;
   bool cuda_graph = false, phases = false;
   double ceiling_s = 1.0;  // seconds spent measuring each min-plus ceiling (int32, 16-bit); 0: none
 };
@@ -97,7 +100,8 @@ WorkingSet working_set(const Plan& plan, int n);
 // added baseline not above baseline_max_n).
 bool runs_on_one_gpu(const Plan& plan, const Request& r, int n);
 // The most device memory one GPU holds for a multi-GPU request at n on `gpus` GPUs (the engine's
-// row block and panels, harness/multigpu/row_partition.hpp; with ranks_on_one_gpu, every rank's).
+// row block and panels, harness/multigpu/row_partition.hpp; where the transport's ranks share
+// one GPU, every rank's).
 uint64_t multi_gpu_bytes(const Plan& plan, int n, int gpus);
 // The edges of the graph at size n: the file's count, or the generator's expected count.
 uint64_t expected_edges(const GraphInput& graph, int n);

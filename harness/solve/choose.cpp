@@ -81,25 +81,25 @@ NamedConfig choose(const Choice& c, const DeviceInfo& dev, int n, int64_t max_we
 }
 
 NamedConfig choose_for_gpus(const Choice& c, const DeviceInfo& dev, int n, int gpus,
-                            bool ranks_on_one_gpu, const Log& log) {
+                            const std::string& transport, const Log& log) {
   // The engine computes in int32 (sm90's kernels): auto takes sm90 whatever the weights.
   const auto [chosen, why] = pick(c, dev, n, /*max_weight=*/kInf, log);
   const Variant& v = *chosen.variant;
   if (!v.multi_gpu)
     throw std::runtime_error(fmt::format("--gpus {}: {} runs on one GPU only", gpus, v.name));
-  if (const std::string reason = distributed_check(distributed_config(chosen.config));
-      !reason.empty())
+  if (const std::string reason = distributed_problem(v, chosen.config); !reason.empty())
     throw std::runtime_error(fmt::format("--gpus {}: {}", gpus, reason));
-  const Partition part = partition_rows(n, chosen.config.at("tile"), gpus);
-  const uint64_t need = part.max_bytes_per_rank() * (ranks_on_one_gpu ? gpus : 1);
+  const bool one_gpu = transport_shares_device(transport);
+  const Partition part = partition_rows(n, distributed_tile(v, chosen.config), gpus);
+  const uint64_t need = part.max_bytes_per_rank() * (one_gpu ? gpus : 1);
   if (const uint64_t free = device_free_bytes(); need > free)
     throw std::runtime_error(fmt::format(
         "V = {} on {} GPUs needs {} of device memory {}, {} are free", n, gpus, human_bytes(need),
-        ranks_on_one_gpu ? "on the one GPU" : "per GPU", human_bytes(free)));
+        one_gpu ? "on the one GPU" : "per GPU", human_bytes(free)));
   check_host_matrices(n, 3, "the input, the distributed engine's copy and the gathered distances");
   if (log)
     log(fmt::format("solving with {} on {} {}s ({})", config_name(v.name, chosen.config), gpus,
-                    ranks_on_one_gpu ? "ranks on one " + dev.name : dev.name, why));
+                    one_gpu ? "ranks on one " + dev.name : dev.name, why));
   return chosen;
 }
 

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/matrix_io.hpp"
+#include "harness/multigpu/transport.hpp"
 
 namespace apsp::harness {
 
@@ -19,7 +20,7 @@ struct SolveRequest {
   std::string kernel;   // a kernel file compiled at run time (docs/kernel-contract.md); "": none
   std::string db_path;  // a tuning database auto may pick from; "": none is read
   int gpus = 1;         // above 1: the distributed engine over this many GPUs
-  bool ranks_on_one_gpu = false;  // those ranks as separate buffers on one GPU
+  std::string transport = kDefaultTransport;  // how those ranks exchange panels (registered name)
   bool verify = false;            // the shortest-path certificate, before anything is written
   // One shortest path (s, t), read from the next hops after the solve (Solver::path_line).
   std::optional<std::pair<int, int>> path;

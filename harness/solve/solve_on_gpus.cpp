@@ -1,30 +1,44 @@
-// The solve over several GPUs (harness/multigpu/distributed.hpp), the one place the solver
+// The solve over several GPUs (harness/multigpu/multi_gpu_solve.hpp), the one place the solver
 // drives the distributed engine.
 #include <fmt/format.h>
 
 #include "core/console.hpp"
-#include "harness/multigpu/distributed.hpp"
 #include "harness/solve/solve_steps.hpp"
 
 namespace apsp::harness {
 
-// The matrix built on the host, laid out into the ranks' row blocks, solved, and gathered back.
-DistMatrix solve_on_gpus(const EdgeList& graph, const NamedConfig& chosen, int gpus,
-                         bool ranks_on_one_gpu, SolveTiming& t) {
+// The matrix is built on the host and laid out into the ranks' row blocks; the host copy is
+// freed before the solve, and the distances stay on the devices.
+std::unique_ptr<MultiGpuSolve> solve_on_gpus(const EdgeList& graph, const NamedConfig& chosen,
+                                             int gpus, const std::string& transport,
+                                             SolveTiming& t) {
   auto t0 = Clock::now();
-  const std::unique_ptr<Executor> engine = make_multi_gpu_executor(gpus, ranks_on_one_gpu);
-  t.add(fmt::format("start {} ranks", gpus), ms_since(t0));
-  t0 = Clock::now();
+  std::optional<DistMatrix> input;
   {
     const Doing doing(fmt::format("building the {0} x {0} distance matrix", graph.num_vertices),
                       matrix_bytes(graph.num_vertices));
-    engine->load(DistMatrix::from_edges(graph));
+    input = DistMatrix::from_edges(graph);
   }
   t.add("build matrix", ms_since(t0));
-  t.add(fmt::format("solve ({} GPUs)", gpus),
-        engine->sample(*chosen.variant, chosen.config, false));
   t0 = Clock::now();
-  DistMatrix d = engine->output();
+  auto ranks =
+      std::make_unique<MultiGpuSolve>(transport, gpus, *chosen.variant, chosen.config, *input);
+  input.reset();
+  t.add(fmt::format("start {} ranks", gpus), ms_since(t0));
+  t0 = Clock::now();
+  ranks->run();
+  t.add(fmt::format("solve ({} GPUs)", gpus), ms_since(t0));
+  return ranks;
+}
+
+DistMatrix gather(MultiGpuSolve& ranks, SolveTiming& t) {
+  const auto t0 = Clock::now();
+  const int n = ranks.n();
+  DistMatrix d(n);
+  for (int first = 0; first < n; first += ranks.band_rows()) {
+    const int count = std::min(ranks.band_rows(), n - first);
+    std::copy_n(ranks.band(first, count), static_cast<size_t>(count) * n, d.row(first));
+  }
   t.add("gather", ms_since(t0));
   return d;
 }

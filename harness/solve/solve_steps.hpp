@@ -13,6 +13,7 @@
 
 #include "core/device_info.hpp"
 #include "core/dist_matrix.hpp"
+#include "harness/multigpu/multi_gpu_solve.hpp"
 #include "harness/solve/paths.hpp"
 #include "harness/solve/request.hpp"
 #include "harness/solve/solver.hpp"
@@ -50,7 +51,7 @@ NamedConfig choose(const Choice& c, const DeviceInfo& dev, int n, int64_t max_we
 // The config for a solve over `gpus` GPUs, checked against the engine and each GPU's memory;
 // throws std::runtime_error (one line).
 NamedConfig choose_for_gpus(const Choice& c, const DeviceInfo& dev, int n, int gpus,
-                            bool ranks_on_one_gpu, const Log& log);
+                            const std::string& transport, const Log& log);
 // Runs the solve picked for V once on a small matrix, while the input is parsed. Errors are
 // left to the solve.
 void warm_up(const Choice& c, int v);
@@ -77,9 +78,12 @@ void check_host_matrices(int n, int count, const std::string& what);
 
 // The CPU reference solve, with a progress line and the estimate line once it runs long.
 void solve_on_cpu(DistMatrix& d, int threads, const Log& log);
-// The solve over several GPUs: the matrix built on the host, solved by the distributed engine,
-// gathered back.
-DistMatrix solve_on_gpus(const EdgeList& graph, const NamedConfig& chosen, int gpus,
-                         bool ranks_on_one_gpu, SolveTiming& t);
+// The solve over several GPUs: the matrix built on the host, laid out into the ranks' row blocks
+// and solved by the distributed engine, where it stays to be read back in bands.
+std::unique_ptr<MultiGpuSolve> solve_on_gpus(const EdgeList& graph, const NamedConfig& chosen,
+                                             int gpus, const std::string& transport,
+                                             SolveTiming& t);
+// The whole result in host memory (the certificate and the next hops read it there).
+DistMatrix gather(MultiGpuSolve& ranks, SolveTiming& t);
 
 }  // namespace apsp::harness

@@ -35,8 +35,9 @@ struct Solver::State {
   std::shared_future<void> context;  // the CUDA context, made while the input is read
   std::future<void> warmed;          // warm_up(), waited for before the timed solve
   NamedConfig chosen;
-  std::unique_ptr<DeviceSolve> solved;  // the GPU's result, on the device
-  std::optional<DistMatrix> host;       // the CPU's, or the gathered multi-GPU result
+  std::unique_ptr<DeviceSolve> solved;   // the GPU's result, on the device
+  std::unique_ptr<MultiGpuSolve> ranks;  // several GPUs' result, on their devices
+  std::optional<DistMatrix> host;        // the CPU's, or the gathered multi-GPU result
   NextHops hops;
   uint64_t out_bytes = 0;
 
@@ -110,7 +111,7 @@ NamedConfig choose_device_solve(Solver::State& s) {
   const int n = s.graph.num_vertices;
   const Log& log = s.r.log;
   if (s.r.gpus > 1)
-    return choose_for_gpus(s.choice, query_device(), n, s.r.gpus, s.r.ranks_on_one_gpu, log);
+    return choose_for_gpus(s.choice, query_device(), n, s.r.gpus, s.r.transport, log);
   const auto beside = [&](int pitch) {
     uint64_t most = device_build_bytes(s.graph);
     if (s.r.verify) most = std::max(most, device_certificate_bytes(n, s.graph.edges.size()));
@@ -159,7 +160,9 @@ void solve_on_host(Solver::State& s) {
 
 void solve(Solver::State& s) {
   if (s.r.gpus > 1) {
-    s.host = solve_on_gpus(s.graph, s.chosen, s.r.gpus, s.r.ranks_on_one_gpu, s.t);
+    s.ranks = solve_on_gpus(s.graph, s.chosen, s.r.gpus, s.r.transport, s.t);
+    // The certificate and the next hops run on the host, over the whole matrix.
+    if (s.r.verify || s.hops.wanted()) s.host = gather(*s.ranks, s.t);
     if (s.hops.wanted()) next_hops_on_host(s.host->view(), s.hops, s.r.threads, s.t);
   } else if (s.device) {
     solve_on_device(s);
@@ -189,6 +192,14 @@ struct MatrixSource {
   }
   static MatrixSource of(DeviceSolve& s) {
     return {s.n(), s.band_rows(), [&s](int first, int count) { return s.band(first, count); }};
+  }
+  static MatrixSource of(MultiGpuSolve& s) {
+    return {s.n(), s.band_rows(), [&s](int first, int count) { return s.band(first, count); }};
+  }
+  static MatrixSource of(Solver::State& s) {
+    if (s.solved) return of(*s.solved);
+    if (s.host) return of(s.host->view());
+    return of(*s.ranks);
   }
 };
 
@@ -223,7 +234,7 @@ void Solver::check() {
         SolveFault::kNoDevice,
         fmt::format("no CUDA device for {}; --variant cpu (or auto) solves on the CPU",
                     s.r.gpus > 1 ? fmt::format("--gpus {}", s.r.gpus) : "variant " + s.r.variant));
-  const int present = s.r.ranks_on_one_gpu ? kMaxGpus : device_count();
+  const int present = transport_shares_device(s.r.transport) ? kMaxGpus : device_count();
   if (const std::string why = gpu_count_problem({s.r.gpus}, present); s.r.gpus > 1 && !why.empty())
     throw SolveError(SolveFault::kTooFewGpus, why + " (--gpus)");
   // The CPU's rounds read every row: a path off the GPU takes the whole matrix.
@@ -268,9 +279,7 @@ void Solver::solve_and_write() {
     if (s.r.distances_to) {
       const auto t0 = Clock::now();
       to_stdout = is_stdout(*s.r.distances_to);
-      const MatrixSource result =
-          s.solved ? MatrixSource::of(*s.solved) : MatrixSource::of(s.host->view());
-      s.out_bytes = write_output(s, *s.r.distances_to, result, "the distances");
+      s.out_bytes = write_output(s, *s.r.distances_to, MatrixSource::of(s), "the distances");
       s.t.add("write", ms_since(t0));
     }
     if (s.r.next_hops_to) {

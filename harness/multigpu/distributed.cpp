@@ -1,0 +1,187 @@
+// The distributed engine's host side: the round loop (harness/multigpu/distributed.hpp says what it
+// does), launching the kernels its variant declares (variants/multi_gpu.hpp).
+#include <cuda_runtime_api.h>
+
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/cuda_check.hpp"
+#include "core/device_buffer.hpp"
+#include "harness/multigpu/distributed.hpp"
+
+namespace apsp::harness {
+
+std::string distributed_problem(const Variant& v, const Config& c) {
+  if (!v.multi_gpu) return v.name + " has no multi-GPU engine (it runs on one GPU)";
+  return v.multi_gpu->check(c);
+}
+
+DistributedConfig distributed_config(const Variant& v, const Config& c) {
+  if (const std::string why = distributed_problem(v, c); !why.empty()) throw std::invalid_argument(why);
+  return v.multi_gpu->engine(c);
+}
+
+int distributed_tile(const Variant& v, const Config& c) {
+  if (!v.multi_gpu) throw std::invalid_argument(v.name + " has no multi-GPU engine (it runs on one GPU)");
+  return v.multi_gpu->tile(c);
+}
+
+// A rank's buffers, streams and events, on its device.
+struct DistributedSolver::Rank {
+  int device;
+  DeviceBuffer<int> block, panels[Partition::kPanelBuffers];
+  cudaStream_t main = nullptr, side = nullptr;
+  cudaEvent_t freed = nullptr, fork = nullptr, ready = nullptr;
+
+  Rank(int dev, size_t block_elems, size_t panel_elems) : device(dev) {
+    DeviceGuard guard(device);
+    block = DeviceBuffer<int>(block_elems);
+    for (DeviceBuffer<int>& p : panels) p = DeviceBuffer<int>(panel_elems);
+    main = make_priority_stream(false);
+    side = make_priority_stream(true);  // its few blocks go ahead of the waiting phase-3 blocks
+    freed = make_ordering_event();
+    fork = make_ordering_event();
+    ready = make_ordering_event();
+  }
+  ~Rank() {
+    for (cudaEvent_t e : {freed, fork, ready})
+      if (e) cudaEventDestroy(e);
+    for (cudaStream_t s : {main, side})
+      if (s) cudaStreamDestroy(s);
+  }
+  Rank(const Rank&) = delete;
+  Rank& operator=(const Rank&) = delete;
+};
+
+DistributedSolver::DistributedSolver(Transport& transport, const Partition& p) : t_(transport), p_(p) {
+  if (t_.ranks() != p_.ranks)
+    throw std::invalid_argument("distributed solver: a partition over " + std::to_string(p_.ranks) +
+                                " ranks for a transport of " + std::to_string(t_.ranks()));
+  const size_t panel = static_cast<size_t>(p_.tile) * p_.pitch;
+  for (int r = 0; r < p_.ranks; ++r)
+    ranks_.push_back(std::make_unique<Rank>(t_.device(r), static_cast<size_t>(p_.padded_rows(r)) * p_.pitch, panel));
+}
+
+DistributedSolver::~DistributedSolver() = default;
+
+int* DistributedSolver::block(int r) const { return ranks_.at(r)->block.get(); }
+cudaStream_t DistributedSolver::stream(int r) const { return ranks_.at(r)->main; }
+
+RowBlock DistributedSolver::row_block(int r) const {
+  return {block(r), p_.pitch, p_.n, p_.first_tile(r), p_.tile_count(r), p_.tiles};
+}
+
+// One solve's launches and broadcasts, on the ranks' streams (the schedule: distributed.hpp).
+struct DistributedSolver::Loop {
+  const DistributedSolver& s;
+  const DistributedKernels& k;
+
+  // Where rank r reads round kt's panel: its own rows in place if it owns kt, else the buffer.
+  int* panel_of(int r, int kt) const {
+    const Partition& p = s.p_;
+    Rank& R = *s.ranks_[r];
+    if (p.owner(kt) != r) return R.panels[kt % Partition::kPanelBuffers].get();
+    return R.block.get() + static_cast<size_t>(kt - p.first_tile(r)) * p.tile * p.pitch;
+  }
+
+  // Phases 1 and 2 (row) of round kt on its owner, on its main or side stream.
+  void prepare(int kt, bool on_side) const {
+    const int o = s.p_.owner(kt), lt = kt - s.p_.first_tile(o);
+    Rank& R = *s.ranks_[o];
+    DeviceGuard guard(R.device);
+    const cudaStream_t stream = on_side ? R.side : R.main;
+    const RowBlock b = s.row_block(o);
+    k.close_pivot(b, lt, kt, stream);
+    k.pivot_row(b, lt, kt, stream);
+  }
+
+  // Panel kt from its owner into every other rank's buffer kt % 2, on the main or side streams.
+  void broadcast(int kt, bool on_side) const {
+    const int P = s.p_.ranks;
+    std::vector<void*> buffers(P);
+    std::vector<cudaStream_t> streams(P);
+    for (int r = 0; r < P; ++r) {
+      buffers[r] = panel_of(r, kt);
+      streams[r] = on_side ? s.ranks_[r]->side : s.ranks_[r]->main;
+    }
+    s.t_.broadcast(s.p_.owner(kt), buffers, s.p_.panel_bytes(), streams);
+  }
+
+  // Round kt on rank r: its pivot column, then its phase 3. On `next`, the owner of round kt + 1
+  // under look-ahead, row tile kt + 1 goes first on the side stream, then pivot kt + 1 and its row,
+  // beside the rest of phase 3.
+  void update(int r, int kt, int next) const {
+    Rank& R = *s.ranks_[r];
+    const RowBlock b = s.row_block(r);
+    const int* panel = panel_of(r, kt);
+    k.pivot_column(b, kt, panel, R.main);
+    int skip = -1;
+    if (r == next) {
+      APSP_CUDA_CHECK(cudaEventRecord(R.fork, R.main));
+      APSP_CUDA_CHECK(cudaStreamWaitEvent(R.side, R.fork));
+      k.phase3(b, kt + 1 - b.first_tile, 1, kt, -1, panel, R.side);
+      prepare(kt + 1, true);
+      skip = kt + 1;
+    }
+    k.phase3(b, 0, b.row_tiles, kt, skip, panel, R.main);
+  }
+
+  // Panel kt + 1 from `next` on the side streams, each receiver's after its round kt - 1 (event
+  // freed); every main stream then waits for it (event ready).
+  void send_ahead(int kt, int next) const {
+    const int P = s.p_.ranks;
+    for (int r = 0; r < P; ++r) {
+      if (r == next) continue;
+      Rank& R = *s.ranks_[r];
+      DeviceGuard guard(R.device);
+      APSP_CUDA_CHECK(cudaStreamWaitEvent(R.side, R.freed));
+    }
+    broadcast(kt + 1, true);
+    for (int r = 0; r < P; ++r) {
+      Rank& R = *s.ranks_[r];
+      DeviceGuard guard(R.device);
+      APSP_CUDA_CHECK(cudaEventRecord(R.ready, R.side));
+    }
+  }
+};
+
+void DistributedSolver::solve(const DistributedConfig& c) {
+  if (!c.kernels) throw std::invalid_argument("distributed solve: a config without kernels");
+  if (c.tile() != p_.tile)
+    throw std::invalid_argument("distributed solve at tile " + std::to_string(c.tile()) + " of a partition at tile " +
+                                std::to_string(p_.tile));
+  const Loop loop{*this, *c.kernels};
+  std::set<int> devices;
+  for (const auto& rank : ranks_) devices.insert(rank->device);
+  for (int d : devices) {
+    DeviceGuard guard(d);
+    loop.k.prepare_device();
+  }
+  const int tiles = p_.tiles;
+  const std::vector<Round> rounds = schedule_rounds(p_, c.lookahead);
+  loop.prepare(0, false);
+  loop.broadcast(0, false);
+  for (const Round& round : rounds) {
+    const int kt = round.kt;
+    const bool ahead = kt + 1 < tiles && rounds[kt + 1].prepared_in == kt;
+    const int next = ahead ? rounds[kt + 1].owner : -1;
+    for (int r = 0; r < p_.ranks; ++r) {
+      Rank& R = *ranks_[r];
+      DeviceGuard guard(R.device);
+      if (round.prepared_in >= 0) APSP_CUDA_CHECK(cudaStreamWaitEvent(R.main, R.ready));  // panel kt landed
+      // Round kt - 1, the last to read buffer (kt + 1) % 2, is all before this point.
+      if (ahead) APSP_CUDA_CHECK(cudaEventRecord(R.freed, R.main));
+      if (!p_.idle(r)) loop.update(r, kt, next);
+    }
+    if (ahead) {
+      loop.send_ahead(kt, next);
+    } else if (kt + 1 < tiles) {
+      loop.prepare(kt + 1, false);
+      loop.broadcast(kt + 1, false);
+    }
+  }
+}
+
+}  // namespace apsp::harness

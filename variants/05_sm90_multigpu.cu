@@ -1,0 +1,133 @@
+// 05 sm90 over several GPUs: the distributed engine's products (kernels/distributed.cuh) at sm90's
+// compiled points, and how an sm90 config maps onto them: its tile, chunk and per_thread, its
+// look-ahead on or off. 05_sm90.cu declares them as its Variant::multi_gpu.
+#include <cuda_runtime_api.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/cuda_check.hpp"
+#include "kernels/distributed.cuh"
+#include "variants/sm90_multigpu.hpp"
+
+namespace apsp {
+
+namespace {
+
+namespace s = kernels::sm90;
+namespace d = kernels::distributed;
+
+// One compiled (tile, chunk, per_thread): its kernels' launch sizes and launchers.
+template <int kTile, int kChunk, int kPer>
+struct Point {
+  static_assert(s::product_fits<kTile, kChunk, kPer>(),
+                "sm90's rule: at most 256 threads, whole 16-byte loads");
+  static constexpr int kThreads1 = s::kPhase1Edge * s::kPhase1Edge, kSmem1 = s::pivot_smem<kTile>();
+  static constexpr int kThreads2 = d::Phase2<kTile>::kThreads, kSmem2 = d::Phase2<kTile>::kSmem;
+  static constexpr int kThreads3 = s::product_threads<kTile, kPer>(),
+                       kSmem3 = s::product_smem<kTile, kChunk>();
+
+  // Dynamic shared memory above the default 48 KB needs the attribute, on each device.
+  static void prepare_device() {
+    constexpr auto kMax = cudaFuncAttributeMaxDynamicSharedMemorySize;
+    APSP_CUDA_CHECK(cudaFuncSetAttribute(d::close_pivot_tile<kTile>, kMax, kSmem1));
+    APSP_CUDA_CHECK(cudaFuncSetAttribute(d::pivot_row<kTile>, kMax, kSmem2));
+    APSP_CUDA_CHECK(cudaFuncSetAttribute(d::pivot_column<kTile>, kMax, kSmem2));
+    APSP_CUDA_CHECK(cudaFuncSetAttribute(d::phase3<kTile, kChunk, kPer>, kMax, kSmem3));
+  }
+  static void close_pivot(const RowBlock& b, int lt, int kt, cudaStream_t stream) {
+    d::close_pivot_tile<kTile><<<1, kThreads1, kSmem1, stream>>>(b.d, b.pitch, lt, kt);
+    APSP_CUDA_CHECK_LAUNCH();
+  }
+  static void pivot_row(const RowBlock& b, int lt, int kt, cudaStream_t stream) {
+    d::pivot_row<kTile><<<b.tiles, kThreads2, kSmem2, stream>>>(b.d, b.pitch, b.n, lt, kt);
+    APSP_CUDA_CHECK_LAUNCH();
+  }
+  static void pivot_column(const RowBlock& b, int kt, const int* panel, cudaStream_t stream) {
+    d::pivot_column<kTile>
+        <<<b.row_tiles, kThreads2, kSmem2, stream>>>(b.d, b.pitch, b.n, b.first_tile, kt, panel);
+    APSP_CUDA_CHECK_LAUNCH();
+  }
+  static void phase3(const RowBlock& b, int first_row, int rows, int kt, int skip, const int* panel,
+                     cudaStream_t stream) {
+    d::phase3<kTile, kChunk, kPer><<<dim3(b.tiles, rows), kThreads3, kSmem3, stream>>>(
+        b.d, b.pitch, b.n, b.first_tile, first_row, kt, skip, panel);
+    APSP_CUDA_CHECK_LAUNCH();
+  }
+  static DistributedKernels kernels() {
+    return {kTile,
+            std::to_string(kTile) + "/" + std::to_string(kChunk) + "/" + std::to_string(kPer),
+            prepare_device,
+            close_pivot,
+            pivot_row,
+            pivot_column,
+            phase3};
+  }
+};
+
+// sm90's compiled (tile, chunk, per_thread) points (05_sm90.cu: ProductFits, NoSpills; the phase
+// 3 kernel here is sm90's lookahead-0 phase3, which compiles at 64/32/8 too). Named tile/chunk/
+// per_thread.
+const std::vector<DistributedKernels>& points() {
+  static const std::vector<DistributedKernels> all = {
+      Point<64, 8, 8>::kernels(),  Point<64, 16, 4>::kernels(), Point<64, 16, 8>::kernels(),
+      Point<64, 32, 4>::kernels(), Point<64, 32, 8>::kernels(), Point<128, 8, 8>::kernels()};
+  return all;
+}
+
+// An sm90 config's point: its tile, chunk and per_thread (sm90's defaults for those it lacks). Its
+// panel config (tile 128, chunk 16: kernels/sm90.cuh, ordinary_from_panel) runs every product but
+// its ordinary tiles at chunk 8; the engine has no panel and runs them all so.
+struct Asked {
+  int tile = 128, chunk = 8, per_thread = 8;
+  explicit Asked(const Config& c) {
+    auto get = [&](const char* name, int& value) {
+      if (auto it = c.find(name); it != c.end()) value = it->second;
+    };
+    get("tile", tile);
+    get("chunk", chunk);
+    get("per_thread", per_thread);
+    if (tile == 128 && chunk == s::kRingChunk && per_thread == 8)
+      chunk = s::product_chunk<128, s::kRingChunk, 8>();
+  }
+  std::string name() const {
+    return std::to_string(tile) + "/" + std::to_string(chunk) + "/" + std::to_string(per_thread);
+  }
+  const DistributedKernels* point() const {
+    for (const DistributedKernels& k : points())
+      if (k.name == name()) return &k;
+    return nullptr;
+  }
+};
+
+std::string check(const Config& c) {
+  const Asked a(c);
+  if (a.point()) return "";
+  std::string have;
+  for (const DistributedKernels& k : points()) have += (have.empty() ? "" : ", ") + k.name;
+  return "the distributed engine has no kernels for tile " + std::to_string(a.tile) + ", chunk " +
+         std::to_string(a.chunk) + ", per_thread " + std::to_string(a.per_thread) +
+         " (tile/chunk/per_thread: " + have + ")";
+}
+
+// lookahead 0 turns the engine's look-ahead off; 1 to 5 leave it on (the engine has one
+// look-ahead schedule).
+DistributedConfig engine(const Config& c) {
+  DistributedConfig e;
+  e.kernels = Asked(c).point();
+  if (!e.kernels) throw std::invalid_argument(check(c));
+  if (auto it = c.find("lookahead"); it != c.end()) e.lookahead = it->second != 0;
+  return e;
+}
+
+}  // namespace
+
+std::shared_ptr<const MultiGpuSupport> sm90_multi_gpu() {
+  static const auto support = std::make_shared<const MultiGpuSupport>(
+      MultiGpuSupport{[](const Config& c) { return Asked(c).tile; }, check, engine});
+  return support;
+}
+
+}  // namespace apsp

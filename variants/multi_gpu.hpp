@@ -1,0 +1,66 @@
+// What a variant declares to run on the distributed engine (harness/multigpu/distributed.hpp):
+// its row tile, its check, and the launchers of the engine's four products at each of its
+// compiled points. The engine knows no variant: it partitions the rows by the declared tile and
+// runs its round loop with the declared kernels (Variant::multi_gpu holds the declaration).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <functional>
+#include <string>
+
+#include "variants/variant.hpp"
+
+namespace apsp {
+
+// A rank's row block as the engine holds it: its row tiles (global row tiles first_tile ..
+// first_tile + row_tiles - 1), all `tiles` column tiles, rows `pitch` apart, padded as the
+// variant's layout (Variant::pitch) pads them, so no kernel checks bounds. Local row tile i is
+// global row tile first_tile + i.
+struct RowBlock {
+  int* d = nullptr;
+  int pitch = 0, n = 0;
+  int first_tile = 0, row_tiles = 0;
+  int tiles = 0;  // column tiles of the whole matrix, pitch / tile
+};
+
+// The engine's products at one compiled point. Each launcher enqueues one launch on `stream` (on
+// the current device, the rank's) and checks it; `panel` is round kt's pivot-row panel (tile rows x
+// pitch: the owner's own rows, or the broadcast copy).
+struct DistributedKernels {
+  int tile = 0;
+  std::string name;  // the point in the variant's words, for messages: "128/8/8"
+  // Once on each device before its first launch there (shared memory above the default).
+  std::function<void()> prepare_device;
+  // Phase 1 on the owner: the pivot tile (local row tile lt, column tile kt), closed in place.
+  std::function<void(const RowBlock&, int lt, int kt, cudaStream_t)> close_pivot;
+  // Phase 2 on the owner: the pivot row's tiles (lt, j), j != kt, from the closed pivot.
+  std::function<void(const RowBlock&, int lt, int kt, cudaStream_t)> pivot_row;
+  // Phase 2 on every rank: its tiles (i, kt) of the pivot column but the pivot, from the panel.
+  std::function<void(const RowBlock&, int kt, const int* panel, cudaStream_t)> pivot_column;
+  // Phase 3 on every rank: tiles (i, j), local i in [first_row, first_row + rows), off the pivot
+  // row and column and off global row tile `skip` (-1: none); A from the block, B from the panel.
+  std::function<void(const RowBlock&, int first_row, int rows, int kt, int skip, const int* panel,
+                     cudaStream_t)>
+      phase3;
+};
+
+// One config on the engine: its kernels and whether the next round's panel is made and sent
+// during this round's phase 3 (the engine's look-ahead schedule).
+struct DistributedConfig {
+  const DistributedKernels* kernels = nullptr;  // lives as long as the program
+  bool lookahead = true;
+  int tile() const { return kernels->tile; }
+};
+
+// A variant's declaration (Variant::multi_gpu).
+struct MultiGpuSupport {
+  // The row tile of config c: the engine's partition, and so each rank's memory.
+  std::function<int(const Config& c)> tile;
+  // "" when the engine has kernels for c; otherwise why not (one line).
+  std::function<std::string(const Config& c)> check;
+  // c on the engine; only for a config check accepts.
+  std::function<DistributedConfig(const Config& c)> engine;
+};
+
+}  // namespace apsp
