@@ -12,59 +12,54 @@
 #include "core/generators.hpp"
 #include "core/memory.hpp"
 
-int main(int argc, char** argv) {
-  using namespace apsp;
-  GraphSpec s;
+namespace apsp {
+namespace {
+
+struct Options {
+  GraphSpec spec;
   std::string kind = "random", output;
   int64_t edges = -1;
   bool has_density = false;
-  CLI::App app{"gen_graph: a seeded graph in the edge-list format ('V E', then 'src dst w').\n"
-               "The same arguments give the same file on every platform.\n" +
-               exit_codes_help("the output could not be written, or memory ran out", false)};
+};
+
+void add_options(CLI::App& app, Options& o) {
+  GraphSpec& s = o.spec;
   app.option_defaults()->always_capture_default();
-  app.add_option("--kind", kind, "random|chain|grid|components|star")
+  app.add_option("--kind", o.kind, "random|chain|grid|components|star")
       ->check(CLI::IsMember({"random", "chain", "grid", "components", "star"}));
   add_integer_option(app, "--V", s.num_vertices, 1, 1 << 30, "vertices")->required();
-  add_integer_option(app, "--E", edges, int64_t{0}, int64_t{1} << 40, "random: exactly this many edges (drawn with replacement)");
-  app.add_option_function<double>("--density", [&](double p) { s.density = p; has_density = true; },
+  add_integer_option(app, "--E", o.edges, int64_t{0}, int64_t{1} << 40, "random: exactly this many edges (drawn with replacement)");
+  app.add_option_function<double>("--density", [&o](double p) { o.spec.density = p; o.has_density = true; },
                                   "random, components: probability of each ordered pair (default 0.01)")
       ->check(CLI::Range(0.0, 1.0));
   add_integer_option(app, "--wmin", s.wmin, 0, 1073741822, "smallest weight");
   add_integer_option(app, "--wmax", s.wmax, 0, 1073741822, "largest weight");
   add_integer_option(app, "--seed", s.seed, uint64_t{0}, UINT64_MAX, "seed");
   add_integer_option(app, "--components", s.components, 1, 1 << 30, "components: how many");
-  app.add_option("-o,--output", output, "output file (appears only when whole); - or none: standard output");
+  app.add_option("-o,--output", o.output, "output file (appears only when whole); - or none: standard output");
+}
+
+// The options CLI11 cannot check alone; false after saying why on stderr.
+bool options_agree(const Options& o) {
   try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);
-    fmt::print(stderr, "gen_graph: {} (see --help)\n", e.what());
-    return kExitRefused;
-  }
-  try {
-    if (!output.empty()) check_output_path(output, "-o", /*dash_is_stdout=*/true);
+    if (!o.output.empty()) check_output_path(o.output, "-o", /*dash_is_stdout=*/true);
   } catch (const std::invalid_argument& e) {
     fmt::print(stderr, "gen_graph: {}\n", e.what());
-    return kExitRefused;
+    return false;
   }
-  if (edges >= 0 && has_density) {
+  if (o.edges >= 0 && o.has_density) {
     fmt::print(stderr, "gen_graph: give --E or --density, not both\n");
-    return kExitRefused;
+    return false;
   }
-  if (edges >= 0 && kind != "random") {
+  if (o.edges >= 0 && o.kind != "random") {
     fmt::print(stderr, "gen_graph: --E applies to --kind random only\n");
-    return kExitRefused;
+    return false;
   }
-  s.kind = *parse_graph_kind(kind);
-  s.num_edges = edges;
-  if (!has_density) s.density = 0.01;
-  // Checked before any work: --E 2^40 (the largest it takes) needs tens of terabytes.
-  const uint64_t need = generation_bytes(s);
-  if (const MemoryLimit left = available_memory(); need > left.bytes) {
-    fmt::print(stderr, "gen_graph: {} needs about {} for its {} edges and their text, more than {}: {}\n",
-               describe(s), human_bytes(need), expected_edges(s), left.source, human_bytes(left.bytes));
-    return kExitRefused;  // too large for this machine: refused, as apsp refuses such a graph
-  }
+  return true;
+}
+
+// Generates the graph (`need` bytes at most) and writes it; returns the exit code.
+int write_graph(const GraphSpec& s, const std::string& output, uint64_t need) {
   try {
     const Doing doing(fmt::format("generating {}", describe(s)), need);
     const std::string text = format_edge_list(generate(s));
@@ -87,3 +82,30 @@ int main(int argc, char** argv) {
   }
   return 0;
 }
+
+int run(int argc, char** argv) {
+  Options o;
+  CLI::App app{"gen_graph: a seeded graph in the edge-list format ('V E', then 'src dst w').\n"
+               "The same arguments give the same file on every platform.\n" +
+               exit_codes_help("the output could not be written, or memory ran out", false)};
+  add_options(app, o);
+  if (const std::optional<int> rc = parse_command_line(app, argc, argv, "gen_graph")) return *rc;
+  if (!options_agree(o)) return kExitRefused;
+  GraphSpec& s = o.spec;
+  s.kind = *parse_graph_kind(o.kind);
+  s.num_edges = o.edges;
+  if (!o.has_density) s.density = 0.01;
+  // Checked before any work: --E 2^40 (the largest it takes) needs tens of terabytes.
+  const uint64_t need = generation_bytes(s);
+  if (const MemoryLimit left = available_memory(); need > left.bytes) {
+    fmt::print(stderr, "gen_graph: {} needs about {} for its {} edges and their text, more than {}: {}\n",
+               describe(s), human_bytes(need), expected_edges(s), left.source, human_bytes(left.bytes));
+    return kExitRefused;  // too large for this machine: refused, as apsp refuses such a graph
+  }
+  return write_graph(s, o.output, need);
+}
+
+}  // namespace
+}  // namespace apsp
+
+int main(int argc, char** argv) { return apsp::run(argc, argv); }

@@ -221,24 +221,10 @@ std::optional<harness::TunedSource> tuned_source(const Options& o, const TuningD
   return t;
 }
 
-int run(int argc, char** argv) {
-  Options o;
-  CLI::App app{"apsp_bench: verify and time every APSP variant over a sweep of n.\n"
-               "Every result is checked bit-exact (CPU reference up to n = 2048, the naive variant's\n"
-               "output above) before it is timed. Speedups are against naive. A variant asked for by\n"
-               "name runs its default for each n: this device's policy table (policies/), else the\n"
-               "variant's heuristic, else its declared default (--dry-run shows which).\n"
-               + exit_codes_help("a run FAILED or could not run, or a write failed") + "\n"
-               "Your own kernel: --kernel my_fw.cu compiles it at run time and runs it like a variant\n"
-               "(docs/kernel-contract.md); a kernel that faults or hangs is FAILED, the rest go on."};
-  add_options(app, o);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help
-    fmt::print(stderr, "apsp_bench: {} (see --help)\n", e.what());  // one line, unlike CLI11's own
-    return kExitRefused;
-  }
+// The command line: CLI11's options, then the extras, which only Google Benchmark's --benchmark_*
+// flags may be. Returns the exit code to stop with, or nothing to go on.
+std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
+  if (const std::optional<int> rc = apsp::parse_command_line(app, argc, argv, "apsp_bench")) return rc;
   std::vector<std::string> gbench_flags;
   for (const std::string& extra : app.remaining()) {
     if (extra.rfind("--benchmark_", 0) != 0) {
@@ -253,9 +239,13 @@ int run(int argc, char** argv) {
     fmt::print(stderr, "apsp_bench: {}\n", failure_text(e));
     return kExitRefused;
   }
-  const std::optional<DeviceInfo> device = has_device() ? std::optional(query_device()) : std::nullopt;
-  Results baseline;
-  TuningDb tuned_db;
+  return std::nullopt;
+}
+
+// The user kernels compiled, then --list, or the plan built and checked. Returns the exit code
+// to stop with (--list: 0, bad input: 2), or nothing to go on.
+std::optional<int> prepare(Options& o, const CLI::App& app, const std::optional<DeviceInfo>& device,
+                           Results& baseline, TuningDb& tuned_db) {
   try {
     // Compiled before anything runs: a file that does not compile stops here, with exit 2.
     o.workers.compile.arch = device ? harness::arch_of(*device) : "sm_90";
@@ -274,6 +264,30 @@ int run(int argc, char** argv) {
     fmt::print(stderr, "apsp_bench: {}\n", failure_text(e));
     return kExitRefused;
   }
+  return std::nullopt;
+}
+
+// The plan run in the session that fits it: its tables on stdout, the files asked for; returns
+// the exit code.
+int measure(const Options& o, const harness::Session& session, const Results& baseline, const TuningDb& tuned_db,
+            int argc, char** argv);
+
+int run(int argc, char** argv) {
+  Options o;
+  CLI::App app{"apsp_bench: verify and time every APSP variant over a sweep of n.\n"
+               "Every result is checked bit-exact (CPU reference up to n = 2048, the naive variant's\n"
+               "output above) before it is timed. Speedups are against naive. A variant asked for by\n"
+               "name runs its default for each n: this device's policy table (policies/), else the\n"
+               "variant's heuristic, else its declared default (--dry-run shows which).\n"
+               + exit_codes_help("a run FAILED or could not run, or a write failed") + "\n"
+               "Your own kernel: --kernel my_fw.cu compiles it at run time and runs it like a variant\n"
+               "(docs/kernel-contract.md); a kernel that faults or hangs is FAILED, the rest go on."};
+  add_options(app, o);
+  if (const std::optional<int> rc = parse_command_line(app, argc, argv)) return *rc;
+  const std::optional<DeviceInfo> device = has_device() ? std::optional(query_device()) : std::nullopt;
+  Results baseline;
+  TuningDb tuned_db;
+  if (const std::optional<int> rc = prepare(o, app, device, baseline, tuned_db)) return *rc;
   harness::resolve_gpu_counts(o.plan.gpus, device_count());
   if (o.dry_run) {
     fmt::print("{}", harness::describe_plan(o.plan, harness::PlanNotes{tuned_source(o, tuned_db), std::nullopt}));
@@ -286,6 +300,12 @@ int run(int argc, char** argv) {
     fmt::print(stderr, "apsp_bench: {}\n", why);
     return kExitRefused;
   }
+  return measure(o, session, baseline, tuned_db, argc, argv);
+}
+
+int measure(const Options& o, const harness::Session& session, const Results& baseline, const TuningDb& tuned_db,
+            int argc, char** argv) {
+  const DeviceInfo& dev = *session.device;
   fmt::print("device: {} (cc {}, {} SMs, {} MHz), driver {}, runtime {}; build {} (kernels {})\n", dev.name,
              dev.cc(), dev.sms, dev.clock_mhz, dev.driver, dev.runtime, session.build.commit, session.build.kernels);
   const std::optional<harness::TunedSource> tuned = tuned_source(o, tuned_db);

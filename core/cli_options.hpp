@@ -4,13 +4,29 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/console.hpp"
 #include "core/integer.hpp"
 
 namespace apsp {
+
+// Parses the command line. Returns the exit code to stop with, or nothing to go on: --help
+// printed (0), or a usage error as one line "PROGRAM: what (see --help)", unlike CLI11's own (2).
+inline std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, const char* program) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    fmt::print(stderr, "{}: {} (see --help)\n", program, e.what());
+    return kExitRefused;
+  }
+  return std::nullopt;
+}
 
 template <class T>
 CLI::Option* add_integer_option(CLI::App& app, const std::string& name, T& value, T lo, T hi, const std::string& help) {

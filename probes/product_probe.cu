@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -323,12 +324,26 @@ struct Timer {
   }
 };
 
-}  // namespace
+static_assert(ordinary_from_panel<kTile, kRingChunk, kPer>(), "the probe times the panel form of the ordinary tiles");
+static_assert(ring_chunk<kTile, kPer>() == kRingChunk, "the probe's own rings stage kRingChunk k, as the kernels' here");
 
-int main(int argc, char** argv) {
-  int n = 9984;
-  static_assert(ordinary_from_panel<kTile, kRingChunk, kPer>(), "the probe times the panel form of the ordinary tiles");
-  static_assert(ring_chunk<kTile, kPer>() == kRingChunk, "the probe's own rings stage kRingChunk k, as the kernels' here");
+// What the probe's steps share: the sizes, the input and the reference output (want) the forms
+// are checked against, the last output read back (got), the device buffers, the timer, the
+// ceiling the times are set against and whether every check so far held.
+struct Probe {
+  int n = 0, tiles = 0, r = 0, others = 0;
+  size_t elems = 0;
+  cudaDeviceProp prop{};
+  std::vector<int> input, want, got;
+  int *d = nullptr, *ref = nullptr, *out = nullptr;
+  int smem8 = 0, smem16 = 0;
+  Timer timer;
+  double ceiling = 0, updates = 0;
+  bool good = true;
+};
+
+// n from the command line, if given; returns the exit code to stop with, or nothing to go on.
+std::optional<int> read_n(int argc, char** argv, int& n) {
   const auto argument = apsp::probe_argument(
       argc, argv, "product_probe", "n",
       "product_probe: times one round of sm90's ordinary tiles at tile 128 as before the panel\n"
@@ -338,7 +353,7 @@ int main(int argc, char** argv) {
       "The forms that compute the right values are compared bit-exact.\n"
       "Usage: product_probe [n]   n a multiple of 128 from 512 to 46336 (default 9984)",
       "a wrong result or a CUDA error");
-  if (argument.exit_code) return *argument.exit_code;
+  if (argument.exit_code) return argument.exit_code;
   if (argc == 2) {
     const std::string& arg = argument.value;
     const auto [end, error] = std::from_chars(arg.data(), arg.data() + arg.size(), n);
@@ -347,177 +362,248 @@ int main(int argc, char** argv) {
       return apsp::kExitRefused;
     }
   }
-  if (!apsp::device_or_say_none("product_probe")) return apsp::kExitNoDevice;  // ctest reads it as skipped
-  cudaDeviceProp prop{};
-  cudaGetDeviceProperties(&prop, 0);
-  const int tiles = n / kTile, r = tiles / 2, others = tiles - 2;
-  const size_t elems = static_cast<size_t>(n) * n;
-  std::vector<int> input(elems);
-  for (size_t i = 0; i < elems; ++i) {
+  return std::nullopt;
+}
+
+// The sizes, the input (distances 1-1000, a fifth of the pairs unreachable) and the device buffers.
+bool allocate(Probe& p) {
+  cudaGetDeviceProperties(&p.prop, 0);
+  p.tiles = p.n / kTile, p.r = p.tiles / 2, p.others = p.tiles - 2;
+  p.elems = static_cast<size_t>(p.n) * p.n;
+  p.input.resize(p.elems);
+  for (size_t i = 0; i < p.elems; ++i) {
     const unsigned h = static_cast<unsigned>(i) * 2654435761u;
-    input[i] = (h >> 7) % 5 == 0 ? kInf : static_cast<int>(h % 1000) + 1;
+    p.input[i] = (h >> 7) % 5 == 0 ? kInf : static_cast<int>(h % 1000) + 1;
   }
-  int *d = nullptr, *ref = nullptr, *out = nullptr;
-  if (!ok(cudaMalloc(&d, elems * 4)) || !ok(cudaMalloc(&ref, elems * 4)) ||
-      !ok(cudaMalloc(&out, 2 * prop.multiProcessorCount * kCeilThreads * 4)))
-    return apsp::kExitFailed;
-  Timer timer;
-  // The ceiling, as the bench measures it (2 blocks an SM, median of 5).
-  const int ceil_reps = 20000, ceil_blocks = 2 * prop.multiProcessorCount;
+  return ok(cudaMalloc(&p.d, p.elems * 4)) && ok(cudaMalloc(&p.ref, p.elems * 4)) &&
+         ok(cudaMalloc(&p.out, 2 * p.prop.multiProcessorCount * kCeilThreads * 4));
+}
+
+// The ceiling, as the bench measures it (2 blocks an SM, median of 5), and the first line.
+void measure_ceiling(Probe& p) {
+  int* const out = p.out;
+  const int ceil_reps = 20000, ceil_blocks = 2 * p.prop.multiProcessorCount;
   minplus_ceiling<Int32Elements><<<ceil_blocks, kCeilThreads>>>(16, 1, out);
-  const double ceil_ms = timer.median_ms([&] { minplus_ceiling<Int32Elements><<<ceil_blocks, kCeilThreads>>>(ceil_reps, 1, out); }, 5);
-  const double ceiling = static_cast<double>(ceil_blocks) * kCeilThreads * 64.0 * kCeilK * ceil_reps / (ceil_ms / 1e3);
-  std::printf("%s, n = %d, %d ordinary tiles a round; int32 ceiling %.2f T updates/s\n", prop.name, n,
-              others * others, ceiling / 1e12);
-  const double updates = static_cast<double>(others) * others * kTile * kTile * kTile;
+  const double ceil_ms = p.timer.median_ms(
+      [&] { minplus_ceiling<Int32Elements><<<ceil_blocks, kCeilThreads>>>(ceil_reps, 1, out); }, 5);
+  p.ceiling = static_cast<double>(ceil_blocks) * kCeilThreads * 64.0 * kCeilK * ceil_reps / (ceil_ms / 1e3);
+  std::printf("%s, n = %d, %d ordinary tiles a round; int32 ceiling %.2f T updates/s\n", p.prop.name, p.n,
+              p.others * p.others, p.ceiling / 1e12);
+  p.updates = static_cast<double>(p.others) * p.others * kTile * kTile * kTile;
+}
 
-  cudaMemcpy(ref, input.data(), elems * 4, cudaMemcpyHostToDevice);
-  const int smem8 = product_smem<kTile, 8>(), smem16 = product_smem<kTile, 16>();
+// The reference output: one round of accumulate_ordinary on the input, in ref and in want.
+bool make_reference(Probe& p) {
+  const int n = p.n, tiles = p.tiles, r = p.r, others = p.others;
+  cudaMemcpy(p.ref, p.input.data(), p.elems * 4, cudaMemcpyHostToDevice);
+  p.smem8 = product_smem<kTile, 8>(), p.smem16 = product_smem<kTile, 16>();
+  const int smem8 = p.smem8;
   cudaFuncSetAttribute(accumulate_ordinary, cudaFuncAttributeMaxDynamicSharedMemorySize, smem8);
-  accumulate_ordinary<<<others * others, kThreads, smem8>>>(ref, n, n, tiles, r);
-  if (!ok(cudaDeviceSynchronize())) return apsp::kExitFailed;
-  std::vector<int> want(elems), got(elems);
-  cudaMemcpy(want.data(), ref, elems * 4, cudaMemcpyDeviceToHost);
+  accumulate_ordinary<<<others * others, kThreads, smem8>>>(p.ref, n, n, tiles, r);
+  if (!ok(cudaDeviceSynchronize())) return false;
+  p.want.resize(p.elems), p.got.resize(p.elems);
+  cudaMemcpy(p.want.data(), p.ref, p.elems * 4, cudaMemcpyDeviceToHost);
+  return true;
+}
 
-  bool good = true;
-  auto form = [&]<Form kForm>(const char* name, bool exact) {
-    const int smem = kForm.ring > 0 ? kForm.ring * (ring_a_words<kForm.chunk, kForm.a_mode>() + kForm.chunk * kTile) * 4 : kForm.chunk == 16 ? smem16 : smem8;
-    auto kernel = ordinary<kForm.chunk, kForm.persistent, kForm.async_b, kForm.read_c, kForm.stage, kForm.ring,
-                           kForm.no_barrier, kForm.no_global, kForm.a_mode>;
-    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-    const int grid = kForm.persistent ? 2 * prop.multiProcessorCount : others * others;
-    cudaFuncAttributes attr{};
-    cudaFuncGetAttributes(&attr, kernel);
-    std::string check = "(timing only: wrong values by design)";
-    if (exact) {
-      cudaMemcpy(d, input.data(), elems * 4, cudaMemcpyHostToDevice);
-      kernel<<<grid, kThreads, smem>>>(d, n, tiles, r);
-      good = ok(cudaDeviceSynchronize()) && good;
-      cudaMemcpy(got.data(), d, elems * 4, cudaMemcpyDeviceToHost);
-      const bool same = got == want;
-      good = good && same;
-      check = same ? "equals the reference" : "DIFFERS from the reference";
-    }
-    const double ms = timer.median_ms([&] { kernel<<<grid, kThreads, smem>>>(d, n, tiles, r); }, 11);
-    good = ok(cudaGetLastError()) && good;
-    std::printf("%-26s %4d regs %5d spill B  %8.3f ms  %6.2f T/s  %5.1f%% of the ceiling  %s\n", name, attr.numRegs,
-                static_cast<int>(attr.localSizeBytes), ms, updates / (ms / 1e3) / 1e12,
-                100.0 * updates / (ms / 1e3) / ceiling, check.c_str());
-  };
-  auto report = [&](const char* name, const void* kernel, double ms, const std::string& check) {
-    cudaFuncAttributes attr{};
-    cudaFuncGetAttributes(&attr, kernel);
-    std::printf("%-26s %4d regs %5d spill B  %8.3f ms  %6.2f T/s  %5.1f%% of the ceiling  %s\n", name, attr.numRegs,
-                static_cast<int>(attr.localSizeBytes), ms, updates / (ms / 1e3) / 1e12,
-                100.0 * updates / (ms / 1e3) / ceiling, check.c_str());
-  };
-  report("accumulate, chunk 8", reinterpret_cast<const void*>(accumulate_ordinary),
-         timer.median_ms([&] { accumulate_ordinary<<<others * others, kThreads, smem8>>>(d, n, n, tiles, r); }, 11),
+// Reads d back into got; whether it equals `expected` (a difference fails the probe).
+bool read_back_equals(Probe& p, const std::vector<int>& expected) {
+  cudaMemcpy(p.got.data(), p.d, p.elems * 4, cudaMemcpyDeviceToHost);
+  const bool same = p.got == expected;
+  p.good = p.good && same;
+  return same;
+}
+
+// One line of the table: the kernel's registers and spills, its time for a round, the rate and
+// the share of the ceiling, and what its check found.
+void report(const Probe& p, const char* name, const void* kernel, double ms, const std::string& check) {
+  cudaFuncAttributes attr{};
+  cudaFuncGetAttributes(&attr, kernel);
+  std::printf("%-26s %4d regs %5d spill B  %8.3f ms  %6.2f T/s  %5.1f%% of the ceiling  %s\n", name, attr.numRegs,
+              static_cast<int>(attr.localSizeBytes), ms, p.updates / (ms / 1e3) / 1e12,
+              100.0 * p.updates / (ms / 1e3) / p.ceiling, check.c_str());
+}
+
+// The reference's own time (on whatever d holds: timing only).
+void time_reference(Probe& p) {
+  const int n = p.n, tiles = p.tiles, r = p.r, others = p.others, smem8 = p.smem8;
+  int* const d = p.d;
+  report(p, "accumulate, chunk 8", reinterpret_cast<const void*>(accumulate_ordinary),
+         p.timer.median_ms([&] { accumulate_ordinary<<<others * others, kThreads, smem8>>>(d, n, n, tiles, r); }, 11),
          "(the reference)");
-  {  // sm90's ordinary tiles as shipped: A from column r transposed into a panel
-    int* panel = nullptr;
-    if (!ok(cudaMalloc(&panel, static_cast<size_t>(kTile) * n * 4))) return apsp::kExitFailed;
-    auto ordinary = lookahead_ordinary<kTile, kRingChunk, kPer>;
-    const int smem = ring_smem<kTile, kPer, Int32Elements, false>();
-    cudaFuncSetAttribute(ordinary, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-    cudaMemcpy(d, input.data(), elems * 4, cudaMemcpyHostToDevice);
-    transpose_column<kTile><<<dim3(kTile / 32, n / 32), dim3(32, 8)>>>(d, n, r, panel);
-    ordinary<<<others * others, kThreads, smem>>>(d, n, n, tiles, r, panel);
-    good = ok(cudaDeviceSynchronize()) && good;
-    cudaMemcpy(got.data(), d, elems * 4, cudaMemcpyDeviceToHost);
-    const bool same = got == want;
-    good = good && same;
-    report("panel ring (shipped)", reinterpret_cast<const void*>(ordinary),
-           timer.median_ms([&] { ordinary<<<others * others, kThreads, smem>>>(d, n, n, tiles, r, panel); }, 11),
-           same ? "equals the reference" : "DIFFERS from the reference");
-    const double t_ms = timer.median_ms(
-        [&] { transpose_column<kTile><<<dim3(kTile / 32, n / 32), dim3(32, 8)>>>(d, n, r, panel); }, 11);
-    std::printf("%-26s %8.3f ms a round\n", "transpose_column", t_ms);
-    cudaFree(panel);
+}
+
+// sm90's ordinary tiles as shipped: A from column r transposed into a panel.
+bool time_shipped_panel(Probe& p) {
+  const int n = p.n, tiles = p.tiles, r = p.r, others = p.others;
+  int* const d = p.d;
+  int* panel = nullptr;
+  if (!ok(cudaMalloc(&panel, static_cast<size_t>(kTile) * n * 4))) return false;
+  auto ordinary = lookahead_ordinary<kTile, kRingChunk, kPer>;
+  const int smem = ring_smem<kTile, kPer, Int32Elements, false>();
+  cudaFuncSetAttribute(ordinary, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+  cudaMemcpy(d, p.input.data(), p.elems * 4, cudaMemcpyHostToDevice);
+  transpose_column<kTile><<<dim3(kTile / 32, n / 32), dim3(32, 8)>>>(d, n, r, panel);
+  ordinary<<<others * others, kThreads, smem>>>(d, n, n, tiles, r, panel);
+  p.good = ok(cudaDeviceSynchronize()) && p.good;
+  const bool same = read_back_equals(p, p.want);
+  report(p, "panel ring (shipped)", reinterpret_cast<const void*>(ordinary),
+         p.timer.median_ms([&] { ordinary<<<others * others, kThreads, smem>>>(d, n, n, tiles, r, panel); }, 11),
+         same ? "equals the reference" : "DIFFERS from the reference");
+  const double t_ms = p.timer.median_ms(
+      [&] { transpose_column<kTile><<<dim3(kTile / 32, n / 32), dim3(32, 8)>>>(d, n, r, panel); }, 11);
+  std::printf("%-26s %8.3f ms a round\n", "transpose_column", t_ms);
+  cudaFree(panel);
+  return true;
+}
+
+// d back to the input, and the panels of columns r and r + 1 (the second kTile * n words on).
+void fill_panels(Probe& p, int* panels) {
+  const int n = p.n, r = p.r;
+  int* const d = p.d;
+  int* const second = panels + static_cast<size_t>(kTile) * n;
+  cudaMemcpy(d, p.input.data(), p.elems * 4, cudaMemcpyHostToDevice);
+  transpose_column<kTile><<<dim3(kTile / 32, n / 32), dim3(32, 8)>>>(d, n, r, panels);
+  transpose_column<kTile><<<dim3(kTile / 32, n / 32), dim3(32, 8)>>>(d, n, r + 1, second);
+}
+
+// Whether d holds what a pass off rows and columns r .. r + 3 leaves: the tiles off them as the
+// two rounds in one pass left them (got), those on them as the input had them.
+bool pass_matches(const Probe& p) {
+  std::vector<int> pairs(p.elems);
+  cudaMemcpy(pairs.data(), p.d, p.elems * 4, cudaMemcpyDeviceToHost);
+  const int n = p.n, r = p.r;
+  bool equal = true;
+  for (size_t i = 0; i < p.elems; ++i) {
+    const int ti = static_cast<int>(i / n) / kTile, tj = static_cast<int>(i % n) / kTile;
+    const bool line = (ti >= r && ti < r + 4) || (tj >= r && tj < r + 4);
+    equal = equal && pairs[i] == (line ? p.input[i] : p.got[i]);
   }
-  {  // Two rounds a pass (k = 256) against one round a pass twice, both from panels.
-    int* panels = nullptr;
-    if (!ok(cudaMalloc(&panels, 2ull * kTile * n * 4))) return apsp::kExitFailed;
-    const int smem = ring_smem<kTile, kPer, Int32Elements, true>();
-    cudaFuncSetAttribute(panel_rounds<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-    cudaFuncSetAttribute(panel_rounds<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-    int* const second = panels + static_cast<size_t>(kTile) * n;
-    auto fill = [&] {
-      cudaMemcpy(d, input.data(), elems * 4, cudaMemcpyHostToDevice);
-      transpose_column<kTile><<<dim3(kTile / 32, n / 32), dim3(32, 8)>>>(d, n, r, panels);
-      transpose_column<kTile><<<dim3(kTile / 32, n / 32), dim3(32, 8)>>>(d, n, r + 1, second);
-    };
-    const int grid = others * others;
-    auto one_by_one = [&] {
-      panel_rounds<1><<<grid, kThreads, smem>>>(d, n, tiles, r, r, panels);
-      panel_rounds<1><<<grid, kThreads, smem>>>(d, n, tiles, r, r + 1, second);
-    };
-    auto together = [&] { panel_rounds<2><<<grid, kThreads, smem>>>(d, n, tiles, r, r, panels); };
-    fill();
-    one_by_one();
-    std::vector<int> two(elems);
-    good = ok(cudaDeviceSynchronize()) && good;
-    cudaMemcpy(two.data(), d, elems * 4, cudaMemcpyDeviceToHost);
-    fill();
-    together();
-    good = ok(cudaDeviceSynchronize()) && good;
-    cudaMemcpy(got.data(), d, elems * 4, cudaMemcpyDeviceToHost);
-    const bool same = got == two;
-    good = good && same;
-    const double ms1 = timer.median_ms(one_by_one, 11), ms2 = timer.median_ms(together, 11);
-    std::printf("%-26s %8.3f ms  %5.1f%% of the ceiling\n", "rounds r, r+1 one by one", ms1,
-                100.0 * 2 * updates / (ms1 / 1e3) / ceiling);
-    report("rounds r, r+1 in one pass", reinterpret_cast<const void*>(panel_rounds<2>), ms2 / 2,
-           same ? "equals one by one (time: a round's half)" : "DIFFERS from one by one");
-    // The pass lookahead 3 ships (kernels/sm90_pairs.cuh): the same two rounds on the tiles off
-    // rows and columns r .. r + 3 alone, a grid of those tiles; it leaves the others as they were.
-    if (const int rest = tiles - 4; rest > 0) {
-      auto time_pass = [&](auto kernel, const char* name, bool exact, int bytes) {
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-        auto pass = [&] { kernel<<<dim3(rest, rest), kThreads, bytes>>>(d, n, n, r, panels, nullptr); };
-        fill();
-        pass();
-        good = ok(cudaDeviceSynchronize()) && good;
-        std::vector<int> pairs(elems);
-        cudaMemcpy(pairs.data(), d, elems * 4, cudaMemcpyDeviceToHost);
-        bool equal = true;
-        for (size_t i = 0; i < elems; ++i) {
-          const int ti = static_cast<int>(i / n) / kTile, tj = static_cast<int>(i % n) / kTile;
-          const bool line = (ti >= r && ti < r + 4) || (tj >= r && tj < r + 4);
-          equal = equal && pairs[i] == (line ? input[i] : got[i]);
-        }
-        if (exact) good = good && equal;
-        const double ms = timer.median_ms(pass, 11);
-        const double pass_updates = 2.0 * rest * rest * kTile * kTile * kTile;
-        cudaFuncAttributes attr{};
-        cudaFuncGetAttributes(&attr, kernel);
-        std::printf("%-26s %4d regs %5d spill B  %8.3f ms a pair  %5.1f%% of the ceiling  %s\n", name, attr.numRegs,
-                    static_cast<int>(attr.localSizeBytes), ms, 100.0 * pass_updates / (ms / 1e3) / ceiling,
-                    !exact ? "(timing only: wrong values by design)"
-                    : equal ? "equals one pass off r .. r+3"
-                            : "DIFFERS from one pass off r .. r+3");
-      };
-      time_pass(lookahead2_ordinary<kTile, kPer>, "pairs pass (shipped)", true, smem);
-      const int two_stages = ring_smem<kTile, kPer, Int32Elements, false>();
-      time_pass(pairs_pass_form<0>, "pairs, block barrier", true, two_stages);
-      time_pass(pairs_pass_form<1>, "pairs, no barrier", false, two_stages);
-    }
-    cudaFree(panels);
+  return equal;
+}
+
+// One form of lookahead 3's pass: the tiles off rows and columns r .. r + 3 alone, a grid of
+// those tiles, from the panels of columns r and r + 1.
+template <class Kernel>
+void time_pairs_pass(Probe& p, Kernel kernel, const char* name, bool exact, int bytes, int* panels) {
+  const int n = p.n, r = p.r, rest = p.tiles - 4;
+  int* const d = p.d;
+  cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  auto pass = [&] { kernel<<<dim3(rest, rest), kThreads, bytes>>>(d, n, n, r, panels, nullptr); };
+  fill_panels(p, panels);
+  pass();
+  p.good = ok(cudaDeviceSynchronize()) && p.good;
+  const bool equal = pass_matches(p);
+  if (exact) p.good = p.good && equal;
+  const double ms = p.timer.median_ms(pass, 11);
+  const double pass_updates = 2.0 * rest * rest * kTile * kTile * kTile;
+  cudaFuncAttributes attr{};
+  cudaFuncGetAttributes(&attr, kernel);
+  std::printf("%-26s %4d regs %5d spill B  %8.3f ms a pair  %5.1f%% of the ceiling  %s\n", name, attr.numRegs,
+              static_cast<int>(attr.localSizeBytes), ms, 100.0 * pass_updates / (ms / 1e3) / p.ceiling,
+              !exact ? "(timing only: wrong values by design)"
+              : equal ? "equals one pass off r .. r+3"
+                      : "DIFFERS from one pass off r .. r+3");
+}
+
+// Two rounds a pass (k = 256) against one round a pass twice, both from panels; then the pass
+// lookahead 3 ships (kernels/sm90_pairs.cuh) and its earlier rings, which leave the tiles on
+// rows and columns r .. r + 3 as they were.
+bool time_rounds(Probe& p) {
+  const int n = p.n, tiles = p.tiles, r = p.r, others = p.others;
+  int* const d = p.d;
+  int* panels = nullptr;
+  if (!ok(cudaMalloc(&panels, 2ull * kTile * n * 4))) return false;
+  const int smem = ring_smem<kTile, kPer, Int32Elements, true>();
+  cudaFuncSetAttribute(panel_rounds<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+  cudaFuncSetAttribute(panel_rounds<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+  int* const second = panels + static_cast<size_t>(kTile) * n;
+  const int grid = others * others;
+  auto one_by_one = [&] {
+    panel_rounds<1><<<grid, kThreads, smem>>>(d, n, tiles, r, r, panels);
+    panel_rounds<1><<<grid, kThreads, smem>>>(d, n, tiles, r, r + 1, second);
+  };
+  auto together = [&] { panel_rounds<2><<<grid, kThreads, smem>>>(d, n, tiles, r, r, panels); };
+  fill_panels(p, panels);
+  one_by_one();
+  p.good = ok(cudaDeviceSynchronize()) && p.good;
+  std::vector<int> two(p.elems);
+  cudaMemcpy(two.data(), d, p.elems * 4, cudaMemcpyDeviceToHost);
+  fill_panels(p, panels);
+  together();
+  p.good = ok(cudaDeviceSynchronize()) && p.good;
+  const bool same = read_back_equals(p, two);
+  const double ms1 = p.timer.median_ms(one_by_one, 11), ms2 = p.timer.median_ms(together, 11);
+  std::printf("%-26s %8.3f ms  %5.1f%% of the ceiling\n", "rounds r, r+1 one by one", ms1,
+              100.0 * 2 * p.updates / (ms1 / 1e3) / p.ceiling);
+  report(p, "rounds r, r+1 in one pass", reinterpret_cast<const void*>(panel_rounds<2>), ms2 / 2,
+         same ? "equals one by one (time: a round's half)" : "DIFFERS from one by one");
+  if (tiles - 4 > 0) {
+    time_pairs_pass(p, lookahead2_ordinary<kTile, kPer>, "pairs pass (shipped)", true, smem, panels);
+    const int two_stages = ring_smem<kTile, kPer, Int32Elements, false>();
+    time_pairs_pass(p, pairs_pass_form<0>, "pairs, block barrier", true, two_stages, panels);
+    time_pairs_pass(p, pairs_pass_form<1>, "pairs, no barrier", false, two_stages, panels);
   }
-  form.template operator()<Form{}>("copy", true);
-  form.template operator()<Form{.read_c = false}>("no-c", false);
-  form.template operator()<Form{.stage = false}>("no-staging", false);
-  form.template operator()<Form{.no_barrier = true}>("no-barrier", false);
-  form.template operator()<Form{.no_global = true}>("no-global", false);
-  form.template operator()<Form{.ring = 4}>("ring 4 x 8", false);
-  form.template operator()<Form{.chunk = 16, .ring = 2}>("ring 2 x 16", false);
-  form.template operator()<Form{.chunk = 16, .ring = 3}>("ring 3 x 16", false);
-  form.template operator()<Form{.chunk = 16, .ring = 2, .a_mode = 1}>("ring 2 x 16, A m scalar", true);
-  form.template operator()<Form{.chunk = 16, .ring = 2, .a_mode = 2}>("ring 2 x 16, A m pairs", true);
-  form.template operator()<Form{.chunk = 16, .ring = 3, .a_mode = 1}>("ring 3 x 16, A m scalar", true);
-  form.template operator()<Form{.chunk = 16, .ring = 3, .a_mode = 2}>("ring 3 x 16, A m pairs", true);
-  form.template operator()<Form{.chunk = 8, .ring = 4, .a_mode = 2}>("ring 4 x 8, A m pairs", true);
-  form.template operator()<Form{.chunk = 32, .ring = 2, .a_mode = 2}>("ring 2 x 32, A m pairs", true);
-  cudaFree(d), cudaFree(ref), cudaFree(out);
-  return good ? apsp::kExitOk : apsp::kExitFailed;
+  cudaFree(panels);
+  return true;
+}
+
+// One form of the probe's own copy of the loop: its registers, time and share of the ceiling;
+// `exact` forms are compared with the reference first.
+template <Form kForm>
+void time_form(Probe& p, const char* name, bool exact) {
+  const int n = p.n, tiles = p.tiles, r = p.r, others = p.others;
+  int* const d = p.d;
+  const int smem = kForm.ring > 0    ? kForm.ring * (ring_a_words<kForm.chunk, kForm.a_mode>() + kForm.chunk * kTile) * 4
+                   : kForm.chunk == 16 ? p.smem16
+                                       : p.smem8;
+  auto kernel = ordinary<kForm.chunk, kForm.persistent, kForm.async_b, kForm.read_c, kForm.stage, kForm.ring,
+                         kForm.no_barrier, kForm.no_global, kForm.a_mode>;
+  cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+  const int grid = kForm.persistent ? 2 * p.prop.multiProcessorCount : others * others;
+  std::string check = "(timing only: wrong values by design)";
+  if (exact) {
+    cudaMemcpy(d, p.input.data(), p.elems * 4, cudaMemcpyHostToDevice);
+    kernel<<<grid, kThreads, smem>>>(d, n, tiles, r);
+    p.good = ok(cudaDeviceSynchronize()) && p.good;
+    check = read_back_equals(p, p.want) ? "equals the reference" : "DIFFERS from the reference";
+  }
+  const double ms = p.timer.median_ms([&] { kernel<<<grid, kThreads, smem>>>(d, n, tiles, r); }, 11);
+  p.good = ok(cudaGetLastError()) && p.good;
+  report(p, name, reinterpret_cast<const void*>(kernel), ms, check);
+}
+
+void time_forms(Probe& p) {
+  time_form<Form{}>(p, "copy", true);
+  time_form<Form{.read_c = false}>(p, "no-c", false);
+  time_form<Form{.stage = false}>(p, "no-staging", false);
+  time_form<Form{.no_barrier = true}>(p, "no-barrier", false);
+  time_form<Form{.no_global = true}>(p, "no-global", false);
+  time_form<Form{.ring = 4}>(p, "ring 4 x 8", false);
+  time_form<Form{.chunk = 16, .ring = 2}>(p, "ring 2 x 16", false);
+  time_form<Form{.chunk = 16, .ring = 3}>(p, "ring 3 x 16", false);
+  time_form<Form{.chunk = 16, .ring = 2, .a_mode = 1}>(p, "ring 2 x 16, A m scalar", true);
+  time_form<Form{.chunk = 16, .ring = 2, .a_mode = 2}>(p, "ring 2 x 16, A m pairs", true);
+  time_form<Form{.chunk = 16, .ring = 3, .a_mode = 1}>(p, "ring 3 x 16, A m scalar", true);
+  time_form<Form{.chunk = 16, .ring = 3, .a_mode = 2}>(p, "ring 3 x 16, A m pairs", true);
+  time_form<Form{.chunk = 8, .ring = 4, .a_mode = 2}>(p, "ring 4 x 8, A m pairs", true);
+  time_form<Form{.chunk = 32, .ring = 2, .a_mode = 2}>(p, "ring 2 x 32, A m pairs", true);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int n = 9984;
+  if (const std::optional<int> rc = read_n(argc, argv, n)) return *rc;
+  if (!apsp::device_or_say_none("product_probe")) return apsp::kExitNoDevice;  // ctest reads it as skipped
+  Probe p;
+  p.n = n;
+  if (!allocate(p)) return apsp::kExitFailed;
+  measure_ceiling(p);
+  if (!make_reference(p)) return apsp::kExitFailed;
+  time_reference(p);
+  if (!time_shipped_panel(p) || !time_rounds(p)) return apsp::kExitFailed;
+  time_forms(p);
+  cudaFree(p.d), cudaFree(p.ref), cudaFree(p.out);
+  return p.good ? apsp::kExitOk : apsp::kExitFailed;
 }

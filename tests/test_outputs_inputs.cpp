@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/atomic_file.hpp"
+#include "core/cli_options.hpp"
 #include "core/console.hpp"
 #include "core/edge_list.hpp"
 #include "core/memory.hpp"
@@ -108,6 +109,33 @@ TEST(ProbeArgument, OneArgumentHelpOrARefusal) {
   ASSERT_TRUE(refused.exit_code);
   EXPECT_EQ(*refused.exit_code, kExitRefused);
   EXPECT_EQ(err, "probe: takes at most one argument, n (got 2); see --help\n");
+}
+
+// A program's command line through CLI11: parsed (go on), --help (0) or a usage error as one line (2).
+TEST(CommandLine, ParsedHelpedOrRefusedInOneLine) {
+  auto parse = [](std::vector<std::string> args, int& seed) {
+    CLI::App app{"prog: what it does"};
+    add_integer_option(app, "--seed", seed, 0, 100, "seed");
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    return parse_command_line(app, static_cast<int>(argv.size()), argv.data(), "prog");
+  };
+  int seed = 1;
+  EXPECT_EQ(parse({"prog", "--seed", "7"}, seed), std::nullopt);
+  EXPECT_EQ(seed, 7);
+
+  testing::internal::CaptureStdout();
+  const std::optional<int> helped = parse({"prog", "--help"}, seed);
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(helped, kExitOk);
+  EXPECT_NE(out.find("prog: what it does"), std::string::npos) << out;
+
+  testing::internal::CaptureStderr();
+  const std::optional<int> refused = parse({"prog", "--seed", "101"}, seed);
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(refused, kExitRefused);
+  EXPECT_EQ(err, "prog: --seed: 101 is out of range [0, 100] (see --help)\n");
+  EXPECT_EQ(seed, 7);
 }
 
 TEST(OutputPath, FolderMustExistAndTheTargetMustNotBeAFolder) {

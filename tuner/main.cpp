@@ -184,47 +184,40 @@ std::vector<const Variant*> user_kernels(Options& o, bool variants_asked) {
   return o.user_kernels.variants;
 }
 
-int run(int argc, char** argv) {
-  Options o;
-  o.tune.sampling.min_time_s = 0.5;
-  CLI::App app{"tuner: search the variants' declared parameters on this GPU.\n"
-               "Each point is verified bit-exact, then timed; the tuning database records every point as it\n"
-               "is measured (keyed by device, graph spec and build), and a rerun skips points already there\n"
-               "(--fresh redoes). At each n the shipped defaults are measured too, so that picks can be\n"
-               "checked against them. Your own kernel: tuner --kernel my_fw.cu --param BATCH2=1:8 searches\n"
-               "any integer values of its macros, each point compiled at run time and verified.\n"
-               + exit_codes_help("a candidate was disqualified (wrong result), --emit-policy found no usable "
-                                 "entries, or a write failed")};
-  add_options(app, o);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help
-    fmt::print(stderr, "tuner: {} (see --help)\n", e.what());  // one line, unlike CLI11's own
-    return kExitRefused;
-  }
-  o.tune.graph.seed = o.tune.seed;
+// What the options ask for, checked: the sizes, the variants to search (none: --emit-policy
+// alone) and the database.
+struct Search {
   std::vector<int> sizes;
   std::vector<const Variant*> variants;
   TuningDb db;
+};
+
+// The variants the options ask to search: --kernel's files, or the registry's; throws
+// std::invalid_argument (one line) on options that do not go together.
+std::vector<const Variant*> searched_variants(Options& o, const CLI::App& app) {
+  if (!o.kernels.empty()) return user_kernels(o, app.count("--search") || app.count("--variant"));
+  if (!o.params.empty())
+    throw std::invalid_argument("--param sets the macros of a --kernel file: give the file with --kernel");
+  if (o.emit_policy.empty() || app.count("--search") || app.count("--variant"))
+    return harness::tunable_variants(o.variants, o.tune.group);
+  return {};
+}
+
+// The search checked and its database loaded; returns the exit code to stop with (2: bad input),
+// or nothing to go on.
+std::optional<int> prepare(Options& o, const CLI::App& app, Search& s) {
   try {
     for (const auto& [out, option] : {std::pair{o.json_out, "--json"}, {o.emit_policy, "--emit-policy"}})
       if (!out.empty()) check_output_path(out, option);
-    sizes = harness::parse_sizes(o.sizes);
+    s.sizes = harness::parse_sizes(o.sizes);
     harness::Plan weights;
-    weights.sizes = sizes;
+    weights.sizes = s.sizes;
     weights.graph.spec = o.tune.graph;
     harness::check_weights(weights);
-    if (!o.kernels.empty()) {
-      variants = user_kernels(o, app.count("--search") || app.count("--variant"));
-    } else if (!o.params.empty()) {
-      throw std::invalid_argument("--param sets the macros of a --kernel file: give the file with --kernel");
-    } else if (o.emit_policy.empty() || app.count("--search") || app.count("--variant")) {
-      variants = harness::tunable_variants(o.variants, o.tune.group);
-    }
-    if (!variants.empty()) check_output_path(o.db, "--db");  // a search writes it after every point
+    s.variants = searched_variants(o, app);
+    if (!s.variants.empty()) check_output_path(o.db, "--db");  // a search writes it after every point
     std::string note;
-    db = TuningDb::load(o.db, &note);
+    s.db = TuningDb::load(o.db, &note);
     if (!note.empty()) fmt::print("{}\n", note);
   } catch (const harness::CompileError& e) {
     fmt::print(stderr, "{}\n", harness::compile_failure_text("tuner", e));
@@ -233,21 +226,24 @@ int run(int argc, char** argv) {
     fmt::print(stderr, "tuner: {}\n", failure_text(e));
     return kExitRefused;
   }
-  if (o.dry_run) {
-    print_dry_run(variants, sizes, o);
-    return 0;
+  return std::nullopt;
+}
+
+// --emit-policy alone: from the database, no GPU needed; returns the exit code.
+int emit_policy_alone(const Options& o, const TuningDb& db, int argc, char** argv) {
+  try {
+    return emit_policy(o, policy_device(db, o.db), harness::current_build(), db, argc, argv);
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "tuner: {}\n", e.what());
+    return kExitRefused;
+  } catch (const std::runtime_error& e) {
+    fmt::print(stderr, "tuner: {}\n", e.what());
+    return kExitFailed;
   }
-  if (variants.empty()) {  // --emit-policy alone: from the database, no GPU needed
-    try {
-      return emit_policy(o, policy_device(db, o.db), harness::current_build(), db, argc, argv);
-    } catch (const std::invalid_argument& e) {
-      fmt::print(stderr, "tuner: {}\n", e.what());
-      return kExitRefused;
-    } catch (const std::runtime_error& e) {
-      fmt::print(stderr, "tuner: {}\n", e.what());
-      return kExitFailed;
-    }
-  }
+}
+
+// The search on this GPU, its leaderboards, then the policy if asked for; returns the exit code.
+int tune_here(const Options& o, Search& s, int argc, char** argv) {
   if (!has_device()) {
     fmt::print(stderr, "tuner: no CUDA device found (--dry-run and --emit-policy alone work without one)\n");
     return kExitNoDevice;
@@ -261,20 +257,41 @@ int run(int argc, char** argv) {
                                      fmt::print("{}\n", line);
                                    }};
   try {
-    harness::TuneReport report;
-    if (!variants.empty()) {
-      report = harness::tune(variants, sizes, o.tune, session, db, o.db, observer);
-      progress_done();
-      print_leaderboards(report, o.db);
-      if (!o.json_out.empty()) write_file_atomic(o.json_out, harness::leaderboards_json(report, session).dump(2) + "\n");
-    }
-    if (!o.emit_policy.empty() && emit_policy(o, dev, session.build, db, argc, argv) != 0) return kExitFailed;
+    const harness::TuneReport report = harness::tune(s.variants, s.sizes, o.tune, session, s.db, o.db, observer);
+    progress_done();
+    print_leaderboards(report, o.db);
+    if (!o.json_out.empty()) write_file_atomic(o.json_out, harness::leaderboards_json(report, session).dump(2) + "\n");
+    if (!o.emit_policy.empty() && emit_policy(o, dev, session.build, s.db, argc, argv) != 0) return kExitFailed;
     if (report.disqualified) fmt::print(stderr, "tuner: some candidates gave wrong results and were disqualified (see above)\n");
     return report.disqualified ? kExitFailed : 0;
   } catch (const std::runtime_error& e) {  // a database or output write
     fmt::print(stderr, "tuner: {}\n", e.what());
     return kExitFailed;
   }
+}
+
+int run(int argc, char** argv) {
+  Options o;
+  o.tune.sampling.min_time_s = 0.5;
+  CLI::App app{"tuner: search the variants' declared parameters on this GPU.\n"
+               "Each point is verified bit-exact, then timed; the tuning database records every point as it\n"
+               "is measured (keyed by device, graph spec and build), and a rerun skips points already there\n"
+               "(--fresh redoes). At each n the shipped defaults are measured too, so that picks can be\n"
+               "checked against them. Your own kernel: tuner --kernel my_fw.cu --param BATCH2=1:8 searches\n"
+               "any integer values of its macros, each point compiled at run time and verified.\n"
+               + exit_codes_help("a candidate was disqualified (wrong result), --emit-policy found no usable "
+                                 "entries, or a write failed")};
+  add_options(app, o);
+  if (const std::optional<int> rc = parse_command_line(app, argc, argv, "tuner")) return *rc;
+  o.tune.graph.seed = o.tune.seed;
+  Search s;
+  if (const std::optional<int> rc = prepare(o, app, s)) return *rc;
+  if (o.dry_run) {
+    print_dry_run(s.variants, s.sizes, o);
+    return 0;
+  }
+  if (s.variants.empty()) return emit_policy_alone(o, s.db, argc, argv);
+  return tune_here(o, s, argc, argv);
 }
 
 }  // namespace
