@@ -1,4 +1,5 @@
-// The distributed blocked Floyd-Warshall's kernels (the host side: harness/multigpu/distributed.cu). Each
+// The distributed blocked Floyd-Warshall's kernels (launched by variants/05_sm90_multigpu.cu, in the
+// round loop of harness/multigpu/distributed.cpp). Each
 // rank holds a row block: its row tiles (first_tile .. first_tile + count - 1 of the matrix), all
 // pitch columns, in sm90's padded layout (padding kPadding, so nothing checks bounds), plus the
 // pivot-row panel of the round (tile rows x pitch, broadcast by the round's owner; the owner reads
