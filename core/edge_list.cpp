@@ -85,7 +85,91 @@ class LineParser {
 }  // namespace
 
 namespace {
-EdgeList parse_edge_list_unchecked(std::string_view text, std::string_view source, uint64_t max_matrix_bytes);
+
+struct Header {
+  int64_t V = 0, E = 0, line = 0;
+};
+
+// The first line 'V E', checked, and the matrix it implies against `max_matrix_bytes` (0: the
+// memory available here), before anything the size of the graph is allocated.
+Header read_header(LineParser& p, uint64_t max_matrix_bytes) {
+  std::string limit_source;
+  if (max_matrix_bytes == 0) {
+    const MemoryLimit limit = available_memory();
+    max_matrix_bytes = limit.bytes;
+    limit_source = " (" + limit.source + ")";
+  }
+  std::vector<int64_t> f;
+  if (!p.next_fields(f)) p.fail(1, "empty input: expected a first line 'V E'");
+  if (f.size() != 2) {
+    p.fail(p.line(), fmt::format("expected 2 integers 'V E', found {}", f.size()));
+  }
+  const Header h{f[0], f[1], p.line()};
+  if (h.V <= 0) p.fail(h.line, fmt::format("V must be positive, got {}", h.V));
+  if (h.E < 0) p.fail(h.line, fmt::format("E must be non-negative, got {}", h.E));
+  if (h.V > INT32_MAX) p.fail(h.line, fmt::format("V = {} is larger than {}", h.V, INT32_MAX));
+  const uint64_t need = matrix_bytes(h.V);
+  if (need > max_matrix_bytes) {
+    p.fail(h.line, fmt::format("V = {} needs a {} distance matrix ({} bytes), more than the "
+                               "{} available{}",
+                               h.V, human_bytes(need), need, human_bytes(max_matrix_bytes),
+                               limit_source));
+  }
+  return h;
+}
+
+// One edge line 'src dst w', checked against V.
+Edge read_edge(LineParser& p, const std::vector<int64_t>& f, int64_t V) {
+  const int64_t line = p.line();
+  if (f.size() != 3) {
+    p.fail(line, fmt::format("expected 3 integers 'src dst w', found {}", f.size()));
+  }
+  for (int c = 0; c < 2; ++c) {
+    if (f[c] < 0 || f[c] >= V) {
+      p.fail(line, fmt::format("vertex {} out of range [0, {})", f[c], V));
+    }
+  }
+  if (f[2] < 0) p.fail(line, fmt::format("negative weight {}", f[2]));
+  if (f[2] >= kInf) {
+    p.fail(line, fmt::format("weight {} is not below the unreachable value {}", f[2], kInf));
+  }
+  return Edge{static_cast<int32_t>(f[0]), static_cast<int32_t>(f[1]), static_cast<int32_t>(f[2])};
+}
+
+EdgeList parse_edge_list_unchecked(std::string_view text, std::string_view source,
+                                   uint64_t max_matrix_bytes) {
+  LineParser p(text, source);
+  const auto [V, E, header_line] = read_header(p, max_matrix_bytes);
+  EdgeList g;
+  g.num_vertices = static_cast<int32_t>(V);
+  // A bogus E must not allocate: an edge line takes at least 6 bytes ("0 0 0\n").
+  g.edges.reserve(static_cast<size_t>(std::min<int64_t>(E, text.size() / 6 + 1)));
+  std::vector<int64_t> f;
+  int64_t max_w = -1, max_w_line = 0;
+  for (int64_t k = 0; k < E; ++k) {
+    if (!p.next_fields(f)) {
+      p.fail(p.line() + 1, fmt::format("end of input after {} of {} edges", k, E));
+    }
+    g.edges.push_back(read_edge(p, f, V));
+    if (g.edges.back().w > max_w) {
+      max_w = g.edges.back().w;
+      max_w_line = p.line();
+    }
+  }
+  if (p.next_fields(f)) {
+    p.fail(p.line(), fmt::format("unexpected content after the {} edges the header announced", E));
+  }
+  // A shortest path has at most V-1 edges; if that sum can reach kInf a real distance could
+  // be printed as "unreachable".
+  if (max_w > 0 && (V - 1) * max_w >= kInf) {
+    p.fail(max_w_line,
+           fmt::format("weight {} with V = {}: (V-1)*w = {} reaches the unreachable value {}, so "
+                       "distances could collide with 'unreachable'",
+                       max_w, V, (V - 1) * max_w, kInf));
+  }
+  return g;
+}
+
 }  // namespace
 
 // The encoding faults a text editor hides get their own message or a hint.
@@ -102,78 +186,6 @@ EdgeList parse_edge_list(std::string_view text, std::string_view source, uint64_
                                  "\\n, e.g. tr '\\r' '\\n')", e.what()));
   }
 }
-
-namespace {
-EdgeList parse_edge_list_unchecked(std::string_view text, std::string_view source,
-                                   uint64_t max_matrix_bytes) {
-  std::string limit_source;
-  if (max_matrix_bytes == 0) {
-    const MemoryLimit limit = available_memory();
-    max_matrix_bytes = limit.bytes;
-    limit_source = " (" + limit.source + ")";
-  }
-  LineParser p(text, source);
-  std::vector<int64_t> f;
-  if (!p.next_fields(f)) p.fail(1, "empty input: expected a first line 'V E'");
-  if (f.size() != 2) {
-    p.fail(p.line(), fmt::format("expected 2 integers 'V E', found {}", f.size()));
-  }
-  const int64_t V = f[0], E = f[1];
-  const int64_t header_line = p.line();
-  if (V <= 0) p.fail(header_line, fmt::format("V must be positive, got {}", V));
-  if (E < 0) p.fail(header_line, fmt::format("E must be non-negative, got {}", E));
-  if (V > INT32_MAX) p.fail(header_line, fmt::format("V = {} is larger than {}", V, INT32_MAX));
-  // Checked before anything the size of the graph is allocated.
-  const uint64_t need = matrix_bytes(V);
-  if (need > max_matrix_bytes) {
-    p.fail(header_line, fmt::format("V = {} needs a {} distance matrix ({} bytes), more than the "
-                                    "{} available{}",
-                                    V, human_bytes(need), need, human_bytes(max_matrix_bytes), limit_source));
-  }
-
-  EdgeList g;
-  g.num_vertices = static_cast<int32_t>(V);
-  // A bogus E must not allocate: an edge line takes at least 6 bytes ("0 0 0\n").
-  g.edges.reserve(static_cast<size_t>(std::min<int64_t>(E, text.size() / 6 + 1)));
-  int64_t max_w = -1, max_w_line = 0;
-  for (int64_t k = 0; k < E; ++k) {
-    if (!p.next_fields(f)) {
-      p.fail(p.line() + 1, fmt::format("end of input after {} of {} edges", k, E));
-    }
-    const int64_t line = p.line();
-    if (f.size() != 3) {
-      p.fail(line, fmt::format("expected 3 integers 'src dst w', found {}", f.size()));
-    }
-    for (int c = 0; c < 2; ++c) {
-      if (f[c] < 0 || f[c] >= V) {
-        p.fail(line, fmt::format("vertex {} out of range [0, {})", f[c], V));
-      }
-    }
-    if (f[2] < 0) p.fail(line, fmt::format("negative weight {}", f[2]));
-    if (f[2] >= kInf) {
-      p.fail(line, fmt::format("weight {} is not below the unreachable value {}", f[2], kInf));
-    }
-    if (f[2] > max_w) {
-      max_w = f[2];
-      max_w_line = line;
-    }
-    g.edges.push_back(
-        Edge{static_cast<int32_t>(f[0]), static_cast<int32_t>(f[1]), static_cast<int32_t>(f[2])});
-  }
-  if (p.next_fields(f)) {
-    p.fail(p.line(), fmt::format("unexpected content after the {} edges the header announced", E));
-  }
-  // A shortest path has at most V-1 edges; if that sum can reach kInf a real distance could
-  // be printed as "unreachable".
-  if (max_w > 0 && (V - 1) * max_w >= kInf) {
-    p.fail(max_w_line,
-           fmt::format("weight {} with V = {}: (V-1)*w = {} reaches the unreachable value {}, so "
-                       "distances could collide with 'unreachable'",
-                       max_w, V, (V - 1) * max_w, kInf));
-  }
-  return g;
-}
-}  // namespace
 
 std::string read_whole_input(const std::string& path) {
   const std::string name = path == "-" ? "<stdin>" : path;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -140,6 +141,82 @@ DefaultChoice default_config(const Variant& v, int n, const DeviceInfo* device,
   return {v.defaults, "declared default"};
 }
 
+namespace {
+
+// v's ok entries at n that this build compiles; `not_built`: the first measured config it does
+// not compile, and why.
+std::vector<const TuningEntry*> measured_at(const TuningDb& db, const TuningMatch& match,
+                                            const Variant& v, int n, std::string& not_built) {
+  std::vector<const TuningEntry*> measured;
+  for (const TuningEntry& e : db.entries()) {
+    if (!match.accepts(e) || e.variant != v.name || e.n != n || e.status != "ok") continue;
+    if (const std::string why = config_problem(v.name, e.config); !why.empty()) {
+      if (not_built.empty()) not_built = why;
+      continue;
+    }
+    measured.push_back(&e);
+  }
+  return measured;
+}
+
+// v's range at tuned size n: the pick, or nullopt with the reason (naming the config at fault:
+// the one not compiled, or the default) in `skipped`.
+std::optional<PolicyRange> range_at(const TuningDb& db, const TuningMatch& match,
+                                    const DeviceInfo& device, const std::vector<Policy>& current,
+                                    const Variant& v, int n, std::vector<std::string>* skipped) {
+  std::string not_built;
+  const std::vector<const TuningEntry*> measured = measured_at(db, match, v, n, not_built);
+  const auto fastest_by_median = [&](auto&& admits) {
+    const TuningEntry* fastest = nullptr;
+    for (const TuningEntry* e : measured)
+      if (admits(*e) && (!fastest || e->median_ms < fastest->median_ms)) fastest = e;
+    return fastest;
+  };
+  const TuningEntry* best = fastest_by_median([](const TuningEntry&) { return true; });
+  const std::string replaced = config_name(v.name, default_config(v, n, &device, current).config);
+  const TuningEntry* ref = db.find(match, replaced, n);
+  const std::string why = !best ? fmt::format("none of its measured configs is compiled by this build ({})", not_built)
+                          : !ref ? fmt::format("the database lacks the default it would replace ({})", replaced)
+                          : ref->status != "ok"
+                              ? fmt::format("the default it would replace ({}) is {} there: {}", replaced, ref->status,
+                                            ref->reason)
+                              : "";
+  if (!why.empty()) {
+    if (skipped) skipped->push_back(fmt::format("{} at n = {}: {}", v.name, n, why));
+    return std::nullopt;
+  }
+  // A pick must beat the default by its fastest sample too, not only by its median: a
+  // default whose samples something disturbed has a raised median but not a raised fastest
+  // sample (the H100 at n = 1000: batched[batch2=1,batch3=2] 0.535, 0.527, 0.528, then 1.559
+  // .. 0.840 ms, median 0.926, against batched[batch2=1,batch3=3]'s steady 0.539; its table
+  // took the slower pick; docs/perf-notes.md). So the pick is the fastest by median
+  // of the default and the configs that beat its fastest sample.
+  if (best != ref && fastest_sample_ms(*ref) <= fastest_sample_ms(*best)) {
+    const TuningEntry* faster = fastest_by_median(
+        [&](const TuningEntry& e) { return fastest_sample_ms(e) < fastest_sample_ms(*ref); });
+    best = faster && faster->median_ms < ref->median_ms ? faster : ref;
+  }
+  PolicyRange r;
+  r.config = best->config;
+  r.tuned_n = n;
+  r.median_ms = best->median_ms;
+  r.default_ms = best == ref ? 0.0 : ref->median_ms;
+  return r;
+}
+
+// Neighbouring tuned sizes split the n axis at their geometric mean.
+void split_n_axis(std::vector<PolicyRange>& ranges) {
+  ranges.front().n_min = 1;
+  for (size_t i = 0; i + 1 < ranges.size(); ++i) {
+    const int split = static_cast<int>(std::sqrt(double(ranges[i].tuned_n) * ranges[i + 1].tuned_n));
+    ranges[i].n_max = split;
+    ranges[i + 1].n_min = split + 1;
+  }
+  ranges.back().n_max = INT_MAX;
+}
+
+}  // namespace
+
 Policy policy_from_db(const TuningDb& db, const TuningMatch& match, const DeviceInfo& device,
                       const json& provenance, const std::vector<Policy>& current,
                       std::vector<std::string>* skipped) {
@@ -152,64 +229,10 @@ Policy policy_from_db(const TuningDb& db, const TuningMatch& match, const Device
     for (const TuningEntry& e : db.entries())
       if (match.accepts(e) && e.variant == v.name && e.status == "ok") sizes.insert(e.n);
     std::vector<PolicyRange> ranges;
-    for (int n : sizes) {
-      std::vector<const TuningEntry*> measured;  // its ok entries at n that this build compiles
-      std::string not_built;  // the first measured config this build does not compile, and why
-      for (const TuningEntry& e : db.entries()) {
-        if (!match.accepts(e) || e.variant != v.name || e.n != n || e.status != "ok") continue;
-        if (const std::string why = config_problem(v.name, e.config); !why.empty()) {
-          if (not_built.empty()) not_built = why;
-          continue;
-        }
-        measured.push_back(&e);
-      }
-      const auto fastest_by_median = [&](auto&& admits) {
-        const TuningEntry* fastest = nullptr;
-        for (const TuningEntry* e : measured)
-          if (admits(*e) && (!fastest || e->median_ms < fastest->median_ms)) fastest = e;
-        return fastest;
-      };
-      const TuningEntry* best = fastest_by_median([](const TuningEntry&) { return true; });
-      const std::string replaced = config_name(v.name, default_config(v, n, &device, current).config);
-      const TuningEntry* ref = db.find(match, replaced, n);
-      // Each reason names the config at fault: the one not compiled, or the default.
-      const std::string why = !best ? fmt::format("none of its measured configs is compiled by this build ({})", not_built)
-                              : !ref ? fmt::format("the database lacks the default it would replace ({})", replaced)
-                              : ref->status != "ok"
-                                  ? fmt::format("the default it would replace ({}) is {} there: {}", replaced, ref->status,
-                                                ref->reason)
-                                  : "";
-      if (!why.empty()) {
-        if (skipped) skipped->push_back(fmt::format("{} at n = {}: {}", v.name, n, why));
-        continue;
-      }
-      // A pick must beat the default by its fastest sample too, not only by its median: a
-      // default whose samples something disturbed has a raised median but not a raised fastest
-      // sample (the H100 at n = 1000: batched[batch2=1,batch3=2] 0.535, 0.527, 0.528, then 1.559
-      // .. 0.840 ms, median 0.926, against batched[batch2=1,batch3=3]'s steady 0.539; its table
-      // took the slower pick; docs/perf-notes.md). So the pick is the fastest by median
-      // of the default and the configs that beat its fastest sample.
-      if (best != ref && fastest_sample_ms(*ref) <= fastest_sample_ms(*best)) {
-        const TuningEntry* faster = fastest_by_median(
-            [&](const TuningEntry& e) { return fastest_sample_ms(e) < fastest_sample_ms(*ref); });
-        best = faster && faster->median_ms < ref->median_ms ? faster : ref;
-      }
-      PolicyRange r;
-      r.config = best->config;
-      r.tuned_n = n;
-      r.median_ms = best->median_ms;
-      r.default_ms = best == ref ? 0.0 : ref->median_ms;
-      ranges.push_back(std::move(r));
-    }
+    for (int n : sizes)
+      if (auto r = range_at(db, match, device, current, v, n, skipped)) ranges.push_back(std::move(*r));
     if (ranges.empty()) continue;
-    // Neighbouring tuned sizes split the n axis at their geometric mean.
-    ranges.front().n_min = 1;
-    for (size_t i = 0; i + 1 < ranges.size(); ++i) {
-      const int split = static_cast<int>(std::sqrt(double(ranges[i].tuned_n) * ranges[i + 1].tuned_n));
-      ranges[i].n_max = split;
-      ranges[i + 1].n_min = split + 1;
-    }
-    ranges.back().n_max = INT_MAX;
+    split_n_axis(ranges);
     p.variants[v.name] = std::move(ranges);
   }
   return p;
