@@ -1,9 +1,9 @@
-// The course variants' solves as a sequence of rounds, so that a test can launch one round at a
-// size too large to solve in a test: tests/test_variants_gpu.cpp runs the last round of each at
-// n = 65537, where an index computed in 32 bits (signed or not) or a grid dimension past its
-// limit shows. Each of these variants' run() is its schedule's rounds [0, count(n)), so the
-// test launches exactly what a solve does. (sm90 has none: its three schedules interleave the
-// rounds; its boundary tests solve in full.)
+// The course variants' solves as a sequence of rounds, so that a test can launch one round at
+// a size too large to solve in a test: tests/variants/test_variants_gpu.cpp runs the last round
+// of each at n = 65537, where an index computed in 32 bits (signed or not) or a grid dimension
+// past its limit shows. Each of these variants' run() is its schedule's rounds [0, count(n)),
+// so the test launches exactly what a solve does. (sm90 has none: its three schedules
+// interleave the rounds; its boundary tests solve in full.)
 #pragma once
 
 #include <cuda_runtime_api.h>

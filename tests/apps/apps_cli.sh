@@ -18,24 +18,24 @@
 #                                    unless named (77: no GPU)
 set -u
 mode=$1 build=$2
-here=$(cd "$(dirname "$0")" && pwd)
+tests=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 case $mode in
 golden)
-  for f in "$here"/data/*.txt; do
+  for f in "$tests"/data/*.txt; do
     "$build/apsp" "$f" --variant cpu -o "$tmp/out" 2>/dev/null || fail "apsp exited $? on $f"
     cmp -s "$tmp/out" "${f%.txt}.expected" || fail "$(basename "$f"): output differs from the golden file"
   done
   echo "golden outputs reproduced on the CPU" ;;
 gpu)
   "$build/apsp_bench" --list >/dev/null || fail "apsp_bench --list"
-  "$build/apsp" "$here/data/single.txt" --variant naive >/dev/null 2>&1
+  "$build/apsp" "$tests/data/single.txt" --variant naive >/dev/null 2>&1
   [ $? -eq 3 ] && { echo "no GPU: skipped"; exit 77; }
   for v in $("$build/apsp_bench" --list | awk '/^[a-z]/ {print $1}') auto; do
-    for f in "$here"/data/*.txt; do
+    for f in "$tests"/data/*.txt; do
       "$build/apsp" "$f" --variant "$v" -o "$tmp/out" 2>"$tmp/err"
       rc=$?
       # random70: (70 - 1) * 999 >= 32767, so 16-bit distances are not exact: refused, not run.
@@ -54,14 +54,14 @@ gpu)
   done
   echo "every variant gives the golden bytes" ;;
 verify)
-  for f in "$here"/data/*.txt; do
+  for f in "$tests"/data/*.txt; do
     "$build/apsp" "$f" --variant cpu --verify -o "$tmp/out" 2>"$tmp/err" || fail "apsp --verify exited $? on $f"
     grep -q "verified: the shortest-path certificate holds" "$tmp/err" || fail "no verdict: $(cat "$tmp/err")"
     cmp -s "$tmp/out" "${f%.txt}.expected" || fail "$(basename "$f"): output differs from the golden file"
   done
   echo "the certificate holds on every golden output (CPU)" ;;
 gpu_verify)
-  "$build/apsp" "$here/data/single.txt" --variant naive >/dev/null 2>&1
+  "$build/apsp" "$tests/data/single.txt" --variant naive >/dev/null 2>&1
   [ $? -eq 3 ] && { echo "no GPU: skipped"; exit 77; }
   "$build/gen_graph" --V 1000 --E 20000 --wmin 0 --wmax 5 --seed 11 -o "$tmp/g.txt" || fail "gen_graph"
   "$build/apsp" "$tmp/g.txt" --variant cpu -o "$tmp/cpu.txt" 2>/dev/null || fail "apsp --variant cpu"
@@ -112,14 +112,14 @@ roundtrip)
     "$build/gen_graph" $args -o "$tmp/g.txt" || fail "gen_graph $args"
     "$build/gen_graph" $args | cmp -s - "$tmp/g.txt" || fail "gen_graph $args: stdout and -o differ"
     "$build/gen_graph" $args | "$build/apsp" - --variant cpu > "$tmp/out" 2>/dev/null || fail "apsp on gen_graph $args"
-    python3 "$here/independent_apsp.py" "$tmp/g.txt" > "$tmp/expected"
+    python3 "$tests/support/independent_apsp.py" "$tmp/g.txt" > "$tmp/expected"
     cmp -s "$tmp/out" "$tmp/expected" || fail "gen_graph $args | apsp differs from the independent solver"
   done
   echo "round trips equal the independent solver" ;;
 bad)
   while IFS='|' read -r file message; do
     echo "keep me" > "$tmp/existing"
-    "$build/apsp" "$here/data/bad/$file" -o "$tmp/existing" 2>"$tmp/err" >"$tmp/stdout"
+    "$build/apsp" "$tests/data/bad/$file" -o "$tmp/existing" 2>"$tmp/err" >"$tmp/stdout"
     rc=$?
     [ $rc -eq 2 ] || fail "$file: exit $rc, expected 2"
     [ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "$file: expected one line on stderr: $(cat "$tmp/err")"
@@ -154,7 +154,7 @@ LIST
   [ $rc -eq 2 ] && [ ! -e "$tmp/g" ] && grep -q "reaches the unreachable value" "$tmp/err" || fail "gen_graph wmax: rc $rc $(cat "$tmp/err")"
   echo "every bad input refused, nothing written" ;;
 checks)
-  g=$here/data/single.txt
+  g=$tests/data/single.txt
   # The output folder is checked first: a missing input is not even opened.
   "$build/apsp" /nonexistent-input.txt -o /nonexistent-folder/x.txt 2>"$tmp/err"; rc=$?
   [ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "apsp: -o /nonexistent-folder/x.txt: the folder /nonexistent-folder does not exist" ] \

@@ -8,7 +8,7 @@
 #   exit_codes.sh BIN_DIR SOURCE_DIR
 set -u
 bin=$1 src=$2
-. "$(dirname "$0")/cli_lib.sh"
+. "$(dirname "$0")/../support/cli_lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 data=$src/tests/data fixtures=$src/tests/fixtures

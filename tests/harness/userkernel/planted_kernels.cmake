@@ -1,7 +1,8 @@
-# The planted faults the user-kernel tests run (tests/test_user_kernel.cpp, the GPU tests and
-# the CLI tests): examples/kernels/fw32.cu with one change each, written into the build folder
-# at configure time, so that the example stays the one copy of the kernel. A change whose text
-# is no longer in the example fails the configure: a planted fault cannot silently vanish.
+# The planted faults the user-kernel tests run (test_user_kernel.cpp beside this file, the GPU
+# tests and the CLI tests): examples/kernels/fw32.cu with one change each, written into the
+# build folder at configure time, so that the example stays the one copy of the kernel. A change
+# whose text is no longer in the example fails the configure: a planted fault cannot silently
+# vanish.
 set(planted_source ${PROJECT_SOURCE_DIR}/examples/kernels/fw32.cu)
 set(planted_dir ${CMAKE_CURRENT_BINARY_DIR}/kernels)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${planted_source})
@@ -10,7 +11,7 @@ file(READ ${planted_source} planted_text)
 function(plant name from to)
   string(FIND "${planted_text}" "${from}" at)
   if(at EQUAL -1)
-    message(FATAL_ERROR "tests/planted_kernels.cmake: ${name}: the text to change is not in ${planted_source}")
+    message(FATAL_ERROR "tests/harness/userkernel/planted_kernels.cmake: ${name}: the text to change is not in ${planted_source}")
   endif()
   string(REPLACE "${from}" "${to}" text "${planted_text}")
   file(CONFIGURE OUTPUT ${planted_dir}/${name}.cu CONTENT "${text}" @ONLY)

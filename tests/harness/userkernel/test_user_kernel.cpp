@@ -18,7 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kExamples = APSP_SOURCE_DIR "/examples/kernels/";
-const std::string kPlanted = APSP_PLANTED_DIR "/";  // tests/planted_kernels.cmake
+const std::string kPlanted = APSP_PLANTED_DIR "/";  // tests/harness/userkernel/planted_kernels.cmake
 
 // A fresh cache folder per test: hits and misses are the test's own.
 class UserKernelTest : public ::testing::Test {

@@ -9,7 +9,7 @@
 # The gpu mode exits 77 (skipped) without a CUDA device.
 set -u
 mode=$1 bin=$2
-. "$(dirname "$0")/cli_lib.sh"
+. "$(dirname "$0")/../support/cli_lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 nodev=(env CUDA_VISIBLE_DEVICES=)
@@ -45,7 +45,7 @@ cpu)
     --transport carrier-pigeon
   expect 2 "--transport excludes --ranks-on-one-gpu" "$bin/apsp_bench" --dry-run --gpus 2 --transport nccl \
     --ranks-on-one-gpu
-  single=$(dirname "$0")/data/single.txt
+  single=$(dirname "$0")/../data/single.txt
   expect 2 "apsp: --gpus: a GPU count must be positive, got 0" "$bin/apsp" "$single" --gpus 0
   expect 2 "apsp: --gpus 1,2: apsp solves on one GPU count" "$bin/apsp" "$single" --gpus 1,2
   expect 2 "apsp: --gpus: 'x' is not an integer" "$bin/apsp" "$single" --gpus x
@@ -65,7 +65,7 @@ gpu)
     --gpus 1,$more --json "$tmp/r.json"
   [ -e "$tmp/r.json" ] && fail "a refused run wrote its results file"
   echo "ok: refused before any work ($(( ($(date +%s%N) - start) / 1000000 )) ms)"
-  expect 4 "apsp: $more GPUs asked, $present present (--gpus)" "$bin/apsp" "$(dirname "$0")/data/single.txt" --gpus $more
+  expect 4 "apsp: $more GPUs asked, $present present (--gpus)" "$bin/apsp" "$(dirname "$0")/../data/single.txt" --gpus $more
   "$bin/apsp_bench" --variant sm90 --n 500,1337 --gpus 1,3 --transport single-device --reps 3 --ceiling-time 0.2 \
     --json "$tmp/r.json" >"$tmp/bench.txt" 2>&1 || { cat "$tmp/bench.txt"; fail "bench over 3 ranks exited $?"; }
   python3 - "$tmp/r.json" <<'PY' || fail "results of the 3-rank runs: $(cat "$tmp/bench.txt")"

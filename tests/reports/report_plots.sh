@@ -44,7 +44,7 @@ rc=$?
 grep -q "Traceback" "$out3/f/plot.log" || { echo "no traceback in plot.log"; exit 1; }
 # Progress: the script reports each plot ("progress DONE TOTAL", the heatmaps counted once the
 # database is read); on a terminal apsp_report shows the share and the time left.
-script_dir=$(dirname "$0")/../scripts
+script_dir=$(dirname "$0")/../../scripts
 python3 "$script_dir/plot_results.py" --out "$out3/p" --db "$fixtures/h200_tuning_v2.json" "$fixtures/h200_bench.json" \
   > "$out3/progress" 2>&1 || { echo "plot_results.py: $(cat "$out3/progress")"; exit 1; }
 [ "$(head -n 1 "$out3/progress")" = "progress 0 3" ] && grep -qx "progress 4 4" "$out3/progress" \

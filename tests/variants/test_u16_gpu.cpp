@@ -24,7 +24,7 @@
 #include "harness/measure/executor.hpp"
 #include "harness/measure/matrix_layout.hpp"
 #include "harness/measure/workbench.hpp"
-#include "tests/pairs_of_rounds_sizes.hpp"
+#include "tests/variants/pairs_of_rounds_sizes.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp {

@@ -25,7 +25,7 @@
 #include "harness/verify/certificate.hpp"
 #include "harness/measure/matrix_layout.hpp"
 #include "harness/userkernel/user_kernel.hpp"
-#include "tests/pairs_of_rounds_sizes.hpp"
+#include "tests/variants/pairs_of_rounds_sizes.hpp"
 #include "variants/rounds.hpp"
 #include "variants/variant.hpp"
 

@@ -7,7 +7,7 @@
 #   readers_cli.sh BIN_DIR FIXTURES_DIR
 set -u
 bin=$1 fixtures=$2
-. "$(dirname "$0")/cli_lib.sh"
+. "$(dirname "$0")/../support/cli_lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # changed IN OUT PYTHON: the JSON file IN with the statement PYTHON applied to it (as d), into OUT

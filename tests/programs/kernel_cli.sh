@@ -7,7 +7,7 @@ set -u
 bin=$1 src=$2 planted=$3 work=$4
 rm -rf "$work" && mkdir -p "$work"
 export APSP_KERNEL_CACHE=$work/cache
-. "$(dirname "$0")/cli_lib.sh"
+. "$(dirname "$0")/../support/cli_lib.sh"
 ex=$src/examples/kernels
 
 # A syntax error: NVRTC's log with file and line, then one line, exit 2, in every program.
