@@ -37,7 +37,7 @@ struct Options {
   std::optional<std::pair<int, int>> path;  // read from it
   bool timing = false, no_warm_up = false, verify = false;
   int threads = 0;
-  std::string gpus = "1";         // --gpus: one count, or all
+  std::string gpus = "1";                              // --gpus: one count, or all
   std::string transport = harness::kDefaultTransport;  // --transport, --ranks-on-one-gpu
   // Standard output carries one thing: the path line (--path), the next hops (--paths -), or
   // else the distances. The distances are written unless another takes standard output and

@@ -1,8 +1,8 @@
 // gen_graph: writes a seeded graph in the edge-list format (the generators of core/).
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 
 #include "core/atomic_file.hpp"
@@ -28,15 +28,22 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--kind", o.kind, "random|chain|grid|components|star")
       ->check(CLI::IsMember({"random", "chain", "grid", "components", "star"}));
   add_integer_option(app, "--V", s.num_vertices, 1, 1 << 30, "vertices")->required();
-  add_integer_option(app, "--E", o.edges, int64_t{0}, int64_t{1} << 40, "random: exactly this many edges (drawn with replacement)");
-  app.add_option_function<double>("--density", [&o](double p) { o.spec.density = p; o.has_density = true; },
-                                  "random, components: probability of each ordered pair (default 0.01)")
+  add_integer_option(app, "--E", o.edges, int64_t{0}, int64_t{1} << 40,
+                     "random: exactly this many edges (drawn with replacement)");
+  app.add_option_function<double>(
+         "--density",
+         [&o](double p) {
+           o.spec.density = p;
+           o.has_density = true;
+         },
+         "random, components: probability of each ordered pair (default 0.01)")
       ->check(CLI::Range(0.0, 1.0));
   add_integer_option(app, "--wmin", s.wmin, 0, 1073741822, "smallest weight");
   add_integer_option(app, "--wmax", s.wmax, 0, 1073741822, "largest weight");
   add_integer_option(app, "--seed", s.seed, uint64_t{0}, UINT64_MAX, "seed");
   add_integer_option(app, "--components", s.components, 1, 1 << 30, "components: how many");
-  app.add_option("-o,--output", o.output, "output file (appears only when whole); - or none: standard output");
+  app.add_option("-o,--output", o.output,
+                 "output file (appears only when whole); - or none: standard output");
 }
 
 // The options CLI11 cannot check alone; false after saying why on stderr.
@@ -64,7 +71,8 @@ int write_graph(const GraphSpec& s, const std::string& output, uint64_t need) {
     const Doing doing(fmt::format("generating {}", describe(s)), need);
     const std::string text = format_edge_list(generate(s));
     if (output.empty() || output == "-") {
-      if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
+      if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() ||
+          std::fflush(stdout) != 0) {
         fmt::print(stderr, "gen_graph: standard output: write failed\n");
         return kExitFailed;
       }
@@ -85,9 +93,10 @@ int write_graph(const GraphSpec& s, const std::string& output, uint64_t need) {
 
 int run(int argc, char** argv) {
   Options o;
-  CLI::App app{"gen_graph: a seeded graph in the edge-list format ('V E', then 'src dst w').\n"
-               "The same arguments give the same file on every platform.\n" +
-               exit_codes_help("the output could not be written, or memory ran out", false)};
+  CLI::App app{
+      "gen_graph: a seeded graph in the edge-list format ('V E', then 'src dst w').\n"
+      "The same arguments give the same file on every platform.\n" +
+      exit_codes_help("the output could not be written, or memory ran out", false)};
   add_options(app, o);
   if (const std::optional<int> rc = parse_command_line(app, argc, argv, "gen_graph")) return *rc;
   if (!options_agree(o)) return kExitRefused;
@@ -98,8 +107,9 @@ int run(int argc, char** argv) {
   // Checked before any work: --E 2^40 (the largest it takes) needs tens of terabytes.
   const uint64_t need = generation_bytes(s);
   if (const MemoryLimit left = available_memory(); need > left.bytes) {
-    fmt::print(stderr, "gen_graph: {} needs about {} for its {} edges and their text, more than {}: {}\n",
-               describe(s), human_bytes(need), expected_edges(s), left.source, human_bytes(left.bytes));
+    fmt::print(
+        stderr, "gen_graph: {} needs about {} for its {} edges and their text, more than {}: {}\n",
+        describe(s), human_bytes(need), expected_edges(s), left.source, human_bytes(left.bytes));
     return kExitRefused;  // too large for this machine: refused, as apsp refuses such a graph
   }
   return write_graph(s, o.output, need);

@@ -2,10 +2,10 @@
 // verified bit-exact before it is timed; statistics, speedups over naive and the share of the
 // measured min-plus ceiling; text tables on stdout, --json / --md / --gbench-json files.
 // Exit codes: 0 all verified, 1 a run FAILED or could not run, 2 bad usage, 3 no CUDA device.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -16,17 +16,16 @@
 #include "core/console.hpp"
 #include "core/memory.hpp"
 #include "core/tables.hpp"
-#include "harness/pipeline/describe_plan.hpp"
-#include "harness/pipeline/pipeline.hpp"
+#include "harness/measure/statistics.hpp"
 #include "harness/multigpu/distributed.hpp"
 #include "harness/multigpu/multi_gpu_model.hpp"
 #include "harness/multigpu/transport.hpp"
-#include "harness/measure/statistics.hpp"
+#include "harness/pipeline/describe_plan.hpp"
+#include "harness/pipeline/pipeline.hpp"
 #include "harness/userkernel/user_kernel.hpp"
 
 namespace apsp::bench {
 namespace {
-
 
 struct Options {
   std::string sizes = "1000,2500,5000,7500,10000";
@@ -35,9 +34,9 @@ struct Options {
   bool list = false, dry_run = false, warm = false, any_graph = false, any_build = false;
   harness::Plan plan;
   std::string graph_file, json_out, md_out, gbench_json, baseline, tuned;
-  std::string gpus = "1";         // --gpus, parsed into plan.gpus
+  std::string gpus = "1";                              // --gpus, parsed into plan.gpus
   std::string transport = harness::kDefaultTransport;  // --transport, --ranks-on-one-gpu
-  std::vector<std::string> kernels;  // user kernel files (--kernel)
+  std::vector<std::string> kernels;                    // user kernel files (--kernel)
   harness::WorkerOptions workers;
   harness::UserKernels user_kernels;
 };
@@ -47,19 +46,25 @@ void add_options(CLI::App& app, Options& o) {
   app.option_defaults()->always_capture_default();
   app.add_option("--n", o.sizes, "sizes, comma separated");
   app.add_option("--variant", o.variants, "variants, comma separated, or 'all' (default: all)");
-  app.add_option("--config", o.configs, "a config as printed, e.g. 'batched[batch2=6,batch3=4]' (repeatable)");
+  app.add_option("--config", o.configs,
+                 "a config as printed, e.g. 'batched[batch2=6,batch3=4]' (repeatable)");
   app.add_option("--kernel", o.kernels,
-                 "a Floyd-Warshall kernel file to compile at run time (NVRTC) and run beside the variants, named "
+                 "a Floyd-Warshall kernel file to compile at run time (NVRTC) and run beside the "
+                 "variants, named "
                  "after the file (docs/kernel-contract.md; repeatable)")
       ->check(CLI::ExistingFile);
-  app.add_option("--kernel-timeout", o.workers.timeout_s,
-                 "seconds one solve of a --kernel may take before it is stopped and reported FAILED")
+  app.add_option(
+         "--kernel-timeout", o.workers.timeout_s,
+         "seconds one solve of a --kernel may take before it is stopped and reported FAILED")
       ->check(CLI::Range(0.1, 1e6));
-  add_gpu_options(app, o.gpus, o.transport, harness::transports(),
-                  "GPU counts the multi-GPU variants (sm90) run at, comma separated, each a run of its own, or "
-                  "'all' (every GPU here); the other variants run on one GPU. Parallel efficiency is against the "
-                  "one-GPU run of the same config in the same run (ask for 1 too: --gpus 1,8)");
-  app.add_flag("--list", o.list, "list variants, their parameter spaces, defaults and constraints, and exit");
+  add_gpu_options(
+      app, o.gpus, o.transport, harness::transports(),
+      "GPU counts the multi-GPU variants (sm90) run at, comma separated, each a run of its own, or "
+      "'all' (every GPU here); the other variants run on one GPU. Parallel efficiency is against "
+      "the "
+      "one-GPU run of the same config in the same run (ask for 1 too: --gpus 1,8)");
+  app.add_flag("--list", o.list,
+               "list variants, their parameter spaces, defaults and constraints, and exit");
   app.add_flag("--dry-run", o.dry_run, "print the plan and validate it; needs no GPU");
   add_integer_option(app, "--reps", p.sampling.max_reps, 1, 1 << 30, "most samples per run");
   add_integer_option(app, "--min-reps", p.sampling.min_reps, 1, 1 << 30, "fewest samples per run");
@@ -68,41 +73,57 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::Range(0.0, 1e6));
   app.add_flag("--warm", o.warm, "do not flush L2 before each sample");
   app.add_flag("--cuda-graph", p.cuda_graph, "also time the replay of a CUDA graph of one solve");
-  app.add_flag("--phases", p.phases, "also time phases 1, 2 and 3 of one solve (summed over rounds) for the tiled variants");
-  add_integer_option(app, "--seed", p.graph.spec.seed, uint64_t{0}, UINT64_MAX, "graph generator seed");
-  app.add_option("--density", p.graph.spec.density, "edge probability of the random graph")->check(CLI::Range(0.0, 1.0));
-  add_integer_option(app, "--wmax", p.graph.spec.wmax, 1, 1 << 30, "largest edge weight (weights in [1, wmax])");
+  app.add_flag(
+      "--phases", p.phases,
+      "also time phases 1, 2 and 3 of one solve (summed over rounds) for the tiled variants");
+  add_integer_option(app, "--seed", p.graph.spec.seed, uint64_t{0}, UINT64_MAX,
+                     "graph generator seed");
+  app.add_option("--density", p.graph.spec.density, "edge probability of the random graph")
+      ->check(CLI::Range(0.0, 1.0));
+  add_integer_option(app, "--wmax", p.graph.spec.wmax, 1, 1 << 30,
+                     "largest edge weight (weights in [1, wmax])");
   app.add_option("--graph", o.graph_file, "solve this edge-list file instead (n = its V)");
   app.add_option("--json", o.json_out, "write results JSON (schema apsp-bench/1)");
   app.add_option("--md", o.md_out, "write the markdown tables");
-  app.add_option("--gbench-json", o.gbench_json, "write Google Benchmark's JSON (for its compare.py)");
-  app.add_option("--tuned", o.tuned,
-                 "tuning database: each variant with parameters runs the database's fastest config for the "
-                 "nearest tuned n, where it was measured faster than the shipped default on this device, "
-                 "graph spec and build");
-  app.add_flag("--tuned-any-graph", o.any_graph, "--tuned: also use entries measured on other graph specs");
-  app.add_flag("--tuned-any-build", o.any_build, "--tuned: also use entries measured by other builds");
+  app.add_option("--gbench-json", o.gbench_json,
+                 "write Google Benchmark's JSON (for its compare.py)");
+  app.add_option(
+      "--tuned", o.tuned,
+      "tuning database: each variant with parameters runs the database's fastest config for the "
+      "nearest tuned n, where it was measured faster than the shipped default on this device, "
+      "graph spec and build");
+  app.add_flag("--tuned-any-graph", o.any_graph,
+               "--tuned: also use entries measured on other graph specs");
+  app.add_flag("--tuned-any-build", o.any_build,
+               "--tuned: also use entries measured by other builds");
   app.add_option("--verify", p.reference,
-                 "above n = 2048 (the CPU reference's range): 'certificate' checks every entry against the graph's "
-                 "edges on the GPU (no second solve; O(E + n * E') a run, E' the edges that are shortest paths "
-                 "themselves), 'naive' compares with the naive variant's output, 'auto' naive up to n = 16384 (where it "
+                 "above n = 2048 (the CPU reference's range): 'certificate' checks every entry "
+                 "against the graph's "
+                 "edges on the GPU (no second solve; O(E + n * E') a run, E' the edges that are "
+                 "shortest paths "
+                 "themselves), 'naive' compares with the naive variant's output, 'auto' naive up "
+                 "to n = 16384 (where it "
                  "usually runs anyway, as the speedup baseline) and the certificate above")
-      ->check(CLI::IsMember({std::string(harness::kAutoReference), std::string(harness::kCertificate),
-                             std::string("naive")}));
-  app.add_option("--baseline", o.baseline, "reuse naive timings from an earlier results JSON of the same device model");
-  app.add_option("--ceiling-time", p.ceiling_s, "seconds spent measuring each min-plus ceiling (int32, then packed 16-bit)")->check(CLI::Range(0.0, 1e6));
+      ->check(CLI::IsMember({std::string(harness::kAutoReference),
+                             std::string(harness::kCertificate), std::string("naive")}));
+  app.add_option("--baseline", o.baseline,
+                 "reuse naive timings from an earlier results JSON of the same device model");
+  app.add_option("--ceiling-time", p.ceiling_s,
+                 "seconds spent measuring each min-plus ceiling (int32, then packed 16-bit)")
+      ->check(CLI::Range(0.0, 1e6));
   app.allow_extras();  // --benchmark_* flags go to Google Benchmark
 }
 
 void print_variant(const Variant& v) {
-    fmt::print("{:<13} {}\n", v.name, v.summary);
-    for (const Param& p : v.space) {
-      fmt::print("{:<13}   {} in {{{}}} (declared default {}, search group '{}'): {}\n", "", p.name,
-                 fmt::join(p.values, ","), v.defaults.at(p.name), p.group, p.help);
-    }
-    for (const Constraint& c : v.constraints) fmt::print("{:<13}   constraint: {}\n", "", c.rule);
-    fmt::print("{:<13}   declared default: {}{}\n", "", config_name(v.name, v.defaults),
-               v.space.empty() ? "" : " (a policy or heuristic may pick another per n: see --dry-run)");
+  fmt::print("{:<13} {}\n", v.name, v.summary);
+  for (const Param& p : v.space) {
+    fmt::print("{:<13}   {} in {{{}}} (declared default {}, search group '{}'): {}\n", "", p.name,
+               fmt::join(p.values, ","), v.defaults.at(p.name), p.group, p.help);
+  }
+  for (const Constraint& c : v.constraints) fmt::print("{:<13}   constraint: {}\n", "", c.rule);
+  fmt::print(
+      "{:<13}   declared default: {}{}\n", "", config_name(v.name, v.defaults),
+      v.space.empty() ? "" : " (a policy or heuristic may pick another per n: see --dry-run)");
 }
 
 void print_list() {
@@ -114,16 +135,19 @@ void print_list() {
 void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
   harness::Plan& p = o.plan;
   if (!o.tuned.empty()) {
-    if (access(o.tuned.c_str(), R_OK) != 0) throw std::invalid_argument(fmt::format("--tuned {}: cannot read", o.tuned));
+    if (access(o.tuned.c_str(), R_OK) != 0)
+      throw std::invalid_argument(fmt::format("--tuned {}: cannot read", o.tuned));
     std::string note;
     tuned = TuningDb::load(o.tuned, &note);
     if (!note.empty()) fmt::print("{}\n", note);
   }
-  for (const auto& [out, option] : {std::pair{o.json_out, "--json"}, {o.md_out, "--md"}, {o.gbench_json, "--gbench-json"}})
+  for (const auto& [out, option] :
+       {std::pair{o.json_out, "--json"}, {o.md_out, "--md"}, {o.gbench_json, "--gbench-json"}})
     if (!out.empty()) check_output_path(out, option);
   if (o.variants.empty() && o.configs.empty()) o.variants = "all";
   p.requests = harness::select_requests(o.variants, o.configs);
-  for (const Variant* v : o.user_kernels.variants) p.requests.push_back(harness::Request{v, std::nullopt});
+  for (const Variant* v : o.user_kernels.variants)
+    p.requests.push_back(harness::Request{v, std::nullopt});
   for (harness::Request& r : p.requests) r.tuned = !o.tuned.empty() && !r.config;
   if (!o.graph_file.empty()) {
     p.graph.edges = std::make_shared<EdgeList>(read_edge_list(o.graph_file));
@@ -155,8 +179,11 @@ void print_measured_and_model(const Results& r) {
     if (run.gpus == 1 || run.samples_ms.empty()) continue;
     if (harness::transport_shares_device(r.context.transport)) {
       if (const RunResult* one = harness::one_gpu_run(r, run))
-        fmt::print("{} at n = {} over {} ranks on one GPU: {:.3f} ms, {:+.1f}% against {:.3f} ms solved whole\n",
-                   run.name, run.n, run.gpus, run.median_ms, 100 * (run.median_ms / one->median_ms - 1), one->median_ms);
+        fmt::print(
+            "{} at n = {} over {} ranks on one GPU: {:.3f} ms, {:+.1f}% against {:.3f} ms solved "
+            "whole\n",
+            run.name, run.n, run.gpus, run.median_ms, 100 * (run.median_ms / one->median_ms - 1),
+            one->median_ms);
       continue;
     }
     if (!run.parallel_efficiency) continue;
@@ -165,28 +192,33 @@ void print_measured_and_model(const Results& r) {
     link.rate_updates_per_s = static_cast<double>(run.n) * run.n * run.n / (one_gpu_ms / 1000);
     const Variant* v = find_variant(run.variant);
     if (!v) continue;
-    const harness::Prediction p = harness::predict(run.n, run.gpus, harness::distributed_tile(*v, run.config), link);
-    fmt::print("{} at n = {} on {} GPUs: measured {:.3f} s ({:.1f}% parallel efficiency); model from this run's "
-               "one-GPU rate: {:.3f} s ({:.1f}%)\n",
-               run.name, run.n, run.gpus, run.median_ms / 1000, 100 * *run.parallel_efficiency, p.total_s,
-               100 * p.efficiency);
+    const harness::Prediction p =
+        harness::predict(run.n, run.gpus, harness::distributed_tile(*v, run.config), link);
+    fmt::print(
+        "{} at n = {} on {} GPUs: measured {:.3f} s ({:.1f}% parallel efficiency); model from this "
+        "run's "
+        "one-GPU rate: {:.3f} s ({:.1f}%)\n",
+        run.name, run.n, run.gpus, run.median_ms / 1000, 100 * *run.parallel_efficiency, p.total_s,
+        100 * p.efficiency);
   }
 }
 
 // "" when the plan fits this device and the baseline file matches it; else the reason.
-std::string device_problem(const harness::Plan& p, const DeviceInfo& dev, const Results& baseline, const Options& o) {
+std::string device_problem(const harness::Plan& p, const DeviceInfo& dev, const Results& baseline,
+                           const Options& o) {
   if (!o.baseline.empty() && baseline.context.device.value("name", "") != dev.name)
-    return fmt::format("--baseline {} was measured on '{}', this is '{}': refusing to mix devices", o.baseline,
-                       baseline.context.device.value("name", "?"), dev.name);
+    return fmt::format("--baseline {} was measured on '{}', this is '{}': refusing to mix devices",
+                       o.baseline, baseline.context.device.value("name", "?"), dev.name);
   return harness::memory_problem(p, device_free_bytes(), available_memory().bytes);
 }
 
 void write_outputs(const Results& results, const Options& o, const DeviceInfo& dev) {
   if (!o.json_out.empty()) write_file_atomic(o.json_out, to_json(results).dump(2) + "\n");
   if (!o.md_out.empty()) {
-    std::string md = fmt::format("# apsp_bench on {}\n\n{} (cc {}, {} SMs), driver {}, runtime {}, git {}, {}\n\n",
-                                 dev.name, dev.name, dev.cc(), dev.sms, dev.driver, dev.runtime,
-                                 results.context.build.value("git", "?"), results.context.date);
+    std::string md = fmt::format(
+        "# apsp_bench on {}\n\n{} (cc {}, {} SMs), driver {}, runtime {}, git {}, {}\n\n", dev.name,
+        dev.name, dev.cc(), dev.sms, dev.driver, dev.runtime,
+        results.context.build.value("git", "?"), results.context.date);
     if (const std::string line = ceilings_line(results.context); !line.empty()) md += line + "\n\n";
     md += "## Time and speedup over naive\n\n" + render_markdown(speedup_grid(results));
     md += "\n## Every run\n\n" + render_markdown(detail_grid(results));
@@ -197,7 +229,9 @@ void write_outputs(const Results& results, const Options& o, const DeviceInfo& d
 // 0, or the exit code and its line: no CUDA device (3), fewer GPUs than --gpus asks (4).
 int device_refusal(const Options& o, bool has_gpu) {
   if (!has_gpu) {
-    fmt::print(stderr, "apsp_bench: no CUDA device found (the bench needs a GPU; --dry-run and --list work without one)\n");
+    fmt::print(stderr,
+               "apsp_bench: no CUDA device found (the bench needs a GPU; --dry-run and --list work "
+               "without one)\n");
     return kExitNoDevice;
   }
   if (const std::string why = harness::gpu_count_problem(
@@ -224,7 +258,8 @@ std::optional<harness::TunedSource> tuned_source(const Options& o, const TuningD
 // The command line: CLI11's options, then the extras, which only Google Benchmark's --benchmark_*
 // flags may be. Returns the exit code to stop with, or nothing to go on.
 std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
-  if (const std::optional<int> rc = apsp::parse_command_line(app, argc, argv, "apsp_bench")) return rc;
+  if (const std::optional<int> rc = apsp::parse_command_line(app, argc, argv, "apsp_bench"))
+    return rc;
   std::vector<std::string> gbench_flags;
   for (const std::string& extra : app.remaining()) {
     if (extra.rfind("--benchmark_", 0) != 0) {
@@ -249,7 +284,8 @@ std::optional<int> prepare(Options& o, const CLI::App& app, const std::optional<
   try {
     // Compiled before anything runs: a file that does not compile stops here, with exit 2.
     o.workers.compile.arch = device ? harness::arch_of(*device) : "sm_90";
-    o.user_kernels = harness::register_user_kernels(o.kernels, {}, Target::kIsolated, o.workers.compile);
+    o.user_kernels =
+        harness::register_user_kernels(o.kernels, {}, Target::kIsolated, o.workers.compile);
     for (const auto& k : o.user_kernels.kernels) fmt::print("{}\n", harness::describe_compile(*k));
     if (o.list) {
       print_list();
@@ -260,7 +296,8 @@ std::optional<int> prepare(Options& o, const CLI::App& app, const std::optional<
   } catch (const harness::CompileError& e) {
     fmt::print(stderr, "{}\n", harness::compile_failure_text("apsp_bench", e));
     return kExitRefused;
-  } catch (const std::exception& e) {  // InputError, invalid_argument, runtime_error: one line, exit 2
+  } catch (
+      const std::exception& e) {  // InputError, invalid_argument, runtime_error: one line, exit 2
     fmt::print(stderr, "apsp_bench: {}\n", failure_text(e));
     return kExitRefused;
   }
@@ -269,28 +306,32 @@ std::optional<int> prepare(Options& o, const CLI::App& app, const std::optional<
 
 // The plan run in the session that fits it: its tables on stdout, the files asked for; returns
 // the exit code.
-int measure(const Options& o, const harness::Session& session, const Results& baseline, const TuningDb& tuned_db,
-            int argc, char** argv);
+int measure(const Options& o, const harness::Session& session, const Results& baseline,
+            const TuningDb& tuned_db, int argc, char** argv);
 
 int run(int argc, char** argv) {
   Options o;
-  CLI::App app{"apsp_bench: verify and time every APSP variant over a sweep of n.\n"
-               "Every result is checked bit-exact (CPU reference up to n = 2048, the naive variant's\n"
-               "output above) before it is timed. Speedups are against naive. A variant asked for by\n"
-               "name runs its default for each n: this device's policy table (policies/), else the\n"
-               "variant's heuristic, else its declared default (--dry-run shows which).\n"
-               + exit_codes_help("a run FAILED or could not run, or a write failed") + "\n"
-               "Your own kernel: --kernel my_fw.cu compiles it at run time and runs it like a variant\n"
-               "(docs/kernel-contract.md); a kernel that faults or hangs is FAILED, the rest go on."};
+  CLI::App app{
+      "apsp_bench: verify and time every APSP variant over a sweep of n.\n"
+      "Every result is checked bit-exact (CPU reference up to n = 2048, the naive variant's\n"
+      "output above) before it is timed. Speedups are against naive. A variant asked for by\n"
+      "name runs its default for each n: this device's policy table (policies/), else the\n"
+      "variant's heuristic, else its declared default (--dry-run shows which).\n" +
+      exit_codes_help("a run FAILED or could not run, or a write failed") +
+      "\n"
+      "Your own kernel: --kernel my_fw.cu compiles it at run time and runs it like a variant\n"
+      "(docs/kernel-contract.md); a kernel that faults or hangs is FAILED, the rest go on."};
   add_options(app, o);
   if (const std::optional<int> rc = parse_command_line(app, argc, argv)) return *rc;
-  const std::optional<DeviceInfo> device = has_device() ? std::optional(query_device()) : std::nullopt;
+  const std::optional<DeviceInfo> device =
+      has_device() ? std::optional(query_device()) : std::nullopt;
   Results baseline;
   TuningDb tuned_db;
   if (const std::optional<int> rc = prepare(o, app, device, baseline, tuned_db)) return *rc;
   harness::resolve_gpu_counts(o.plan.gpus, device_count());
   if (o.dry_run) {
-    fmt::print("{}", harness::describe_plan(o.plan, harness::PlanNotes{tuned_source(o, tuned_db), std::nullopt}));
+    fmt::print("{}", harness::describe_plan(
+                         o.plan, harness::PlanNotes{tuned_source(o, tuned_db), std::nullopt}));
     return 0;
   }
   if (const int rc = device_refusal(o, device.has_value()); rc != 0) return rc;
@@ -303,17 +344,19 @@ int run(int argc, char** argv) {
   return measure(o, session, baseline, tuned_db, argc, argv);
 }
 
-int measure(const Options& o, const harness::Session& session, const Results& baseline, const TuningDb& tuned_db,
-            int argc, char** argv) {
+int measure(const Options& o, const harness::Session& session, const Results& baseline,
+            const TuningDb& tuned_db, int argc, char** argv) {
   const DeviceInfo& dev = *session.device;
-  fmt::print("device: {} (cc {}, {} SMs, {} MHz), driver {}, runtime {}; build {} (kernels {})\n", dev.name,
-             dev.cc(), dev.sms, dev.clock_mhz, dev.driver, dev.runtime, session.build.commit, session.build.kernels);
+  fmt::print("device: {} (cc {}, {} SMs, {} MHz), driver {}, runtime {}; build {} (kernels {})\n",
+             dev.name, dev.cc(), dev.sms, dev.clock_mhz, dev.driver, dev.runtime,
+             session.build.commit, session.build.kernels);
   const std::optional<harness::TunedSource> tuned = tuned_source(o, tuned_db);
   const harness::Observer observer{progress, [](const std::string& line) {
                                      progress_done();
                                      fmt::print("{}\n", line);
                                    }};
-  harness::Outcome out = harness::run_plan(o.plan, session, observer, tuned, o.baseline.empty() ? nullptr : &baseline);
+  harness::Outcome out =
+      harness::run_plan(o.plan, session, observer, tuned, o.baseline.empty() ? nullptr : &baseline);
   progress_done();
   for (int i = 0; i < argc; ++i) out.results.context.argv.push_back(argv[i]);
   fmt::print("\n{}", render_text(speedup_grid(out.results)));
@@ -326,11 +369,14 @@ int measure(const Options& o, const harness::Session& session, const Results& ba
     fmt::print(stderr, "apsp_bench: {}\n", failure_text(e));
     return kExitFailed;
   }
-  if (out.any_failed) fmt::print(stderr, "apsp_bench: some runs FAILED or could not run (see the table)\n");
+  if (out.any_failed)
+    fmt::print(stderr, "apsp_bench: some runs FAILED or could not run (see the table)\n");
   return out.any_failed ? kExitFailed : 0;
 }
 
 }  // namespace
 }  // namespace apsp::bench
 
-int main(int argc, char** argv) { return apsp::run_program("apsp_bench", apsp::bench::run, argc, argv); }
+int main(int argc, char** argv) {
+  return apsp::run_program("apsp_bench", apsp::bench::run, argc, argv);
+}

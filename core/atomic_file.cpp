@@ -48,7 +48,9 @@ void install_signal_handlers() {
   std::call_once(once, [] {
     for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
       struct sigaction old {};
-      if (sigaction(sig, nullptr, &old) != 0 || (old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL) continue;
+      if (sigaction(sig, nullptr, &old) != 0 || (old.sa_flags & SA_SIGINFO) ||
+          old.sa_handler != SIG_DFL)
+        continue;
       struct sigaction sa {};
       sa.sa_handler = remove_temporaries_and_reraise;
       sigemptyset(&sa.sa_mask);
@@ -88,7 +90,9 @@ mode_t new_file_mode() {
 }
 
 // O_TMPFILE is refused with one of these where the filesystem or the kernel lacks it.
-bool tmpfile_unsupported(int e) { return e == EOPNOTSUPP || e == EISDIR || e == EINVAL || e == ENOSYS; }
+bool tmpfile_unsupported(int e) {
+  return e == EOPNOTSUPP || e == EISDIR || e == EINVAL || e == ENOSYS;
+}
 
 std::string random_suffix() {
   static std::mutex m;
@@ -105,17 +109,21 @@ AtomicFile::AtomicFile(std::string path, Mode mode) : path_(std::move(path)) {
   struct stat st {};
   if (stat(path_.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
     throw std::runtime_error(fmt::format("{}: is a folder, not a file", path_));
-  if (const char* forced = std::getenv("APSP_ATOMIC_FILE"); forced && std::string_view(forced) == "named")
+  if (const char* forced = std::getenv("APSP_ATOMIC_FILE");
+      forced && std::string_view(forced) == "named")
     mode = Mode::named;
   if (mode == Mode::automatic && access("/proc/self/fd", X_OK) == 0) {
     fd_ = open(dir_.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
     if (fd_ >= 0) return;
     if (!tmpfile_unsupported(errno))
-      throw std::runtime_error(fmt::format("{}: cannot create a file in {}: {}", path_, dir_, std::strerror(errno)));
+      throw std::runtime_error(
+          fmt::format("{}: cannot create a file in {}: {}", path_, dir_, std::strerror(errno)));
   }
   tmp_ = path_ + ".tmp.XXXXXX";
   fd_ = mkostemp(tmp_.data(), O_CLOEXEC);
-  if (fd_ < 0) throw std::runtime_error(fmt::format("{}: cannot create a file in {}: {}", path_, dir_, std::strerror(errno)));
+  if (fd_ < 0)
+    throw std::runtime_error(
+        fmt::format("{}: cannot create a file in {}: {}", path_, dir_, std::strerror(errno)));
   guard_ = guard(tmp_);
   fchmod(fd_, new_file_mode());
 }
@@ -132,7 +140,8 @@ void AtomicFile::write(const std::string& text) {
   while (left > 0) {
     const ssize_t w = ::write(fd_, p, left);
     if (w < 0 && errno == EINTR) continue;
-    if (w < 0) throw std::runtime_error(fmt::format("{}: write failed: {}", path_, std::strerror(errno)));
+    if (w < 0)
+      throw std::runtime_error(fmt::format("{}: write failed: {}", path_, std::strerror(errno)));
     p += w;
     left -= static_cast<size_t>(w);
   }
@@ -192,8 +201,10 @@ namespace {
 std::string folder_problem(const std::filesystem::path& dir) {
   std::error_code ec;
   const auto status = std::filesystem::status(dir, ec);
-  if (!std::filesystem::exists(status)) return fmt::format("the folder {} does not exist", dir.string());
-  if (!std::filesystem::is_directory(status)) return fmt::format("{} is not a folder", dir.string());
+  if (!std::filesystem::exists(status))
+    return fmt::format("the folder {} does not exist", dir.string());
+  if (!std::filesystem::is_directory(status))
+    return fmt::format("{} is not a folder", dir.string());
   if (access(dir.c_str(), W_OK | X_OK) != 0)
     return fmt::format("the folder {} is not writable: {}", dir.string(), std::strerror(errno));
   return "";
@@ -210,14 +221,16 @@ void check_output_path(const std::string& path, const std::string& option, bool 
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) fail("is a folder, not a file");
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  if (const std::string why = folder_problem(parent.empty() ? "." : parent); !why.empty()) fail(why);
+  if (const std::string why = folder_problem(parent.empty() ? "." : parent); !why.empty())
+    fail(why);
 }
 
 void check_output_folder(const std::string& dir, const std::string& option) {
   std::filesystem::path p = std::filesystem::path(dir).lexically_normal();
   if (p.empty()) p = ".";
   std::error_code ec;
-  while (!std::filesystem::exists(p, ec) && p.has_parent_path() && p.parent_path() != p) p = p.parent_path();
+  while (!std::filesystem::exists(p, ec) && p.has_parent_path() && p.parent_path() != p)
+    p = p.parent_path();
   if (!std::filesystem::exists(p, ec)) p = ".";  // a relative path whose first part is missing
   if (const std::string why = folder_problem(p); !why.empty())
     throw std::invalid_argument(fmt::format("{} {}: {}", option, dir, why));

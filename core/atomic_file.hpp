@@ -49,7 +49,8 @@ void write_file_atomic(const std::string& path, const std::string& text);
 // fine when it is "-" (standard output, where the program offers it), or when its folder
 // exists and this process may create files there, and it is not itself a folder. Otherwise
 // std::invalid_argument, one line: "OPTION PATH: the folder DIR does not exist".
-void check_output_path(const std::string& path, const std::string& option, bool dash_is_stdout = false);
+void check_output_path(const std::string& path, const std::string& option,
+                       bool dash_is_stdout = false);
 // A folder to be created if missing (apsp_report --out): the nearest one that exists, itself or
 // above it, must be writable, and nothing on the way may be a file.
 void check_output_folder(const std::string& dir, const std::string& option);

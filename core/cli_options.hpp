@@ -3,9 +3,9 @@
 // "--seed -1" to 18446744073709551615. A fault is CLI11's usage error: one line, exit 2.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,7 +17,8 @@ namespace apsp {
 
 // Parses the command line. Returns the exit code to stop with, or nothing to go on: --help
 // printed (0), or a usage error as one line "PROGRAM: what (see --help)", unlike CLI11's own (2).
-inline std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, const char* program) {
+inline std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv,
+                                             const char* program) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -29,7 +30,8 @@ inline std::optional<int> parse_command_line(CLI::App& app, int argc, char** arg
 }
 
 template <class T>
-CLI::Option* add_integer_option(CLI::App& app, const std::string& name, T& value, T lo, T hi, const std::string& help) {
+CLI::Option* add_integer_option(CLI::App& app, const std::string& name, T& value, T lo, T hi,
+                                const std::string& help) {
   return app
       .add_option_function<std::string>(
           name,
@@ -51,8 +53,8 @@ CLI::Option* add_integer_option(CLI::App& app, const std::string& name, T& value
 // `transport`. --ranks-on-one-gpu stays as the name it had for --transport single-device: the
 // ranks as separate buffers on one GPU, which checks the distributed schedule on a one-GPU machine.
 template <class Choices>
-void add_gpu_options(CLI::App& app, std::string& gpus, std::string& transport, const Choices& transports,
-                     const std::string& gpus_help) {
+void add_gpu_options(CLI::App& app, std::string& gpus, std::string& transport,
+                     const Choices& transports, const std::string& gpus_help) {
   app.add_option("--gpus", gpus, gpus_help);
   std::string help = "with --gpus: how the ranks exchange the pivot panels;";
   std::vector<std::string> names;
@@ -64,7 +66,8 @@ void add_gpu_options(CLI::App& app, std::string& gpus, std::string& transport, c
   CLI::Option* chosen = app.add_option("--transport", transport, help)->check(CLI::IsMember(names));
   app.add_flag_callback(
          "--ranks-on-one-gpu", [&transport] { transport = "single-device"; },
-         "with --gpus: the same as --transport single-device (every rank as separate buffers on one GPU)")
+         "with --gpus: the same as --transport single-device (every rank as separate buffers on "
+         "one GPU)")
       ->excludes(chosen);
 }
 

@@ -32,7 +32,8 @@ double now_s() {
 
 std::string rough_duration(double seconds) {
   if (!(seconds >= 1)) return "";
-  return seconds < 120 ? fmt::format("about {:.0f} s", seconds) : fmt::format("about {:.1f} min", seconds / 60);
+  return seconds < 120 ? fmt::format("about {:.0f} s", seconds)
+                       : fmt::format("about {:.1f} min", seconds / 60);
 }
 
 std::string time_left(double seconds) {
@@ -42,7 +43,8 @@ std::string time_left(double seconds) {
 
 std::string progress_text(const std::string& what, double done, double total, double elapsed_s) {
   const double share = total > 0 ? std::clamp(done / total, 0.0, 1.0) : 0.0;
-  const std::string left = done > 0 && total > done ? time_left(elapsed_s / done * (total - done)) : "";
+  const std::string left =
+      done > 0 && total > done ? time_left(elapsed_s / done * (total - done)) : "";
   return fmt::format("{}: {:.0f}%{}", what, 100 * share, left.empty() ? "" : " (" + left + ")");
 }
 
@@ -78,8 +80,10 @@ Doing::Doing(std::string what, uint64_t bytes)
 Doing::~Doing() {
   // Unwinding an exception thrown in this scope: the first (innermost) scope to go records it.
   // Left normally: any exception of an inner scope was handled inside, so its record is stale.
-  if (std::uncaught_exceptions() <= exceptions_at_start_) failed_while.reset();
-  else if (!failed_while) failed_while = Failed{what_, bytes_};
+  if (std::uncaught_exceptions() <= exceptions_at_start_)
+    failed_while.reset();
+  else if (!failed_while)
+    failed_while = Failed{what_, bytes_};
 }
 
 std::string failure_text(const std::exception& e) {
@@ -87,30 +91,37 @@ std::string failure_text(const std::exception& e) {
   std::string line;
   if (memory) {
     const MemoryLimit left = available_memory();
-    const std::string needed =
-        failed_while && failed_while->bytes ? fmt::format("{} needed; ", human_bytes(failed_while->bytes)) : "";
-    const std::string available =
-        left.bytes == UINT64_MAX ? "no limit known" : fmt::format("{}: {}", left.source, human_bytes(left.bytes));
-    line = fmt::format("out of memory{} ({}{})", failed_while ? " while " + failed_while->what : "", needed, available);
+    const std::string needed = failed_while && failed_while->bytes
+                                   ? fmt::format("{} needed; ", human_bytes(failed_while->bytes))
+                                   : "";
+    const std::string available = left.bytes == UINT64_MAX
+                                      ? "no limit known"
+                                      : fmt::format("{}: {}", left.source, human_bytes(left.bytes));
+    line = fmt::format("out of memory{} ({}{})", failed_while ? " while " + failed_while->what : "",
+                       needed, available);
   } else {
-    line = failed_while ? fmt::format("while {}: {}", failed_while->what, e.what()) : std::string(e.what());
+    line = failed_while ? fmt::format("while {}: {}", failed_while->what, e.what())
+                        : std::string(e.what());
   }
   failed_while.reset();
   return line;
 }
 
 std::string exit_codes_help(const std::string& failure, bool uses_device) {
-  return fmt::format("Exit codes (the same in every program): 0 done; 1 the work failed ({}); 2 refused "
-                     "before any work, nothing written: a bad command line, an input file that cannot be "
-                     "read or is malformed, or a graph too large for this machine (one line on stderr); "
-                     "3 no CUDA device{}; 4 fewer CUDA devices than --gpus asks (apsp_bench and apsp).",
-                     failure, uses_device ? "" : " (never: this program needs none)");
+  return fmt::format(
+      "Exit codes (the same in every program): 0 done; 1 the work failed ({}); 2 refused "
+      "before any work, nothing written: a bad command line, an input file that cannot be "
+      "read or is malformed, or a graph too large for this machine (one line on stderr); "
+      "3 no CUDA device{}; 4 fewer CUDA devices than --gpus asks (apsp_bench and apsp).",
+      failure, uses_device ? "" : " (never: this program needs none)");
 }
 
-ProbeArgument probe_argument(int argc, const char* const* argv, const char* program, const char* what,
-                             const std::string& about, const std::string& failure) {
+ProbeArgument probe_argument(int argc, const char* const* argv, const char* program,
+                             const char* what, const std::string& about,
+                             const std::string& failure) {
   if (argc > 2) {
-    std::fprintf(stderr, "%s: takes at most one argument, %s (got %d); see --help\n", program, what, argc - 1);
+    std::fprintf(stderr, "%s: takes at most one argument, %s (got %d); see --help\n", program, what,
+                 argc - 1);
     return {{}, kExitRefused};
   }
   if (argc < 2) return {};
@@ -134,9 +145,12 @@ int run_program(const char* name, int (*run)(int, char**), int argc, char** argv
 std::string escaped(std::string_view bytes) {
   std::string out;
   for (unsigned char c : bytes) {
-    if (c == 0) out += "\\0";
-    else if (c < 0x20 || c >= 0x7f) out += fmt::format("\\x{:02X}", c);
-    else out += static_cast<char>(c);
+    if (c == 0)
+      out += "\\0";
+    else if (c < 0x20 || c >= 0x7f)
+      out += fmt::format("\\x{:02X}", c);
+    else
+      out += static_cast<char>(c);
   }
   return out;
 }

@@ -67,8 +67,9 @@ struct ProbeArgument {
   std::string value;
   std::optional<int> exit_code;  // set: return it, the command line is handled
 };
-ProbeArgument probe_argument(int argc, const char* const* argv, const char* program, const char* what,
-                             const std::string& about, const std::string& failure);
+ProbeArgument probe_argument(int argc, const char* const* argv, const char* program,
+                             const char* what, const std::string& about,
+                             const std::string& failure);
 
 // What the program is doing, for the one line an exception becomes: while a Doing is alive,
 // an exception that leaves its scope is reported as having happened while doing it, with the

@@ -14,7 +14,8 @@ constexpr uint8_t kFunc = 2;     // STT_FUNC
 // past the end.
 template <class T>
 T field(const std::string& image, uint64_t offset) {
-  if (offset > image.size() || image.size() - offset < sizeof(T)) throw std::runtime_error("cubin: truncated ELF image");
+  if (offset > image.size() || image.size() - offset < sizeof(T))
+    throw std::runtime_error("cubin: truncated ELF image");
   T v;
   std::memcpy(&v, image.data() + offset, sizeof(T));
   return v;
@@ -28,13 +29,18 @@ std::string c_string(const std::string& image, uint64_t offset) {
 }  // namespace
 
 Cubin::Cubin(std::string image) : image_(std::move(image)) {
-  if (image_.size() < 64 || image_.compare(0, 4, "\x7f" "ELF") != 0 || image_[4] != 2 || image_[5] != 1)
+  if (image_.size() < 64 ||
+      image_.compare(0, 4,
+                     "\x7f"
+                     "ELF") != 0 ||
+      image_[4] != 2 || image_[5] != 1)
     throw std::runtime_error("cubin: not a 64-bit little-endian ELF image");
   const auto shoff = field<uint64_t>(image_, 0x28);
   const auto shentsize = field<uint16_t>(image_, 0x3a);
   const auto shnum = field<uint16_t>(image_, 0x3c);
   const auto shstrndx = field<uint16_t>(image_, 0x3e);
-  if (shentsize < 64 || shstrndx >= shnum) throw std::runtime_error("cubin: malformed section table");
+  if (shentsize < 64 || shstrndx >= shnum)
+    throw std::runtime_error("cubin: malformed section table");
   std::vector<uint32_t> name_offsets;
   for (uint16_t i = 0; i < shnum; ++i) {
     const uint64_t h = shoff + uint64_t{i} * shentsize;
@@ -43,7 +49,8 @@ Cubin::Cubin(std::string image) : image_(std::move(image)) {
                          field<uint64_t>(image_, h + 0x20), field<uint32_t>(image_, h + 0x28)});
   }
   const uint64_t names = sections_[shstrndx].offset;
-  for (size_t i = 0; i < sections_.size(); ++i) sections_[i].name = c_string(image_, names + name_offsets[i]);
+  for (size_t i = 0; i < sections_.size(); ++i)
+    sections_[i].name = c_string(image_, names + name_offsets[i]);
   for (const Section& s : sections_) {
     if (s.type != kSymtab || s.link >= sections_.size()) continue;
     const uint64_t strings = sections_[s.link].offset;

@@ -22,12 +22,12 @@ class CudaError : public std::runtime_error {
 
 }  // namespace apsp
 
-#define APSP_CUDA_CHECK(call)                                               \
-  do {                                                                      \
-    const cudaError_t apsp_cuda_status_ = (call);                           \
-    if (apsp_cuda_status_ != cudaSuccess) {                                 \
+#define APSP_CUDA_CHECK(call)                                                 \
+  do {                                                                        \
+    const cudaError_t apsp_cuda_status_ = (call);                             \
+    if (apsp_cuda_status_ != cudaSuccess) {                                   \
       ::apsp::throw_cuda_error(apsp_cuda_status_, #call, __FILE__, __LINE__); \
-    }                                                                       \
+    }                                                                         \
   } while (false)
 
 // After every kernel launch: launch-configuration errors surface here, not at the next sync.

@@ -56,7 +56,8 @@ DeviceBuffer<T> to_device(const std::vector<U>& src) {
   static_assert(sizeof(T) == sizeof(U));
   DeviceBuffer<T> dst(std::max<size_t>(src.size(), 1));
   if (!src.empty()) {
-    APSP_CUDA_CHECK(cudaMemcpyAsync(dst.get(), src.data(), src.size() * sizeof(U), cudaMemcpyHostToDevice, cudaStreamLegacy));
+    APSP_CUDA_CHECK(cudaMemcpyAsync(dst.get(), src.data(), src.size() * sizeof(U),
+                                    cudaMemcpyHostToDevice, cudaStreamLegacy));
     APSP_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
   }
   return dst;
@@ -89,7 +90,8 @@ inline cudaStream_t make_priority_stream(bool highest) {
   int least = 0, greatest = 0;
   APSP_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
   cudaStream_t s = nullptr;
-  APSP_CUDA_CHECK(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, highest ? greatest : least));
+  APSP_CUDA_CHECK(
+      cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, highest ? greatest : least));
   return s;
 }
 
@@ -122,7 +124,8 @@ template <class T>
 class PinnedBuffer {
  public:
   explicit PinnedBuffer(size_t count) : count_(count) {
-    if (count > 0) APSP_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&ptr_), count * sizeof(T)));
+    if (count > 0)
+      APSP_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&ptr_), count * sizeof(T)));
   }
   PinnedBuffer(const PinnedBuffer&) = delete;
   PinnedBuffer& operator=(const PinnedBuffer&) = delete;

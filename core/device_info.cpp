@@ -24,7 +24,9 @@ bool device_or_say_none(const char* program) {
 }
 
 namespace {
-std::string version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); }
+std::string version_text(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
 int attribute(cudaDeviceAttr attr, int dev) {
   int v = 0;
   APSP_CUDA_CHECK(cudaDeviceGetAttribute(&v, attr, dev));

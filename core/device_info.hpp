@@ -12,7 +12,7 @@ struct DeviceInfo {
   std::string name;
   int cc_major = 0, cc_minor = 0;
   int sms = 0;
-  int clock_mhz = 0;         // SM clock
+  int clock_mhz = 0;  // SM clock
   int memory_clock_mhz = 0;
   uint64_t memory_bytes = 0;
   uint64_t l2_bytes = 0;

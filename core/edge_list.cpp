@@ -110,10 +110,10 @@ Header read_header(LineParser& p, uint64_t max_matrix_bytes) {
   if (h.V > INT32_MAX) p.fail(h.line, fmt::format("V = {} is larger than {}", h.V, INT32_MAX));
   const uint64_t need = matrix_bytes(h.V);
   if (need > max_matrix_bytes) {
-    p.fail(h.line, fmt::format("V = {} needs a {} distance matrix ({} bytes), more than the "
-                               "{} available{}",
-                               h.V, human_bytes(need), need, human_bytes(max_matrix_bytes),
-                               limit_source));
+    p.fail(h.line,
+           fmt::format("V = {} needs a {} distance matrix ({} bytes), more than the "
+                       "{} available{}",
+                       h.V, human_bytes(need), need, human_bytes(max_matrix_bytes), limit_source));
   }
   return h;
 }
@@ -173,17 +173,22 @@ EdgeList parse_edge_list_unchecked(std::string_view text, std::string_view sourc
 }  // namespace
 
 // The encoding faults a text editor hides get their own message or a hint.
-EdgeList parse_edge_list(std::string_view text, std::string_view source, uint64_t max_matrix_bytes) {
+EdgeList parse_edge_list(std::string_view text, std::string_view source,
+                         uint64_t max_matrix_bytes) {
   if (text.starts_with("\xEF\xBB\xBF"))
-    throw InputError(fmt::format("{}:1: the file starts with a UTF-8 byte order mark (\\xEF\\xBB\\xBF): "
-                                 "save it without one", source));
+    throw InputError(
+        fmt::format("{}:1: the file starts with a UTF-8 byte order mark (\\xEF\\xBB\\xBF): "
+                    "save it without one",
+                    source));
   try {
     return parse_edge_list_unchecked(text, source, max_matrix_bytes);
   } catch (const InputError& e) {
     const size_t cr = text.find('\r');
     if (cr == std::string_view::npos || text.find('\n') != std::string_view::npos) throw;
-    throw InputError(fmt::format("{} (the lines end in CR alone, as on classic Mac OS: convert them to "
-                                 "\\n, e.g. tr '\\r' '\\n')", e.what()));
+    throw InputError(
+        fmt::format("{} (the lines end in CR alone, as on classic Mac OS: convert them to "
+                    "\\n, e.g. tr '\\r' '\\n')",
+                    e.what()));
   }
 }
 
@@ -198,8 +203,10 @@ std::string read_whole_input(const std::string& path) {
     }
   } closer{fd};
   struct stat st {};
-  if (fstat(fd, &st) != 0) throw InputError(fmt::format("{}: cannot read: {}", name, std::strerror(errno)));
-  if (S_ISDIR(st.st_mode)) throw InputError(fmt::format("{}: is a folder, not an edge-list file", name));
+  if (fstat(fd, &st) != 0)
+    throw InputError(fmt::format("{}: cannot read: {}", name, std::strerror(errno)));
+  if (S_ISDIR(st.st_mode))
+    throw InputError(fmt::format("{}: is a folder, not an edge-list file", name));
   // A regular file is read in one piece of its size; a pipe, a terminal or a process
   // substitution (apsp <(cmd), /dev/stdin) is streamed to its end.
   std::string s;
@@ -226,7 +233,8 @@ EdgeList read_edge_list(const std::string& path, uint64_t max_matrix_bytes) {
 
 std::string format_edge_list(const EdgeList& g) {
   std::string s = fmt::format("{} {}\n", g.num_vertices, g.edges.size());
-  for (const Edge& e : g.edges) fmt::format_to(std::back_inserter(s), "{} {} {}\n", e.src, e.dst, e.w);
+  for (const Edge& e : g.edges)
+    fmt::format_to(std::back_inserter(s), "{} {} {}\n", e.src, e.dst, e.w);
   return s;
 }
 

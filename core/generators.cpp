@@ -10,11 +10,16 @@ namespace apsp {
 
 std::string_view to_string(GraphKind kind) {
   switch (kind) {
-    case GraphKind::kRandom: return "random";
-    case GraphKind::kChain: return "chain";
-    case GraphKind::kGrid: return "grid";
-    case GraphKind::kComponents: return "components";
-    case GraphKind::kStar: return "star";
+    case GraphKind::kRandom:
+      return "random";
+    case GraphKind::kChain:
+      return "chain";
+    case GraphKind::kGrid:
+      return "grid";
+    case GraphKind::kComponents:
+      return "components";
+    case GraphKind::kStar:
+      return "star";
   }
   return "?";
 }
@@ -56,11 +61,12 @@ void check_spec(const GraphSpec& s) {
   const int64_t V = s.num_vertices;
   if (V <= 0) throw std::invalid_argument(fmt::format("V must be positive, got {}", V));
   if (s.wmin < 0 || s.wmin > s.wmax) {
-    throw std::invalid_argument(fmt::format("need 0 <= wmin <= wmax, got [{}, {}]", s.wmin, s.wmax));
+    throw std::invalid_argument(
+        fmt::format("need 0 <= wmin <= wmax, got [{}, {}]", s.wmin, s.wmax));
   }
   if ((V - 1) * static_cast<int64_t>(s.wmax) >= kInf) {
-    throw std::invalid_argument(fmt::format(
-        "(V-1)*wmax = {} reaches the unreachable value {}", (V - 1) * s.wmax, kInf));
+    throw std::invalid_argument(
+        fmt::format("(V-1)*wmax = {} reaches the unreachable value {}", (V - 1) * s.wmax, kInf));
   }
   if (!(s.density >= 0.0 && s.density <= 1.0)) {
     throw std::invalid_argument(fmt::format("density must be in [0, 1], got {}", s.density));
@@ -95,8 +101,14 @@ void add_edges(const GraphSpec& s, SplitMix64& rng, Add&& add, std::vector<Edge>
     case GraphKind::kGrid: {
       const int64_t cols = static_cast<int64_t>(std::ceil(std::sqrt(static_cast<double>(V))));
       for (int64_t i = 0; i < V; ++i) {
-        if ((i + 1) % cols != 0 && i + 1 < V) { add(i, i + 1); add(i + 1, i); }
-        if (i + cols < V) { add(i, i + cols); add(i + cols, i); }
+        if ((i + 1) % cols != 0 && i + 1 < V) {
+          add(i, i + 1);
+          add(i + 1, i);
+        }
+        if (i + cols < V) {
+          add(i, i + cols);
+          add(i + cols, i);
+        }
       }
       break;
     }
@@ -106,7 +118,10 @@ void add_edges(const GraphSpec& s, SplitMix64& rng, Add&& add, std::vector<Edge>
           if (i != j && i % s.components == j % s.components && rng.chance(s.density)) add(i, j);
       break;
     case GraphKind::kStar:
-      for (int64_t i = 1; i < V; ++i) { add(0, i); add(i, 0); }
+      for (int64_t i = 1; i < V; ++i) {
+        add(0, i);
+        add(i, 0);
+      }
       break;
   }
 }
@@ -117,7 +132,9 @@ EdgeList generate(const GraphSpec& s) {
   check_spec(s);
   SplitMix64 rng(s.seed);
   const uint64_t wspan = static_cast<uint64_t>(s.wmax - s.wmin) + 1;
-  auto weight = [&] { return static_cast<int32_t>(s.wmin + static_cast<int64_t>(rng.below(wspan))); };
+  auto weight = [&] {
+    return static_cast<int32_t>(s.wmin + static_cast<int64_t>(rng.below(wspan)));
+  };
   EdgeList g;
   g.num_vertices = static_cast<int32_t>(s.num_vertices);
   auto add = [&](int64_t a, int64_t b) {
@@ -127,7 +144,8 @@ EdgeList generate(const GraphSpec& s) {
   if (s.duplicates > 0.0) {
     const size_t original = g.edges.size();
     for (size_t e = 0; e < original; ++e) {
-      if (rng.chance(s.duplicates)) g.edges.push_back(Edge{g.edges[e].src, g.edges[e].dst, weight()});
+      if (rng.chance(s.duplicates))
+        g.edges.push_back(Edge{g.edges[e].src, g.edges[e].dst, weight()});
     }
   }
   return g;
@@ -137,11 +155,21 @@ uint64_t expected_edges(const GraphSpec& s) {
   const double V = s.num_vertices;
   double edges = 0;
   switch (s.kind) {
-    case GraphKind::kRandom: edges = s.num_edges >= 0 ? static_cast<double>(s.num_edges) : s.density * V * (V - 1); break;
-    case GraphKind::kChain: edges = V - 1; break;
-    case GraphKind::kGrid: edges = 4 * V; break;
-    case GraphKind::kComponents: edges = s.density * V * (V / std::max(1, s.components) - 1); break;
-    case GraphKind::kStar: edges = 2 * (V - 1); break;
+    case GraphKind::kRandom:
+      edges = s.num_edges >= 0 ? static_cast<double>(s.num_edges) : s.density * V * (V - 1);
+      break;
+    case GraphKind::kChain:
+      edges = V - 1;
+      break;
+    case GraphKind::kGrid:
+      edges = 4 * V;
+      break;
+    case GraphKind::kComponents:
+      edges = s.density * V * (V / std::max(1, s.components) - 1);
+      break;
+    case GraphKind::kStar:
+      edges = 2 * (V - 1);
+      break;
   }
   edges *= 1 + s.duplicates;
   return edges >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(std::max(0.0, edges));
@@ -149,15 +177,18 @@ uint64_t expected_edges(const GraphSpec& s) {
 
 std::string describe(const GraphSpec& s) {
   std::string size;
-  if (s.kind == GraphKind::kRandom && s.num_edges >= 0) size = fmt::format(" with E = {}", s.num_edges);
-  else if (s.kind == GraphKind::kRandom || s.kind == GraphKind::kComponents) size = fmt::format(" at density {}", s.density);
+  if (s.kind == GraphKind::kRandom && s.num_edges >= 0)
+    size = fmt::format(" with E = {}", s.num_edges);
+  else if (s.kind == GraphKind::kRandom || s.kind == GraphKind::kComponents)
+    size = fmt::format(" at density {}", s.density);
   return fmt::format("a {} graph of V = {}{}", to_string(s.kind), s.num_vertices, size);
 }
 
 uint64_t generation_bytes(const GraphSpec& s) {
   const auto digits = [](int64_t x) { return static_cast<uint64_t>(fmt::formatted_size("{}", x)); };
   // An edge: its 12 bytes in the list, and "src dst w\n" in the text (at most this wide).
-  const uint64_t per_edge = sizeof(Edge) + 2 * digits(std::max(0, s.num_vertices - 1)) + digits(s.wmax) + 3;
+  const uint64_t per_edge =
+      sizeof(Edge) + 2 * digits(std::max(0, s.num_vertices - 1)) + digits(s.wmax) + 3;
   const uint64_t edges = expected_edges(s);
   return edges > UINT64_MAX / per_edge ? UINT64_MAX : edges * per_edge;
 }

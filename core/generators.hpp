@@ -22,13 +22,13 @@ std::string graph_kind_names();
 struct GraphSpec {
   GraphKind kind = GraphKind::kRandom;
   int32_t num_vertices = 1000;
-  double density = 0.1;      // random, components: probability of each ordered pair (i != j)
-  int64_t num_edges = -1;    // random: if >= 0, exactly this many edges drawn with replacement
-  int32_t wmin = 1;          // weights are drawn uniformly from [wmin, wmax]
+  double density = 0.1;    // random, components: probability of each ordered pair (i != j)
+  int64_t num_edges = -1;  // random: if >= 0, exactly this many edges drawn with replacement
+  int32_t wmin = 1;        // weights are drawn uniformly from [wmin, wmax]
   int32_t wmax = 1000;
   uint64_t seed = 1;
-  int32_t components = 4;    // components: vertex i belongs to component i % components
-  double duplicates = 0.0;   // fraction of edges repeated with another weight (tests "min wins")
+  int32_t components = 4;   // components: vertex i belongs to component i % components
+  double duplicates = 0.0;  // fraction of edges repeated with another weight (tests "min wins")
 };
 
 // Throws std::invalid_argument for a spec that makes no sense (V <= 0, wmin > wmax, negative

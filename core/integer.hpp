@@ -30,7 +30,8 @@ T parse_integer(std::string_view text, T lo, T hi) {
   if (text.empty() || stop != end || ec != std::errc()) {
     int64_t negative = 0;  // "-1" for an unsigned T: from_chars stops at the sign
     const auto [s, e] = std::from_chars(text.data(), end, negative);
-    if (std::is_unsigned_v<T> && !text.empty() && s == end && (e == std::errc::result_out_of_range || negative < 0))
+    if (std::is_unsigned_v<T> && !text.empty() && s == end &&
+        (e == std::errc::result_out_of_range || negative < 0))
       throw out_of_range();
     throw std::invalid_argument(fmt::format("'{}' is not an integer", escaped(text)));
   }

@@ -27,8 +27,12 @@ json parse(std::string_view text) {
 }
 
 // The key escaped: a member name is read from the file, and the path goes into a one-line message.
-std::string at(const std::string& where, const std::string& key) { return where + "/" + escaped(key); }
-std::string at(const std::string& where, size_t index) { return where + "/" + std::to_string(index); }
+std::string at(const std::string& where, const std::string& key) {
+  return where + "/" + escaped(key);
+}
+std::string at(const std::string& where, size_t index) {
+  return where + "/" + std::to_string(index);
+}
 
 void fail(const std::string& where, const std::string& fault) {
   throw std::runtime_error(fmt::format("{}: {}", where.empty() ? "/" : where, fault));
@@ -56,7 +60,8 @@ std::string string(const json& j, const std::string& where) {
   return j.get<std::string>();
 }
 
-std::string optional_string(const json& j, const char* key, const std::string& where, const std::string& fallback) {
+std::string optional_string(const json& j, const char* key, const std::string& where,
+                            const std::string& fallback) {
   const auto it = object(j, where).find(key);
   return it == j.end() || it->is_null() ? fallback : string(*it, at(where, key));
 }
@@ -80,7 +85,9 @@ int64_t integer(const json& j, const std::string& where, int64_t lo, int64_t hi)
   };
   if (j.is_number_unsigned()) {
     const uint64_t v = j.get<uint64_t>();
-    if (v > static_cast<uint64_t>(INT64_MAX) || static_cast<int64_t>(v) > hi || static_cast<int64_t>(v) < lo) range();
+    if (v > static_cast<uint64_t>(INT64_MAX) || static_cast<int64_t>(v) > hi ||
+        static_cast<int64_t>(v) < lo)
+      range();
     return static_cast<int64_t>(v);
   }
   if (j.is_number_integer()) {
@@ -90,24 +97,30 @@ int64_t integer(const json& j, const std::string& where, int64_t lo, int64_t hi)
   }
   if (j.is_number_float()) {
     const double v = j.get<double>();
-    if (!std::isfinite(v) || v != std::floor(v) || v < static_cast<double>(lo) || v > static_cast<double>(hi)) range();
+    if (!std::isfinite(v) || v != std::floor(v) || v < static_cast<double>(lo) ||
+        v > static_cast<double>(hi))
+      range();
     return static_cast<int64_t>(v);
   }
   fail(where, fmt::format("expected an integer, found {}", shown(j)));
 }
 
-int size(const json& j, const std::string& where) { return static_cast<int>(integer(j, where, 1, INT32_MAX)); }
+int size(const json& j, const std::string& where) {
+  return static_cast<int>(integer(j, where, 1, INT32_MAX));
+}
 
 double non_negative(const json& j, const std::string& where) {
   if (!j.is_number()) fail(where, fmt::format("expected a number, found {}", shown(j)));
   const double v = j.get<double>();
-  if (!std::isfinite(v) || v < 0) fail(where, fmt::format("{} is not a finite number >= 0", shown(j)));
+  if (!std::isfinite(v) || v < 0)
+    fail(where, fmt::format("{} is not a finite number >= 0", shown(j)));
   return v;
 }
 
 std::vector<double> non_negative_list(const json& j, const std::string& where) {
   std::vector<double> out;
-  for (size_t i = 0; i < array(j, where).size(); ++i) out.push_back(non_negative(j[i], at(where, i)));
+  for (size_t i = 0; i < array(j, where).size(); ++i)
+    out.push_back(non_negative(j[i], at(where, i)));
   return out;
 }
 

@@ -5,10 +5,9 @@
 // a "-0.9x" speedup, or rank a negative median first.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,7 +31,8 @@ const json& object(const json& j, const std::string& where);
 const json& array(const json& j, const std::string& where);
 std::string string(const json& j, const std::string& where);
 // The member `key` of object `j` as a string; `fallback` when absent or null.
-std::string optional_string(const json& j, const char* key, const std::string& where, const std::string& fallback = "");
+std::string optional_string(const json& j, const char* key, const std::string& where,
+                            const std::string& fallback = "");
 std::vector<std::string> string_list(const json& j, const std::string& where);
 // A config object {"batch2": 6, ...}: every value an integer that fits an int.
 std::map<std::string, int> config(const json& j, const std::string& where);

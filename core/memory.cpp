@@ -29,7 +29,8 @@ std::optional<uint64_t> cgroup_left(const std::filesystem::path& root, std::file
                                     const char* limit_file, const char* usage_file) {
   std::optional<uint64_t> best;
   std::error_code ec;
-  if (!std::filesystem::is_directory(root / dir.relative_path(), ec)) dir = "/";  // another namespace
+  if (!std::filesystem::is_directory(root / dir.relative_path(), ec))
+    dir = "/";  // another namespace
   for (std::filesystem::path d = dir;; d = d.parent_path()) {
     const auto folder = root / d.relative_path();
     const auto limit = read_number(folder / limit_file), usage = read_number(folder / usage_file);
@@ -55,7 +56,8 @@ std::optional<uint64_t> cgroup_left_of_self() {
     if (controllers.empty())
       left = cgroup_left("/sys/fs/cgroup", path, "memory.max", "memory.current");
     else if (("," + controllers + ",").find(",memory,") != std::string::npos)
-      left = cgroup_left("/sys/fs/cgroup/memory", path, "memory.limit_in_bytes", "memory.usage_in_bytes");
+      left = cgroup_left("/sys/fs/cgroup/memory", path, "memory.limit_in_bytes",
+                         "memory.usage_in_bytes");
     if (left) best = std::min(best.value_or(UINT64_MAX), *left);
   }
   return best;
@@ -95,7 +97,9 @@ MemoryLimit tightest(const MemorySources& s) {
   return m;
 }
 
-MemorySources memory_sources() { return {meminfo_available(), cgroup_left_of_self(), address_space_left()}; }
+MemorySources memory_sources() {
+  return {meminfo_available(), cgroup_left_of_self(), address_space_left()};
+}
 
 MemoryLimit available_memory() { return tightest(memory_sources()); }
 

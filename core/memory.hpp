@@ -18,9 +18,9 @@ struct MemoryLimit {
 
 // What each source says; nullopt where a source is absent or unlimited.
 struct MemorySources {
-  std::optional<uint64_t> meminfo_available;  // /proc/meminfo MemAvailable
-  std::optional<uint64_t> cgroup_left;        // the tightest cgroup level's limit less its usage
-  std::optional<uint64_t> address_space_left; // RLIMIT_AS less this process's VmSize
+  std::optional<uint64_t> meminfo_available;   // /proc/meminfo MemAvailable
+  std::optional<uint64_t> cgroup_left;         // the tightest cgroup level's limit less its usage
+  std::optional<uint64_t> address_space_left;  // RLIMIT_AS less this process's VmSize
 };
 
 // The tightest of the sources (pure: the tests give it made-up sources).

@@ -9,7 +9,9 @@
 
 namespace apsp {
 
-int hardware_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+int hardware_threads() {
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
 
 void parallel_for(int count, int threads, const std::function<void(int)>& fn) {
   if (count <= 0) return;

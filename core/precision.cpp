@@ -13,9 +13,11 @@ std::string u16_admission(int n, int64_t max_weight) {
   const int64_t hops = std::max(n - 1, 0), longest = hops * max_weight;
   if (longest < kInf16 && max_weight < kInf16) return "";
   if (longest < kInf16)
-    return fmt::format("16-bit distances need every finite entry below {}; here the largest is {}", kInf16, max_weight);
-  return fmt::format("16-bit distances are exact only while (V - 1) * the largest weight < {}; here {} * {} = {}",
-                     kInf16, hops, max_weight, longest);
+    return fmt::format("16-bit distances need every finite entry below {}; here the largest is {}",
+                       kInf16, max_weight);
+  return fmt::format(
+      "16-bit distances are exact only while (V - 1) * the largest weight < {}; here {} * {} = {}",
+      kInf16, hops, max_weight, longest);
 }
 
 int32_t max_finite_entry(const DistMatrix& d, int threads) {

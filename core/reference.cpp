@@ -45,8 +45,10 @@ void floyd_warshall_blocked(DistMatrix& d, int threads, const RoundCallback& aft
     parallel_for(2 * tiles, threads, [&](int t) {
       const int other = t / 2;
       if (other == kt) return;
-      if (t % 2 == 0) min_plus_tile(d, k0, k1, lo(other), hi(other), k0, k1);
-      else min_plus_tile(d, lo(other), hi(other), k0, k1, k0, k1);
+      if (t % 2 == 0)
+        min_plus_tile(d, k0, k1, lo(other), hi(other), k0, k1);
+      else
+        min_plus_tile(d, lo(other), hi(other), k0, k1, k0, k1);
     });
     // Phase 3: every other tile, one band of rows per task.
     parallel_for(tiles, threads, [&](int it) {

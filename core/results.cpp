@@ -1,6 +1,7 @@
 #include "core/results.hpp"
 
 #include <fmt/format.h>
+
 #include <stdexcept>
 
 #include "core/console.hpp"
@@ -26,31 +27,36 @@ json device_json(const DeviceInfo& d) {
 namespace {
 
 json run_json(const RunResult& r) {
-  json j{{"variant", r.variant},
-         {"config", r.config},
-         {"name", r.name},
-         {"n", r.n},
-         {"graph", {{"kind", r.graph.kind}, {"seed", r.graph.seed}, {"density", r.graph.density},
-                    {"wmax", r.graph.wmax}}},
-         {"verified", r.verified},
-         {"samples_ms", r.samples_ms},
-         {"median_ms", r.median_ms},
-         {"min_ms", r.min_ms},
-         {"stddev_ms", r.stddev_ms},
-         {"cv", r.cv},
-         {"updates_per_s", r.updates_per_s},
-         {"pct_of_ceiling", r.pct_of_ceiling},
-         {"speedup_vs_naive", r.speedup_vs_naive ? json(*r.speedup_vs_naive) : json(nullptr)},
-         {"speedup_ci95", r.speedup_ci95 ? json::array({r.speedup_ci95->first, r.speedup_ci95->second})
-                                         : json(nullptr)},
-         {"error", r.error ? json(*r.error) : json(nullptr)},
-         {"precision", r.precision}};
+  json j{
+      {"variant", r.variant},
+      {"config", r.config},
+      {"name", r.name},
+      {"n", r.n},
+      {"graph",
+       {{"kind", r.graph.kind},
+        {"seed", r.graph.seed},
+        {"density", r.graph.density},
+        {"wmax", r.graph.wmax}}},
+      {"verified", r.verified},
+      {"samples_ms", r.samples_ms},
+      {"median_ms", r.median_ms},
+      {"min_ms", r.min_ms},
+      {"stddev_ms", r.stddev_ms},
+      {"cv", r.cv},
+      {"updates_per_s", r.updates_per_s},
+      {"pct_of_ceiling", r.pct_of_ceiling},
+      {"speedup_vs_naive", r.speedup_vs_naive ? json(*r.speedup_vs_naive) : json(nullptr)},
+      {"speedup_ci95", r.speedup_ci95 ? json::array({r.speedup_ci95->first, r.speedup_ci95->second})
+                                      : json(nullptr)},
+      {"error", r.error ? json(*r.error) : json(nullptr)},
+      {"precision", r.precision}};
   if (!r.graph.file.empty()) j["graph"]["file"] = r.graph.file;
   if (r.graph_median_ms) j["cuda_graph_median_ms"] = *r.graph_median_ms;
   if (r.label) j["label"] = *r.label;
   if (r.config_source) j["config_source"] = *r.config_source;
   if (r.solve_device_bytes && r.peak_device_bytes)
-    j["device_memory"] = {{"solve_bytes", *r.solve_device_bytes}, {"peak_bytes", *r.peak_device_bytes}};
+    j["device_memory"] = {{"solve_bytes", *r.solve_device_bytes},
+                          {"peak_bytes", *r.peak_device_bytes}};
   j["gpus"] = r.gpus;
   if (r.parallel_efficiency) j["parallel_efficiency"] = *r.parallel_efficiency;
   if (r.phases_ms) {
@@ -63,8 +69,12 @@ json run_json(const RunResult& r) {
 }  // namespace
 
 json to_json(const Context& c) {
-  json j{{"device", c.device}, {"build", c.build}, {"host", c.host},
-         {"date", c.date},     {"argv", c.argv},   {"ceiling_updates_per_s", c.ceiling_updates_per_s},
+  json j{{"device", c.device},
+         {"build", c.build},
+         {"host", c.host},
+         {"date", c.date},
+         {"argv", c.argv},
+         {"ceiling_updates_per_s", c.ceiling_updates_per_s},
          {"ceiling_u16_updates_per_s", c.ceiling_u16_updates_per_s}};
   if (!c.gpus.empty()) {
     j["gpus"] = c.gpus;
@@ -131,7 +141,8 @@ void times_from_json(const json& x, const std::string& where, RunResult& run) {
   const auto optional_time = [&](const char* key) {
     return x.contains(key) ? jr::non_negative(x[key], jr::at(where, key)) : 0.0;
   };
-  run.samples_ms = jr::non_negative_list(jr::member(x, "samples_ms", where), jr::at(where, "samples_ms"));
+  run.samples_ms =
+      jr::non_negative_list(jr::member(x, "samples_ms", where), jr::at(where, "samples_ms"));
   run.median_ms = jr::non_negative(jr::member(x, "median_ms", where), jr::at(where, "median_ms"));
   run.min_ms = optional_time("min_ms");
   run.stddev_ms = optional_time("stddev_ms");
@@ -139,7 +150,8 @@ void times_from_json(const json& x, const std::string& where, RunResult& run) {
   run.updates_per_s = optional_time("updates_per_s");
   run.pct_of_ceiling = optional_time("pct_of_ceiling");
   if (x.contains("speedup_vs_naive") && !x["speedup_vs_naive"].is_null())
-    run.speedup_vs_naive = jr::non_negative(x["speedup_vs_naive"], jr::at(where, "speedup_vs_naive"));
+    run.speedup_vs_naive =
+        jr::non_negative(x["speedup_vs_naive"], jr::at(where, "speedup_vs_naive"));
   if (x.contains("speedup_ci95") && x["speedup_ci95"].is_array() && x["speedup_ci95"].size() == 2)
     run.speedup_ci95 =
         std::pair{jr::non_negative(x["speedup_ci95"][0], jr::at(where, "speedup_ci95/0")),

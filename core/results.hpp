@@ -2,10 +2,9 @@
 // writes, and what the report and the tuner read.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <array>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,7 +33,7 @@ struct GraphDesc {
 struct RunResult {
   std::string variant;
   std::map<std::string, int> config;
-  std::string name;  // variant[param=value,...]
+  std::string name;                  // variant[param=value,...]
   std::optional<std::string> label;  // table column when it is not `name` ("batched (tuned)")
   // Why this config ran: "asked" (--config), "policy for n 1582..5000", "heuristic (...)",
   // "declared default", "tuned at n = ...". Absent in files from before it was recorded.
@@ -60,7 +59,7 @@ struct RunResult {
   // Over one GPU: t(1) / (gpus x t(gpus)), t(1) the same config's median at the same n in the
   // same results (absent without that run, and for one-GPU runs).
   std::optional<double> parallel_efficiency;
-  std::optional<std::string> error;       // why it failed or was skipped
+  std::optional<std::string> error;  // why it failed or was skipped
   // What the variant computed in (Variant::precision): "int32", or "u16x2" (sm90_u16). Absent
   // in files from before it was recorded: int32. pct_of_ceiling is against this precision's.
   std::string precision = kPrecisionInt32;
@@ -71,8 +70,9 @@ struct Context {
   nlohmann::json build;
   std::string host, date;
   std::vector<std::string> argv;
-  double ceiling_updates_per_s = 0;      // int32 min-plus (VIADDMNMX), measured by the bench
-  double ceiling_u16_updates_per_s = 0;  // packed 16-bit (VIADDMNMX.U16x2, 2 updates each); 0: not measured
+  double ceiling_updates_per_s = 0;  // int32 min-plus (VIADDMNMX), measured by the bench
+  // packed 16-bit (VIADDMNMX.U16x2, 2 updates each); 0: not measured
+  double ceiling_u16_updates_per_s = 0;
   // The ceiling a run of `precision` is measured against.
   double ceiling_for(const std::string& precision) const {
     return precision == kPrecisionU16x2 ? ceiling_u16_updates_per_s : ceiling_updates_per_s;

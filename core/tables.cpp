@@ -13,7 +13,8 @@ std::string cell_for(const RunResult& run) {
   if (run.verified == "FAILED") return "FAILED";
   if (run.error) return "skipped";
   std::string s = fmt::format("{:.2f} ms", run.median_ms);
-  if (run.speedup_vs_naive && run.variant != "naive") s += fmt::format(" ({:.1f}x)", *run.speedup_vs_naive);
+  if (run.speedup_vs_naive && run.variant != "naive")
+    s += fmt::format(" ({:.1f}x)", *run.speedup_vs_naive);
   return s;
 }
 
@@ -24,7 +25,8 @@ Grid speedup_grid(const Results& r) {
   std::set<int> sizes;
   auto column = [](const RunResult& x) { return x.label.value_or(x.name); };
   for (const RunResult& run : r.runs) {
-    if (std::find(names.begin(), names.end(), column(run)) == names.end()) names.push_back(column(run));
+    if (std::find(names.begin(), names.end(), column(run)) == names.end())
+      names.push_back(column(run));
     sizes.insert(run.n);
   }
   Grid g;
@@ -54,12 +56,14 @@ Grid detail_grid(const Results& r) {
                                   [](const RunResult& x) { return x.phases_ms.has_value(); });
   if (phases) g[0].insert(g[0].end(), {"phase 1 ms", "phase 2 ms", "phase 3 ms", "other ms"});
   // Multi-GPU runs (--gpus): the count, and the parallel efficiency over the one-GPU run.
-  const bool gpus = std::any_of(r.runs.begin(), r.runs.end(), [](const RunResult& x) { return x.gpus > 1; });
+  const bool gpus =
+      std::any_of(r.runs.begin(), r.runs.end(), [](const RunResult& x) { return x.gpus > 1; });
   if (gpus) g[0].insert(g[0].end(), {"GPUs", "efficiency"});
   for (const RunResult& run : r.runs) {
     if (run.error || run.verified == "FAILED") {
       g.push_back({run.name, std::to_string(run.n), "-", "-", "-", "-", "-", "-",
-                   run.verified == "FAILED" ? "FAILED: " + run.error.value_or("") : "skipped: " + *run.error});
+                   run.verified == "FAILED" ? "FAILED: " + run.error.value_or("")
+                                            : "skipped: " + *run.error});
       if (graphs) g.back().push_back("-");
       if (phases) g.back().insert(g.back().end(), 4, "-");
       if (gpus) g.back().insert(g.back().end(), {std::to_string(run.gpus), "-"});
@@ -68,21 +72,26 @@ Grid detail_grid(const Results& r) {
     std::string speedup = "-";
     if (run.speedup_vs_naive) {
       speedup = fmt::format("{:.2f}", *run.speedup_vs_naive);
-      if (run.speedup_ci95) speedup += fmt::format(" [{:.2f}, {:.2f}]", run.speedup_ci95->first, run.speedup_ci95->second);
+      if (run.speedup_ci95)
+        speedup +=
+            fmt::format(" [{:.2f}, {:.2f}]", run.speedup_ci95->first, run.speedup_ci95->second);
     }
     g.push_back({run.name, std::to_string(run.n), fmt::format("{:.3f}", run.median_ms),
                  fmt::format("{:.3f}", run.min_ms), fmt::format("{:.3f}", run.cv),
                  fmt::format("{:.1f}", run.updates_per_s / 1e9),
-                 fmt::format("{:.1f}{}", run.pct_of_ceiling, run.precision == kPrecisionU16x2 ? " (u16)" : ""), speedup,
-                 run.verified});
-    if (graphs) g.back().push_back(run.graph_median_ms ? fmt::format("{:.3f}", *run.graph_median_ms) : "-");
+                 fmt::format("{:.1f}{}", run.pct_of_ceiling,
+                             run.precision == kPrecisionU16x2 ? " (u16)" : ""),
+                 speedup, run.verified});
+    if (graphs)
+      g.back().push_back(run.graph_median_ms ? fmt::format("{:.3f}", *run.graph_median_ms) : "-");
     if (phases) {
       for (int p : {1, 2, 3, 0})
         g.back().push_back(run.phases_ms ? fmt::format("{:.3f}", (*run.phases_ms)[p]) : "-");
     }
     if (gpus) {
       g.back().push_back(std::to_string(run.gpus));
-      g.back().push_back(run.parallel_efficiency ? fmt::format("{:.1f}%", 100 * *run.parallel_efficiency) : "-");
+      g.back().push_back(
+          run.parallel_efficiency ? fmt::format("{:.1f}%", 100 * *run.parallel_efficiency) : "-");
     }
   }
   return g;
@@ -91,7 +100,8 @@ Grid detail_grid(const Results& r) {
 std::string ceilings_line(const Context& c) {
   if (c.ceiling_updates_per_s <= 0 && c.ceiling_u16_updates_per_s <= 0) return "";
   std::string line = "Measured min-plus ceilings:";
-  if (c.ceiling_updates_per_s > 0) line += fmt::format(" int32 {:.2f} T updates/s", c.ceiling_updates_per_s / 1e12);
+  if (c.ceiling_updates_per_s > 0)
+    line += fmt::format(" int32 {:.2f} T updates/s", c.ceiling_updates_per_s / 1e12);
   if (c.ceiling_u16_updates_per_s > 0)
     line += fmt::format("{} packed 16-bit {:.2f} T updates/s (two per VIADDMNMX.U16x2)",
                         c.ceiling_updates_per_s > 0 ? "," : "", c.ceiling_u16_updates_per_s / 1e12);
@@ -106,7 +116,8 @@ std::string render_text(const Grid& g) {
   std::string out;
   for (const auto& row : g) {
     for (size_t c = 0; c < row.size(); ++c) {
-      out += c == 0 ? fmt::format("{:<{}}", row[c], width[c]) : fmt::format("  {:>{}}", row[c], width[c]);
+      out += c == 0 ? fmt::format("{:<{}}", row[c], width[c])
+                    : fmt::format("  {:>{}}", row[c], width[c]);
     }
     out += '\n';
   }

@@ -43,10 +43,13 @@ TuningEntry entry_from_json(const json& x, bool v1, const std::string& where) {
   e.name = text(x, "name", where);
   e.status = text(x, "status", where);
   if (e.status != "ok" && e.status != "failed" && e.status != "rejected")
-    jr::fail(jr::at(where, "status"), fmt::format("\"{}\" is not ok, failed or rejected", escaped(e.status)));
+    jr::fail(jr::at(where, "status"),
+             fmt::format("\"{}\" is not ok, failed or rejected", escaped(e.status)));
   e.reason = jr::optional_string(x, "reason", where);
-  if (x.contains("samples_ms")) e.samples_ms = jr::non_negative_list(x["samples_ms"], jr::at(where, "samples_ms"));
-  if (x.contains("median_ms")) e.median_ms = jr::non_negative(x["median_ms"], jr::at(where, "median_ms"));
+  if (x.contains("samples_ms"))
+    e.samples_ms = jr::non_negative_list(x["samples_ms"], jr::at(where, "samples_ms"));
+  if (x.contains("median_ms"))
+    e.median_ms = jr::non_negative(x["median_ms"], jr::at(where, "median_ms"));
   if (e.status == "ok" && !(e.median_ms > 0))
     jr::fail(jr::at(where, "median_ms"), "an ok entry's median must be positive");
   e.date = jr::optional_string(x, "date", where);
@@ -57,9 +60,9 @@ TuningEntry entry_from_json(const json& x, bool v1, const std::string& where) {
   }
   const std::string gw = jr::at(where, "graph");
   const json& g = jr::object(field("graph"), gw);
-  e.graph = {text(g, "kind", gw),
-             jr::non_negative(jr::member(g, "density", gw), jr::at(gw, "density")),
-             static_cast<int>(jr::integer(jr::member(g, "wmax", gw), jr::at(gw, "wmax"), 0, INT32_MAX))};
+  e.graph = {
+      text(g, "kind", gw), jr::non_negative(jr::member(g, "density", gw), jr::at(gw, "density")),
+      static_cast<int>(jr::integer(jr::member(g, "wmax", gw), jr::at(gw, "wmax"), 0, INT32_MAX))};
   e.seed = static_cast<uint64_t>(jr::integer(field("seed"), jr::at(where, "seed"), 0, INT64_MAX));
   const std::string bw = jr::at(where, "build");
   const json& b = jr::object(field("build"), bw);
@@ -71,12 +74,17 @@ TuningEntry entry_from_json(const json& x, bool v1, const std::string& where) {
 
 DeviceModel device_model_from_json(const json& j, const std::string& where) {
   namespace jr = json_read;
-  const auto text = [&](const char* key) { return jr::string(jr::member(j, key, where), jr::at(where, key)); };
-  return {text("name"), text("cc"), static_cast<int>(jr::integer(jr::member(j, "sms", where), jr::at(where, "sms"), 1, 1 << 20))};
+  const auto text = [&](const char* key) {
+    return jr::string(jr::member(j, key, where), jr::at(where, key));
+  };
+  return {
+      text("name"), text("cc"),
+      static_cast<int>(jr::integer(jr::member(j, "sms", where), jr::at(where, "sms"), 1, 1 << 20))};
 }
 
 bool TuningMatch::accepts(const TuningEntry& e) const {
-  return e.device == device && (any_graph || e.graph == graph) && (any_build || e.build.kernels == kernels);
+  return e.device == device && (any_graph || e.graph == graph) &&
+         (any_build || e.build.kernels == kernels);
 }
 
 TuningDb TuningDb::load(const std::string& path, std::string* note) {
@@ -95,10 +103,11 @@ TuningDb TuningDb::parse(std::string_view text, const std::string& source, std::
     throw std::runtime_error(fmt::format("{}: {}", source, e.what()));
   }
   const auto schema_at = j.is_object() ? j.find("schema") : j.end();
-  const std::string schema = schema_at != j.end() && schema_at->is_string() ? schema_at->get<std::string>() : "";
+  const std::string schema =
+      schema_at != j.end() && schema_at->is_string() ? schema_at->get<std::string>() : "";
   if (schema != kTuningSchema && schema != kTuningSchemaV1) {
-    throw std::runtime_error(fmt::format("{}: not a tuning database (schema \"{}\" expected)", source,
-                                         kTuningSchema));
+    throw std::runtime_error(
+        fmt::format("{}: not a tuning database (schema \"{}\" expected)", source, kTuningSchema));
   }
   const bool v1 = schema == kTuningSchemaV1;
   try {
@@ -109,9 +118,10 @@ TuningDb TuningDb::parse(std::string_view text, const std::string& source, std::
     throw std::runtime_error(fmt::format("{}: {}", source, e.what()));
   }
   if (v1 && note) {
-    *note = fmt::format("{}: {} database migrated to {}: its {} entries name no graph spec and no "
-                        "build, so they are kept but never picked; rerun the tuner",
-                        source, kTuningSchemaV1, kTuningSchema, db.entries_.size());
+    *note = fmt::format(
+        "{}: {} database migrated to {}: its {} entries name no graph spec and no "
+        "build, so they are kept but never picked; rerun the tuner",
+        source, kTuningSchemaV1, kTuningSchema, db.entries_.size());
   }
   return db;
 }
@@ -119,19 +129,20 @@ TuningDb TuningDb::parse(std::string_view text, const std::string& source, std::
 std::string TuningDb::text() const {
   json entries = json::array();
   for (const TuningEntry& e : entries_) {
-    entries.push_back({{"device", {{"name", e.device.name}, {"cc", e.device.cc}, {"sms", e.device.sms}}},
-                       {"variant", e.variant},
-                       {"n", e.n},
-                       {"config", e.config},
-                       {"name", e.name},
-                       {"graph", {{"kind", e.graph.kind}, {"density", e.graph.density}, {"wmax", e.graph.wmax}}},
-                       {"seed", e.seed},
-                       {"build", {{"commit", e.build.commit}, {"kernels", e.build.kernels}}},
-                       {"status", e.status},
-                       {"reason", e.reason},
-                       {"samples_ms", e.samples_ms},
-                       {"median_ms", e.median_ms},
-                       {"date", e.date}});
+    entries.push_back(
+        {{"device", {{"name", e.device.name}, {"cc", e.device.cc}, {"sms", e.device.sms}}},
+         {"variant", e.variant},
+         {"n", e.n},
+         {"config", e.config},
+         {"name", e.name},
+         {"graph", {{"kind", e.graph.kind}, {"density", e.graph.density}, {"wmax", e.graph.wmax}}},
+         {"seed", e.seed},
+         {"build", {{"commit", e.build.commit}, {"kernels", e.build.kernels}}},
+         {"status", e.status},
+         {"reason", e.reason},
+         {"samples_ms", e.samples_ms},
+         {"median_ms", e.median_ms},
+         {"date", e.date}});
   }
   return json{{"schema", kTuningSchema}, {"entries", entries}}.dump(1) + "\n";
 }

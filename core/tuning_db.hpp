@@ -7,9 +7,8 @@
 // name no graph or build, so they are kept and never picked.
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
-
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -76,7 +75,8 @@ class TuningDb {
   // A file of schema "apsp-tuning/1" is migrated; `note` (if given) then says so in one line.
   static TuningDb load(const std::string& path, std::string* note = nullptr);
   // The same from a file's text; `source` names it in messages (load and the fuzz target use it).
-  static TuningDb parse(std::string_view text, const std::string& source, std::string* note = nullptr);
+  static TuningDb parse(std::string_view text, const std::string& source,
+                        std::string* note = nullptr);
   std::string text() const;                  // the file's JSON, as save writes it
   void save(const std::string& path) const;  // atomic: temporary file, then rename
 

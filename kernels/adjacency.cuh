@@ -20,7 +20,8 @@ static __global__ void fill(int* __restrict__ d, int n, int pitch, int padding) 
 
 // The smallest weight of each edge u -> v (duplicates: the minimum wins); self loops never beat
 // d[u][u] = 0. `edges` are (src, dst, w) triples.
-static __global__ void scatter(int* __restrict__ d, int pitch, const int3* __restrict__ edges, long long count) {
+static __global__ void scatter(int* __restrict__ d, int pitch, const int3* __restrict__ edges,
+                               long long count) {
   for (long long e = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; e < count;
        e += static_cast<long long>(gridDim.x) * blockDim.x) {
     const int3 edge = edges[e];

@@ -13,7 +13,7 @@
 
 namespace apsp::kernels {
 
-inline constexpr int kTileB = 32;                 // <- tile edge, elements (= threads per edge)
+inline constexpr int kTileB = 32;  // <- tile edge, elements (= threads per edge)
 inline constexpr int kTileBElems = kTileB * kTileB;
 
 // Dynamic shared memory each kernel instance needs: the variants' check() reads these.
@@ -23,8 +23,8 @@ constexpr int batched_phase3_smem(int batch3) { return 2 * batch3 * kTileBElems 
 // blockIdx.y == 0: pivot-row tiles (kt, t); == 1: pivot-column tiles (t, kt), for
 // t = blockIdx.x * kBatch2 + b, b < kBatch2, t != kt, t < tiles.
 template <int kBatch2>
-__global__ void __launch_bounds__(kTileBElems) batched_phase2(int* __restrict__ d, int n, int kt,
-                                                              int tiles) {
+__global__ void __launch_bounds__(kTileBElems)
+    batched_phase2(int* __restrict__ d, int n, int kt, int tiles) {
   extern __shared__ int smem[];
   int* piv = smem;                // [32][32]
   int* own = smem + kTileBElems;  // [kBatch2][32][32]
@@ -44,11 +44,13 @@ __global__ void __launch_bounds__(kTileBElems) batched_phase2(int* __restrict__ 
     if (is_row) {
       const int p = piv[ty * kTileB + k];  // broadcast, reused by every tile of the batch
 #pragma unroll
-      for (int b = 0; b < kBatch2; ++b) c[b] = min_plus(c[b], p, own[b * kTileBElems + k * kTileB + tx]);
+      for (int b = 0; b < kBatch2; ++b)
+        c[b] = min_plus(c[b], p, own[b * kTileBElems + k * kTileB + tx]);
     } else {
       const int p = piv[k * kTileB + tx];
 #pragma unroll
-      for (int b = 0; b < kBatch2; ++b) c[b] = min_plus(c[b], own[b * kTileBElems + ty * kTileB + k], p);
+      for (int b = 0; b < kBatch2; ++b)
+        c[b] = min_plus(c[b], own[b * kTileBElems + ty * kTileB + k], p);
     }
   }
 #pragma unroll
@@ -72,8 +74,10 @@ __device__ __forceinline__ void batched_phase3_block(int* __restrict__ d, int n,
   const int tx = threadIdx.x, ty = threadIdx.y, base = kt * kTileB;
 #pragma unroll
   for (int a = 0; a < kBatch3; ++a) {
-    col[a * kTileBElems + ty * kTileB + tx] = load<kChecked>(d, n, (it0 + a) * kTileB + ty, base + tx);
-    row[a * kTileBElems + ty * kTileB + tx] = load<kChecked>(d, n, base + ty, (jt0 + a) * kTileB + tx);
+    col[a * kTileBElems + ty * kTileB + tx] =
+        load<kChecked>(d, n, (it0 + a) * kTileB + ty, base + tx);
+    row[a * kTileBElems + ty * kTileB + tx] =
+        load<kChecked>(d, n, base + ty, (jt0 + a) * kTileB + tx);
   }
   __syncthreads();
   for (int a = 0; a < kBatch3; ++a) {
@@ -85,7 +89,8 @@ __device__ __forceinline__ void batched_phase3_block(int* __restrict__ d, int n,
     for (int k = 0; k < kTileB; ++k) {
       const int lhs = col[a * kTileBElems + ty * kTileB + k];  // broadcast
 #pragma unroll
-      for (int b = 0; b < kBatch3; ++b) c[b] = min_plus(c[b], lhs, row[b * kTileBElems + k * kTileB + tx]);
+      for (int b = 0; b < kBatch3; ++b)
+        c[b] = min_plus(c[b], lhs, row[b * kTileBElems + k * kTileB + tx]);
     }
     if (it0 + a == kt) continue;
 #pragma unroll
@@ -103,8 +108,8 @@ __global__ void __launch_bounds__(kTileBElems) batched_phase3(int* __restrict__ 
   extern __shared__ int smem[];
   const int it0 = blockIdx.y * kBatch3, jt0 = blockIdx.x * kBatch3;
   if constexpr (kSplitEdges) {
-    const bool interior = (it0 + kBatch3) * kTileB <= n && (jt0 + kBatch3) * kTileB <= n &&
-                          (kt + 1) * kTileB <= n;
+    const bool interior =
+        (it0 + kBatch3) * kTileB <= n && (jt0 + kBatch3) * kTileB <= n && (kt + 1) * kTileB <= n;
     if (interior) {
       batched_phase3_block<kBatch3, false>(d, n, kt, it0, jt0, smem);
       return;

@@ -11,7 +11,8 @@
 
 namespace apsp::kernels {
 
-inline constexpr int kTile32 = 32;  // <- tile edge, elements; the block is kTile32 x kTile32 threads
+// <- tile edge, elements; the block is kTile32 x kTile32 threads
+inline constexpr int kTile32 = 32;
 
 // Templates, so that batched (which reuses phase 1) and blocked32 can include them from several
 // translation units; kTile is always kTile32 (one thread per element, 1024 threads).
@@ -20,7 +21,8 @@ inline constexpr int kTile32 = 32;  // <- tile edge, elements; the block is kTil
 // row k and column k can change, and only row k and column k are read, so a thread writes its
 // element only when it improves and one barrier per step separates the steps.
 template <int kTile = kTile32>
-__global__ void __launch_bounds__(kTile * kTile) blocked32_phase1(int* __restrict__ d, int n, int kt) {
+__global__ void __launch_bounds__(kTile * kTile)
+    blocked32_phase1(int* __restrict__ d, int n, int kt) {
   __shared__ int s[kTile][kTile];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int i = kt * kTile + ty, j = kt * kTile + tx;
@@ -41,7 +43,8 @@ __global__ void __launch_bounds__(kTile * kTile) blocked32_phase1(int* __restric
 // Pivot row (blockIdx.y == 0: tile (kt, blockIdx.x)) and pivot column (blockIdx.y == 1: tile
 // (blockIdx.x, kt)) from the closed pivot tile.
 template <int kTile = kTile32>
-__global__ void __launch_bounds__(kTile * kTile) blocked32_phase2(int* __restrict__ d, int n, int kt) {
+__global__ void __launch_bounds__(kTile * kTile)
+    blocked32_phase2(int* __restrict__ d, int n, int kt) {
   if (blockIdx.x == kt) return;
   __shared__ int piv[kTile][kTile];
   __shared__ int own[kTile][kTile];
@@ -63,7 +66,8 @@ __global__ void __launch_bounds__(kTile * kTile) blocked32_phase2(int* __restric
 
 // Every tile outside the pivot row and column: D = min(D, C (x) R).
 template <int kTile = kTile32>
-__global__ void __launch_bounds__(kTile * kTile) blocked32_phase3(int* __restrict__ d, int n, int kt) {
+__global__ void __launch_bounds__(kTile * kTile)
+    blocked32_phase3(int* __restrict__ d, int n, int kt) {
   if (blockIdx.x == kt || blockIdx.y == kt) return;
   __shared__ int col[kTile][kTile];  // tile (it, kt)
   __shared__ int row[kTile][kTile];  // tile (kt, jt)

@@ -15,7 +15,8 @@ inline constexpr int kCeilK = 32;         // <- k values held in shared memory
 inline constexpr int kCeilEdge = 128;     // <- tile edge: 16 threads x 8 outputs
 
 template <class F = Int32Elements>
-__global__ void __launch_bounds__(kCeilThreads, 2) minplus_ceiling(int repeats, int seed, int* __restrict__ out) {
+__global__ void __launch_bounds__(kCeilThreads, 2) minplus_ceiling(int repeats, int seed,
+                                                                   int* __restrict__ out) {
   __shared__ __align__(16) int as[kCeilK][kCeilEdge];
   __shared__ __align__(16) int bs[kCeilK][kCeilEdge];
   const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
@@ -43,8 +44,14 @@ __global__ void __launch_bounds__(kCeilThreads, 2) minplus_ceiling(int repeats, 
       for (int h = 0; h < 2; ++h) {
         const int4 va = *reinterpret_cast<const int4*>(&as[k][h * 64 + ty * 4]);
         const int4 vb = *reinterpret_cast<const int4*>(&bs[k][h * 64 + tx * 4]);
-        a[h * 4] = va.x; a[h * 4 + 1] = va.y; a[h * 4 + 2] = va.z; a[h * 4 + 3] = va.w;
-        b[h * 4] = vb.x; b[h * 4 + 1] = vb.y; b[h * 4 + 2] = vb.z; b[h * 4 + 3] = vb.w;
+        a[h * 4] = va.x;
+        a[h * 4 + 1] = va.y;
+        a[h * 4 + 2] = va.z;
+        a[h * 4 + 3] = va.w;
+        b[h * 4] = vb.x;
+        b[h * 4 + 1] = vb.y;
+        b[h * 4 + 2] = vb.z;
+        b[h * 4 + 3] = vb.w;
       }
 #pragma unroll
       for (int r = 0; r < 8; ++r)

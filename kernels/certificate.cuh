@@ -13,7 +13,8 @@ namespace apsp::kernels::certificate {
 // Fault codes: harness::Fault.
 inline constexpr unsigned long long kDiagonal = 1, kRange = 2, kRelaxed = 3, kUngrounded = 4;
 
-__device__ __forceinline__ void report(unsigned long long* first, int s, int v, int n, unsigned long long fault) {
+__device__ __forceinline__ void report(unsigned long long* first, int s, int v, int n,
+                                       unsigned long long fault) {
   atomicMin(first, ((static_cast<unsigned long long>(s) * n + v) << 3) | fault);
 }
 
@@ -21,8 +22,8 @@ __device__ __forceinline__ void report(unsigned long long* first, int s, int v, 
 // over v's in-edges u -> v. Reports the edge's fault (d[u][u] != 0, d[u][v] out of range, or
 // d[u][v] > w) and tells whether it is essential (w = d[u][v]). Reads d[u][v] down a column: a
 // sector per edge, once per check, against the row checks' n reads per edge.
-__device__ __forceinline__ bool essential_edge(const int* __restrict__ d, int n, int pitch, int u, int v, int w,
-                                               unsigned long long* first) {
+__device__ __forceinline__ bool essential_edge(const int* __restrict__ d, int n, int pitch, int u,
+                                               int v, int w, unsigned long long* first) {
   if (u == v) return false;  // a self loop never shortens d[u][u] = 0
   const int duv = d[at(u, v, pitch)];
   if (d[at(u, u, pitch)] != 0) {
@@ -36,24 +37,32 @@ __device__ __forceinline__ bool essential_edge(const int* __restrict__ d, int n,
 }
 
 // Counts each column's essential in-edges into count[v] (a scan then gives the new starts).
-static __global__ void count_essential(const int* __restrict__ d, int n, int pitch, const long long* __restrict__ start,
+static __global__ void count_essential(const int* __restrict__ d, int n, int pitch,
+                                       const long long* __restrict__ start,
                                        const int* __restrict__ from, const int* __restrict__ weight,
                                        long long* __restrict__ count, unsigned long long* first) {
-  const int v = static_cast<int>((static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32);
+  const int v =
+      static_cast<int>((static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32);
   const int lane = threadIdx.x % 32;
   if (v >= n) return;
   long long kept = 0;
-  for (long long e = start[v] + lane; e < start[v + 1]; e += 32) kept += essential_edge(d, n, pitch, from[e], v, weight[e], first);
-  for (int offset = 16; offset > 0; offset /= 2) kept += __shfl_down_sync(0xffffffffu, kept, offset);
+  for (long long e = start[v] + lane; e < start[v + 1]; e += 32)
+    kept += essential_edge(d, n, pitch, from[e], v, weight[e], first);
+  for (int offset = 16; offset > 0; offset /= 2)
+    kept += __shfl_down_sync(0xffffffffu, kept, offset);
   if (lane == 0) count[v] = kept;
 }
 
 // Copies each column's essential in-edges, in order, to [kept_start[v], kept_start[v + 1]).
-static __global__ void gather_essential(const int* __restrict__ d, int n, int pitch, const long long* __restrict__ start,
-                                        const int* __restrict__ from, const int* __restrict__ weight,
-                                        const long long* __restrict__ kept_start, int* __restrict__ kept_from,
-                                        int* __restrict__ kept_weight, unsigned long long* first) {
-  const int v = static_cast<int>((static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32);
+static __global__ void gather_essential(const int* __restrict__ d, int n, int pitch,
+                                        const long long* __restrict__ start,
+                                        const int* __restrict__ from,
+                                        const int* __restrict__ weight,
+                                        const long long* __restrict__ kept_start,
+                                        int* __restrict__ kept_from, int* __restrict__ kept_weight,
+                                        unsigned long long* first) {
+  const int v =
+      static_cast<int>((static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32);
   const int lane = threadIdx.x % 32;
   if (v >= n) return;
   long long out = kept_start[v];
@@ -74,14 +83,18 @@ static __global__ void gather_essential(const int* __restrict__ d, int n, int pi
 // blockDim.y + threadIdx.y: the range and the diagonal, no in-edge relaxes d[s][v], and whether a
 // tight in-edge of positive weight grounds it. The blockDim.y warps of a block read the same
 // in-edges (once from memory, then L1), and consecutive blocks share their rows s (L2).
-static __global__ void check_edges(const int* __restrict__ d, int n, int pitch, const long long* __restrict__ start,
-                                   const int* __restrict__ from, const int* __restrict__ weight, int s0, int rows,
-                                   unsigned char* __restrict__ grounded, unsigned long long* first) {
-  const int v = blockIdx.x * blockDim.x + threadIdx.x, b = blockIdx.y * blockDim.y + threadIdx.y, s = s0 + b;
+static __global__ void check_edges(const int* __restrict__ d, int n, int pitch,
+                                   const long long* __restrict__ start,
+                                   const int* __restrict__ from, const int* __restrict__ weight,
+                                   int s0, int rows, unsigned char* __restrict__ grounded,
+                                   unsigned long long* first) {
+  const int v = blockIdx.x * blockDim.x + threadIdx.x, b = blockIdx.y * blockDim.y + threadIdx.y,
+            s = s0 + b;
   if (v >= n || b >= rows) return;
   const int* row = d + at(s, 0, pitch);
   const int dv = row[v];
-  grounded[at(b, v, n)] = 0;  // a faulty entry grounds nothing (the flags are reused batch to batch)
+  // a faulty entry grounds nothing (the flags are reused batch to batch)
+  grounded[at(b, v, n)] = 0;
   if (dv < 0 || dv > kInf) return report(first, s, v, n, kRange);
   if (v == s && dv != 0) return report(first, s, v, n, kDiagonal);
   bool positive_tight = false;
@@ -99,8 +112,10 @@ static __global__ void check_edges(const int* __restrict__ d, int n, int pitch, 
 // a head of the same finite value. The host repeats it until nothing changes. A grid-stride loop
 // over the (edge, source) pairs: there can be more than a grid holds (1e8 zero-weight edges
 // times thousands of sources).
-static __global__ void ground_zero_edges(const int* __restrict__ d, int n, int pitch, const int2* __restrict__ zero, long long count,
-                                         int s0, int batch, unsigned char* __restrict__ grounded, int* changed) {
+static __global__ void ground_zero_edges(const int* __restrict__ d, int n, int pitch,
+                                         const int2* __restrict__ zero, long long count, int s0,
+                                         int batch, unsigned char* __restrict__ grounded,
+                                         int* changed) {
   const long long pairs = count * batch;
   for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < pairs;
        i += static_cast<long long>(gridDim.x) * blockDim.x) {
@@ -116,11 +131,13 @@ static __global__ void ground_zero_edges(const int* __restrict__ d, int n, int p
 }
 
 // Every finite entry of the batch must be grounded.
-static __global__ void check_grounded(const int* __restrict__ d, int n, int pitch, int s0, const unsigned char* __restrict__ grounded,
+static __global__ void check_grounded(const int* __restrict__ d, int n, int pitch, int s0,
+                                      const unsigned char* __restrict__ grounded,
                                       unsigned long long* first) {
   const int v = blockIdx.x * blockDim.x + threadIdx.x, s = s0 + blockIdx.y;
   if (v >= n) return;
-  if (d[at(s, v, pitch)] < kInf && !grounded[at(blockIdx.y, v, n)]) report(first, s, v, n, kUngrounded);
+  if (d[at(s, v, pitch)] < kInf && !grounded[at(blockIdx.y, v, n)])
+    report(first, s, v, n, kUngrounded);
 }
 
 }  // namespace apsp::kernels::certificate

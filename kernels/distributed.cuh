@@ -41,24 +41,29 @@ struct Phase2 {
 // A the closed pivot (lt, kt), B the tile itself (as sm90's phase2).
 template <int kTile>
 __global__ void __launch_bounds__(Phase2<kTile>::kThreads)
-    pivot_row(int* __restrict__ block, int pitch, int n, int lt, int kt) {
+                                      pivot_row(int* __restrict__ block, int pitch, int n, int lt,
+                                                int kt) {
   const int j = blockIdx.x;
   if (j == kt) return;
   extern __shared__ int4 smem4[];
-  sm90::update_tile<kTile, Phase2<kTile>::kChunk, Phase2<kTile>::kPer, false>(block, pitch, n, lt, j, kt, block, pitch, lt, kt, block,
-                                                          pitch, lt, j, reinterpret_cast<int*>(smem4));
+  sm90::update_tile<kTile, Phase2<kTile>::kChunk, Phase2<kTile>::kPer, false>(
+      block, pitch, n, lt, j, kt, block, pitch, lt, kt, block, pitch, lt, j,
+      reinterpret_cast<int*>(smem4));
 }
 
 // Phase 2, the pivot column, on every rank: its tiles (i, kt) but the pivot, one block each
 // (count blocks): A the tile itself, B the closed pivot, column tile kt of the panel.
 template <int kTile>
 __global__ void __launch_bounds__(Phase2<kTile>::kThreads)
-    pivot_column(int* __restrict__ block, int pitch, int n, int first_tile, int kt, const int* __restrict__ panel) {
+                                      pivot_column(int* __restrict__ block, int pitch, int n,
+                                                   int first_tile, int kt,
+                                                   const int* __restrict__ panel) {
   const int i = blockIdx.x;
   if (first_tile + i == kt) return;
   extern __shared__ int4 smem4[];
-  sm90::update_tile<kTile, Phase2<kTile>::kChunk, Phase2<kTile>::kPer, false>(block, pitch, n, i, kt, first_tile + i, block, pitch, i, kt,
-                                                          panel, pitch, 0, kt, reinterpret_cast<int*>(smem4));
+  sm90::update_tile<kTile, Phase2<kTile>::kChunk, Phase2<kTile>::kPer, false>(
+      block, pitch, n, i, kt, first_tile + i, block, pitch, i, kt, panel, pitch, 0, kt,
+      reinterpret_cast<int*>(smem4));
 }
 
 // Phase 3 on every rank: tiles (i, j) with i = first_row_tile + blockIdx.y (local), off the
@@ -66,14 +71,14 @@ __global__ void __launch_bounds__(Phase2<kTile>::kThreads)
 // stream; -1 for none). A = (i, kt) of the block, B = column tile j of the panel. Grid: tiles x
 // rows. Two blocks per SM, as sm90's phase3.
 template <int kTile, int kChunk, int kPer>
-__global__ void __launch_bounds__(sm90::product_threads<kTile, kPer>(), 2)
-    phase3(int* __restrict__ block, int pitch, int n, int first_tile, int first_row_tile, int kt, int skip,
-           const int* __restrict__ panel) {
+__global__ void __launch_bounds__(sm90::product_threads<kTile, kPer>(), 2) phase3(int* __restrict__ block, int pitch, int n,
+                                                     int first_tile, int first_row_tile, int kt,
+                                                     int skip, const int* __restrict__ panel) {
   const int i = first_row_tile + blockIdx.y, j = blockIdx.x, row_tile = first_tile + i;
   if (j == kt || row_tile == kt || row_tile == skip) return;
   extern __shared__ int4 smem4[];
-  sm90::update_tile<kTile, kChunk, kPer, true>(block, pitch, n, i, j, row_tile, block, pitch, i, kt, panel, pitch, 0, j,
-                                               reinterpret_cast<int*>(smem4));
+  sm90::update_tile<kTile, kChunk, kPer, true>(block, pitch, n, i, j, row_tile, block, pitch, i, kt,
+                                               panel, pitch, 0, j, reinterpret_cast<int*>(smem4));
 }
 
 }  // namespace apsp::kernels::distributed

@@ -38,28 +38,31 @@ struct U16x2Elements {
   static constexpr int kUnreachable = kInf16;
   // Per half, min(c, a + b): two updates in one VIADDMNMX.U16x2 (sm_90).
   __device__ static __forceinline__ int update(int c, int a, int b) {
-    return static_cast<int>(
-        __viaddmin_u16x2(static_cast<unsigned>(a), static_cast<unsigned>(b), static_cast<unsigned>(c)));
+    return static_cast<int>(__viaddmin_u16x2(static_cast<unsigned>(a), static_cast<unsigned>(b),
+                                             static_cast<unsigned>(c)));
   }
   // Element q (0 .. 7) of a 16-byte vector of an A row (eight consecutive k), duplicated into
   // both halves: a_ik meets both j of a B word. Done once per staged element, not per update.
   __device__ static __forceinline__ int a_word(const int4& v, int q) {
     const int w = q / 2 == 0 ? v.x : q / 2 == 1 ? v.y : q / 2 == 2 ? v.z : v.w;
-    return static_cast<int>(__byte_perm(static_cast<unsigned>(w), 0u, q % 2 == 0 ? 0x1010u : 0x3232u));
+    return static_cast<int>(
+        __byte_perm(static_cast<unsigned>(w), 0u, q % 2 == 0 ? 0x1010u : 0x3232u));
   }
   __host__ __device__ static constexpr int splat(int x) { return x * 0x10001; }  // x <= kInf16
   __device__ static __forceinline__ int element(int word, int q) {
-    return static_cast<int>(q == 0 ? static_cast<unsigned>(word) & 0xFFFFu : static_cast<unsigned>(word) >> 16);
+    return static_cast<int>(q == 0 ? static_cast<unsigned>(word) & 0xFFFFu
+                                   : static_cast<unsigned>(word) >> 16);
   }
   // Four consecutive elements, one int each, from or to the two words at p (8-byte aligned).
   __device__ static __forceinline__ int4 load4(const int* p) {
     const uint2 w = *reinterpret_cast<const uint2*>(p);
-    return make_int4(static_cast<int>(w.x & 0xFFFFu), static_cast<int>(w.x >> 16), static_cast<int>(w.y & 0xFFFFu),
-                     static_cast<int>(w.y >> 16));
+    return make_int4(static_cast<int>(w.x & 0xFFFFu), static_cast<int>(w.x >> 16),
+                     static_cast<int>(w.y & 0xFFFFu), static_cast<int>(w.y >> 16));
   }
   __device__ static __forceinline__ void store4(int* p, int4 v) {
-    *reinterpret_cast<uint2*>(p) = make_uint2(static_cast<unsigned>(v.x) | static_cast<unsigned>(v.y) << 16,
-                                              static_cast<unsigned>(v.z) | static_cast<unsigned>(v.w) << 16);
+    *reinterpret_cast<uint2*>(p) =
+        make_uint2(static_cast<unsigned>(v.x) | static_cast<unsigned>(v.y) << 16,
+                   static_cast<unsigned>(v.z) | static_cast<unsigned>(v.w) << 16);
   }
 };
 

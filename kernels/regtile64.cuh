@@ -8,8 +8,8 @@
 
 namespace apsp::kernels {
 
-inline constexpr int kTile64 = 64;        // <- tile edge, elements
-inline constexpr int kThreads64 = 32;     // <- threads per tile edge; 2 x 2 elements each
+inline constexpr int kTile64 = 64;     // <- tile edge, elements
+inline constexpr int kThreads64 = 32;  // <- threads per tile edge; 2 x 2 elements each
 inline constexpr int kPer64 = kTile64 / kThreads64;
 static_assert(kPer64 * kThreads64 == kTile64, "the thread block must cover the tile exactly");
 

@@ -14,33 +14,36 @@
 //     `pitch` is in words.
 #pragma once
 
-#include "kernels/common.cuh"
-#include "kernels/elements.cuh"
-
 #include <type_traits>
 #include <utility>
 
+#include "kernels/common.cuh"
+#include "kernels/elements.cuh"
+
 namespace apsp::kernels::sm90 {
 
-inline constexpr int kPerThread = 8;   // <- outputs per thread along each edge (8 x 8 in registers)
-inline constexpr int kSub = 4;         // <- sub-block edge: one 16-byte shared-memory load
+inline constexpr int kPerThread = 8;  // <- outputs per thread along each edge (8 x 8 in registers)
+inline constexpr int kSub = 4;        // <- sub-block edge: one 16-byte shared-memory load
 inline constexpr int kPhase1Edge = 16;  // <- phase 1: 16 x 16 threads (close_pivot)
-inline constexpr int kAPad = 4;        // <- A is stored k-major, rows kTile + 4 words apart, so a
-                                       //    warp's transposing stores (16 rows x 2 groups of 4 k at
-                                       //    chunk 8) fall 16 banks apart: conflict-free at chunk 8,
-                                       //    2-way at 16, 4-way at 32 (with 8 words: 2, 4, 8-way;
-                                       //    docs/perf-notes.md)
+// A is stored k-major, rows kTile + kAPad words apart, so a warp's transposing stores (16 rows x 2
+// groups of 4 k at chunk 8) fall 16 banks apart: conflict-free at chunk 8, 2-way at 16, 4-way at
+// 32 (with 8 words: 2, 4, 8-way; docs/perf-notes.md).
+inline constexpr int kAPad = 4;  // <- words of padding a row of A
 
 inline constexpr int kPerThread2 = 4;  // <- phase 2: 4 x 4 per thread, four times the warps of
                                        //    phase 3 for its few blocks (2 x tiles per round)
 
 template <int kTile, int kPer = kPerThread>
-constexpr int product_threads() { return (kTile / kPer) * (kTile / kPer); }
+constexpr int product_threads() {
+  return (kTile / kPer) * (kTile / kPer);
+}
 
 // Shared memory of one product block: two stages of A (transposed, padded; a word per element)
 // and B (kTile / kPerWord words a row).
 template <int kTile, int kChunk, class F = Int32Elements>
-constexpr int product_smem() { return 2 * kChunk * ((kTile + kAPad) + kTile / F::kPerWord) * 4; }
+constexpr int product_smem() {
+  return 2 * kChunk * ((kTile + kAPad) + kTile / F::kPerWord) * 4;
+}
 
 // Programmatic dependent launch (the three-launch schedule and look-ahead 2, for small n, and the
 // short chain of tile 64's pairs of rounds, kernels/sm90_pairs.cuh): a kernel launched with
@@ -70,9 +73,9 @@ __device__ __forceinline__ void allow_next() {
 template <int kTile, int kPer, class F = Int32Elements>
 struct ThreadTile {
   static constexpr int kThreads = product_threads<kTile, kPer>();
-  static constexpr int kEdge = kTile / kPer;  // threads along an edge
-  static constexpr int kSubs = kPer / kSub;   // 4 x 4 sub-blocks along an edge
-  static constexpr int kHalf = kTile / kSubs; // their spacing
+  static constexpr int kEdge = kTile / kPer;          // threads along an edge
+  static constexpr int kSubs = kPer / kSub;           // 4 x 4 sub-blocks along an edge
+  static constexpr int kHalf = kTile / kSubs;         // their spacing
   static constexpr int kWords = kTile / F::kPerWord;  // words in a row of the tile
   static constexpr int kPerW = kPer / F::kPerWord;    // words in a row of a thread's part
   static constexpr int kSubsW = kPerW / kSub;         // 16-byte column sub-blocks
@@ -96,12 +99,13 @@ __device__ __forceinline__ void for_each_vector(Int* d, int pitch, int ci, int c
 #pragma unroll
   for (int r = 0; r < kPer; ++r)
 #pragma unroll
-    for (int c = 0; c < Layout::kPerW; c += 4) f(r, c, d + at(ci * kTile + t.row(r), cj * Layout::kWords + t.col(c), pitch));
+    for (int c = 0; c < Layout::kPerW; c += 4)
+      f(r, c, d + at(ci * kTile + t.row(r), cj * Layout::kWords + t.col(c), pitch));
 }
 
 template <int kTile, int kPer, class F = Int32Elements>
-__device__ __forceinline__ void load_tile(int (&acc)[kPer][kPer / F::kPerWord], const int* __restrict__ d,
-                                          int pitch, int ci, int cj) {
+__device__ __forceinline__ void load_tile(int (&acc)[kPer][kPer / F::kPerWord],
+                                          const int* __restrict__ d, int pitch, int ci, int cj) {
   for_each_vector<kTile, kPer, F>(d, pitch, ci, cj, [&](int r, int c, const int* p) {
     const int4 v = *reinterpret_cast<const int4*>(p);
     acc[r][c + 0] = v.x, acc[r][c + 1] = v.y, acc[r][c + 2] = v.z, acc[r][c + 3] = v.w;
@@ -109,10 +113,11 @@ __device__ __forceinline__ void load_tile(int (&acc)[kPer][kPer / F::kPerWord], 
 }
 
 template <int kTile, int kPer, class F = Int32Elements>
-__device__ __forceinline__ void store_tile(const int (&acc)[kPer][kPer / F::kPerWord], int* __restrict__ d,
-                                           int pitch, int ci, int cj) {
+__device__ __forceinline__ void store_tile(const int (&acc)[kPer][kPer / F::kPerWord],
+                                           int* __restrict__ d, int pitch, int ci, int cj) {
   for_each_vector<kTile, kPer, F>(d, pitch, ci, cj, [&](int r, int c, int* p) {
-    *reinterpret_cast<int4*>(p) = make_int4(acc[r][c + 0], acc[r][c + 1], acc[r][c + 2], acc[r][c + 3]);
+    *reinterpret_cast<int4*>(p) =
+        make_int4(acc[r][c + 0], acc[r][c + 1], acc[r][c + 2], acc[r][c + 3]);
   });
 }
 
@@ -126,12 +131,13 @@ __device__ __forceinline__ void for_each_element_quad(Int* d, int pitch, int ci,
 #pragma unroll
   for (int r = 0; r < kPer; ++r)
 #pragma unroll
-    for (int c = 0; c < kPer; c += 4) f(r, c, d + at(ci * kTile + t.row(r), (cj * kTile + t.col(c)) / F::kPerWord, pitch));
+    for (int c = 0; c < kPer; c += 4)
+      f(r, c, d + at(ci * kTile + t.row(r), (cj * kTile + t.col(c)) / F::kPerWord, pitch));
 }
 
 template <int kTile, int kPer, class F = Int32Elements>
-__device__ __forceinline__ void load_elements(int (&acc)[kPer][kPer], const int* __restrict__ d, int pitch,
-                                              int ci, int cj) {
+__device__ __forceinline__ void load_elements(int (&acc)[kPer][kPer], const int* __restrict__ d,
+                                              int pitch, int ci, int cj) {
   if constexpr (F::kPerWord == 1) {
     load_tile<kTile, kPer>(acc, d, pitch, ci, cj);
   } else {
@@ -143,8 +149,8 @@ __device__ __forceinline__ void load_elements(int (&acc)[kPer][kPer], const int*
 }
 
 template <int kTile, int kPer, class F = Int32Elements>
-__device__ __forceinline__ void store_elements(const int (&acc)[kPer][kPer], int* __restrict__ d, int pitch,
-                                               int ci, int cj) {
+__device__ __forceinline__ void store_elements(const int (&acc)[kPer][kPer], int* __restrict__ d,
+                                               int pitch, int ci, int cj) {
   if constexpr (F::kPerWord == 1) {
     store_tile<kTile, kPer>(acc, d, pitch, ci, cj);
   } else {
@@ -170,7 +176,8 @@ __device__ __forceinline__ int live_chunks(int n, int kt) {
 // (rows kTile + kAPad words apart), B in `bs` (rows of kTile / kPerWord words), both read with
 // 16-byte loads in the ThreadTile layout; only the first kRows x kCols of acc are updated.
 template <int kTile, int kChunk, int kPer, class F, int kRows, int kCols>
-__device__ __forceinline__ void chunk_product(int (&acc)[kPer][kPer / F::kPerWord], const int* as, const int* bs) {
+__device__ __forceinline__ void chunk_product(int (&acc)[kPer][kPer / F::kPerWord], const int* as,
+                                              const int* bs) {
   using Layout = ThreadTile<kTile, kPer, F>;
   constexpr int kAStride = kTile + kAPad, kWords = Layout::kWords;
   const Layout t;
@@ -180,12 +187,18 @@ __device__ __forceinline__ void chunk_product(int (&acc)[kPer][kPer / F::kPerWor
 #pragma unroll
     for (int h = 0; h < kRows; h += 4) {
       const int4 va = *reinterpret_cast<const int4*>(as + k * kAStride + t.row(h));
-      a[h + 0] = va.x; a[h + 1] = va.y; a[h + 2] = va.z; a[h + 3] = va.w;
+      a[h + 0] = va.x;
+      a[h + 1] = va.y;
+      a[h + 2] = va.z;
+      a[h + 3] = va.w;
     }
 #pragma unroll
     for (int h = 0; h < kCols; h += 4) {
       const int4 vb = *reinterpret_cast<const int4*>(bs + k * kWords + t.col(h));
-      b[h + 0] = vb.x; b[h + 1] = vb.y; b[h + 2] = vb.z; b[h + 3] = vb.w;
+      b[h + 0] = vb.x;
+      b[h + 1] = vb.y;
+      b[h + 2] = vb.z;
+      b[h + 3] = vb.w;
     }
 #pragma unroll
     for (int r = 0; r < kRows; ++r)
@@ -206,25 +219,28 @@ __device__ __forceinline__ void chunk_product(int (&acc)[kPer][kPer / F::kPerWor
 // word of its own (F::a_word: packed 16-bit A elements are duplicated into both halves there),
 // so the inner loop is kRows x kCols updates of whole words. kCols counts words; tile indices
 // count elements, pitches words.
-template <int kTile, int kChunk, int kPer, class F = Int32Elements, int kRows = kPer, int kCols = kPer / F::kPerWord>
-__device__ __forceinline__ void accumulate(int (&acc)[kPer][kPer / F::kPerWord], const int* __restrict__ a,
-                                           int a_pitch, int a_ti, int a_tk, const int* __restrict__ b, int b_pitch,
+template <int kTile, int kChunk, int kPer, class F = Int32Elements, int kRows = kPer,
+          int kCols = kPer / F::kPerWord>
+__device__ __forceinline__ void accumulate(int (&acc)[kPer][kPer / F::kPerWord],
+                                           const int* __restrict__ a, int a_pitch, int a_ti,
+                                           int a_tk, const int* __restrict__ b, int b_pitch,
                                            int b_tk, int b_tj, int chunks, int* smem) {
   using Layout = ThreadTile<kTile, kPer, F>;
   constexpr int kThreads = Layout::kThreads;
   constexpr int kAStride = kTile + kAPad;
-  constexpr int kWords = Layout::kWords;          // words in a row of B
-  constexpr int kKPerVec = 4 * F::kPerWord;       // k elements in a 16-byte vector of an A row
+  constexpr int kWords = Layout::kWords;     // words in a row of B
+  constexpr int kKPerVec = 4 * F::kPerWord;  // k elements in a 16-byte vector of an A row
   constexpr int kVecPerChunk = kTile * kChunk / kKPerVec;  // int4 per operand chunk
   constexpr int kLoads = kVecPerChunk / kThreads;
-  static_assert(kLoads >= 1 && kLoads * kThreads == kVecPerChunk, "chunk must split evenly over the threads");
+  static_assert(kLoads >= 1 && kLoads * kThreads == kVecPerChunk,
+                "chunk must split evenly over the threads");
   static_assert(kTile % kChunk == 0 && kChunk % kKPerVec == 0, "chunks of whole 16-byte vectors");
   static_assert(kRows % kSub == 0 && kCols % kSub == 0, "whole sub-blocks");
   static_assert(kAStride % 32 == 4, "A rows 4 apart must fall 16 banks apart (kAPad)");
 
   const Layout t;
-  int* As = smem;                            // [2][kChunk][kAStride], A transposed (k-major)
-  int* Bs = smem + 2 * kChunk * kAStride;    // [2][kChunk][kWords]
+  int* As = smem;                          // [2][kChunk][kAStride], A transposed (k-major)
+  int* Bs = smem + 2 * kChunk * kAStride;  // [2][kChunk][kWords]
   const int tid = threadIdx.x;
   const int row0 = a_ti * kTile, col0 = b_tj * kWords, a_k0 = a_tk * kTile, b_k0 = b_tk * kTile;
 
@@ -237,13 +253,15 @@ __device__ __forceinline__ void accumulate(int (&acc)[kPer][kPer / F::kPerWord],
   constexpr bool kMoveSources = !(kTile == 128 && kPer == 8 && F::kPerWord == 1);
   const int* a_src[kLoads];
   const int* b_src[kLoads];
-  auto source = [&](int l, int chunk) {  // A: kTile rows of kChunk/kKPerVec vectors; B: kChunk rows of kWords/4
-    const int v = l * kThreads + tid;
-    const int am = v / (kChunk / kKPerVec), ak = (v % (kChunk / kKPerVec)) * kKPerVec;
-    const int bk = v / (kWords / 4), bn = (v % (kWords / 4)) * 4;
-    a_src[l] = a + at(row0 + am, (a_k0 + chunk * kChunk + ak) / F::kPerWord, a_pitch);
-    b_src[l] = b + at(b_k0 + chunk * kChunk + bk, col0 + bn, b_pitch);
-  };
+  auto source =
+      [&](int l,
+          int chunk) {  // A: kTile rows of kChunk/kKPerVec vectors; B: kChunk rows of kWords/4
+        const int v = l * kThreads + tid;
+        const int am = v / (kChunk / kKPerVec), ak = (v % (kChunk / kKPerVec)) * kKPerVec;
+        const int bk = v / (kWords / 4), bn = (v % (kWords / 4)) * 4;
+        a_src[l] = a + at(row0 + am, (a_k0 + chunk * kChunk + ak) / F::kPerWord, a_pitch);
+        b_src[l] = b + at(b_k0 + chunk * kChunk + bk, col0 + bn, b_pitch);
+      };
   auto load_chunk = [&](int chunk) {  // called for chunks 0, 1, ... in turn
 #pragma unroll
     for (int l = 0; l < kLoads; ++l) {
@@ -266,7 +284,8 @@ __device__ __forceinline__ void accumulate(int (&acc)[kPer][kPer / F::kPerWord],
       // One store per element (a fold, not a loop: for int32 the very code of four statements).
       [&]<int... q>(std::integer_sequence<int, q...>) {
         ((as[(ak + q) * kAStride + am] = F::a_word(ra[l], q)), ...);
-      }(std::make_integer_sequence<int, kKPerVec>{});
+      }
+      (std::make_integer_sequence<int, kKPerVec>{});
       const int bk = v / (kWords / 4), bn = (v % (kWords / 4)) * 4;
       *reinterpret_cast<int4*>(bs + bk * kWords + bn) = rb[l];
     }
@@ -296,9 +315,10 @@ __device__ __forceinline__ void accumulate(int (&acc)[kPer][kPer / F::kPerWord],
 // form two sub-blocks (int32); with one (16-bit pairs at kPer = 8) only rows are skipped.
 // `copy` (null: none): the new tile also goes to tile (0, cj) there (rows `pitch` apart).
 template <int kTile, int kChunk, int kPer, bool kSkipHalves, class F = Int32Elements>
-__device__ __forceinline__ void update_tile(int* __restrict__ c, int pitch, int n, int ci, int cj, int row_tile,
-                                            const int* __restrict__ a, int a_pitch, int a_ti, int a_tk,
-                                            const int* __restrict__ b, int b_pitch, int b_tk, int b_tj, int* smem,
+__device__ __forceinline__ void update_tile(int* __restrict__ c, int pitch, int n, int ci, int cj,
+                                            int row_tile, const int* __restrict__ a, int a_pitch,
+                                            int a_ti, int a_tk, const int* __restrict__ b,
+                                            int b_pitch, int b_tk, int b_tj, int* smem,
                                             int* __restrict__ copy = nullptr) {
   using Layout = ThreadTile<kTile, kPer, F>;
   constexpr int kPerW = Layout::kPerW;
@@ -307,21 +327,25 @@ __device__ __forceinline__ void update_tile(int* __restrict__ c, int pitch, int 
   const int chunks = live_chunks<kTile, kChunk>(n, a_tk);
   if constexpr (kSkipHalves && Layout::kSubs == 2) {
     constexpr int kHalfPer = kPer / 2;
-    if (n - row_tile * kTile <= Layout::kHalf) {  // (the corner tile too: its columns are done in full)
-      accumulate<kTile, kChunk, kPer, F, kHalfPer, kPerW>(acc, a, a_pitch, a_ti, a_tk, b, b_pitch, b_tk, b_tj, chunks,
-                                                          smem);
+    if (n - row_tile * kTile <=
+        Layout::kHalf) {  // (the corner tile too: its columns are done in full)
+      accumulate<kTile, kChunk, kPer, F, kHalfPer, kPerW>(acc, a, a_pitch, a_ti, a_tk, b, b_pitch,
+                                                          b_tk, b_tj, chunks, smem);
     } else if constexpr (Layout::kSubsW == 2) {
       if (n - cj * kTile <= Layout::kHalf) {
-        accumulate<kTile, kChunk, kPer, F, kPer, kPerW / 2>(acc, a, a_pitch, a_ti, a_tk, b, b_pitch, b_tk, b_tj, chunks,
-                                                            smem);
+        accumulate<kTile, kChunk, kPer, F, kPer, kPerW / 2>(acc, a, a_pitch, a_ti, a_tk, b, b_pitch,
+                                                            b_tk, b_tj, chunks, smem);
       } else {
-        accumulate<kTile, kChunk, kPer, F>(acc, a, a_pitch, a_ti, a_tk, b, b_pitch, b_tk, b_tj, chunks, smem);
+        accumulate<kTile, kChunk, kPer, F>(acc, a, a_pitch, a_ti, a_tk, b, b_pitch, b_tk, b_tj,
+                                           chunks, smem);
       }
     } else {
-      accumulate<kTile, kChunk, kPer, F>(acc, a, a_pitch, a_ti, a_tk, b, b_pitch, b_tk, b_tj, chunks, smem);
+      accumulate<kTile, kChunk, kPer, F>(acc, a, a_pitch, a_ti, a_tk, b, b_pitch, b_tk, b_tj,
+                                         chunks, smem);
     }
   } else {
-    accumulate<kTile, kChunk, kPer, F>(acc, a, a_pitch, a_ti, a_tk, b, b_pitch, b_tk, b_tj, chunks, smem);
+    accumulate<kTile, kChunk, kPer, F>(acc, a, a_pitch, a_ti, a_tk, b, b_pitch, b_tk, b_tj, chunks,
+                                       smem);
   }
   store_tile<kTile, kPer, F>(acc, c, pitch, ci, cj);
   if (copy != nullptr) store_tile<kTile, kPer, F>(acc, copy, pitch, 0, cj);
@@ -329,18 +353,21 @@ __device__ __forceinline__ void update_tile(int* __restrict__ c, int pitch, int 
 
 // sm90's product: C = tile (ci, cj) of d, A = (ci, kt), B = (kt, cj); with `copy`, C to tile
 // (0, cj) there too.
-template <int kTile, int kChunk, int kPer = kPerThread, bool kSkipHalves = false, class F = Int32Elements>
+template <int kTile, int kChunk, int kPer = kPerThread, bool kSkipHalves = false,
+          class F = Int32Elements>
 __device__ __forceinline__ void product_tile(int* __restrict__ d, int pitch, int n, int ci, int cj,
                                              int kt, int* smem, int* __restrict__ copy = nullptr) {
-  update_tile<kTile, kChunk, kPer, kSkipHalves, F>(d, pitch, n, ci, cj, ci, d, pitch, ci, kt, d, pitch, kt, cj, smem,
-                                                   copy);
+  update_tile<kTile, kChunk, kPer, kSkipHalves, F>(d, pitch, n, ci, cj, ci, d, pitch, ci, kt, d,
+                                                   pitch, kt, cj, smem, copy);
 }
 
 // Phase 2: blockIdx.y == 0 the pivot-row tiles (kt, t), == 1 the pivot-column tiles (t, kt).
 // int32: 4 x 4 per thread: only 2 x tiles blocks per round, so more threads per block hide
 // latency. 16-bit pairs: 8 x 8 (4 x 4 elements would be two words a row, no 16-byte loads).
 template <class F = Int32Elements>
-constexpr int per_thread2() { return F::kPerWord == 1 ? kPerThread2 : kPerThread; }
+constexpr int per_thread2() {
+  return F::kPerWord == 1 ? kPerThread2 : kPerThread;
+}
 template <int kTile, class F = Int32Elements>
 constexpr int phase2_chunk() {  // one int4 per thread and operand (16-bit pairs at tile 64: two)
   return F::kPerWord == 1 ? (kTile == 64 ? 16 : 32) : 16;
@@ -348,11 +375,14 @@ constexpr int phase2_chunk() {  // one int4 per thread and operand (16-bit pairs
 
 // (16-bit pairs: one block per SM asked, or ptxas caps the registers at 80 and spills 16 bytes.)
 template <class F = Int32Elements>
-constexpr int phase2_min_blocks() { return F::kPerWord == 1 ? 0 : 1; }
+constexpr int phase2_min_blocks() {
+  return F::kPerWord == 1 ? 0 : 1;
+}
 
 template <int kTile, class F = Int32Elements>
 __global__ void __launch_bounds__(product_threads<kTile, per_thread2<F>()>(), phase2_min_blocks<F>())
-    phase2(int* __restrict__ d, int pitch, int n, int kt) {
+                                                           phase2(int* __restrict__ d, int pitch,
+                                                                  int n, int kt) {
   wait_for_previous();
   allow_next();
   const int t = blockIdx.x;
@@ -360,8 +390,10 @@ __global__ void __launch_bounds__(product_threads<kTile, per_thread2<F>()>(), ph
   extern __shared__ int4 smem4[];
   constexpr int kC = phase2_chunk<kTile, F>(), kP = per_thread2<F>();
   int* smem = reinterpret_cast<int*>(smem4);
-  if (blockIdx.y == 0) product_tile<kTile, kC, kP, false, F>(d, pitch, n, kt, t, kt, smem);
-  else product_tile<kTile, kC, kP, false, F>(d, pitch, n, t, kt, kt, smem);
+  if (blockIdx.y == 0)
+    product_tile<kTile, kC, kP, false, F>(d, pitch, n, kt, t, kt, smem);
+  else
+    product_tile<kTile, kC, kP, false, F>(d, pitch, n, t, kt, kt, smem);
 }
 
 // Phase 3: every tile off the pivot row and column. Two blocks per SM at least (at most 128
@@ -369,8 +401,7 @@ __global__ void __launch_bounds__(product_threads<kTile, per_thread2<F>()>(), ph
 // (Forcing 8 blocks of 64 threads, 128 registers, at tile 64 spilled 44-84 bytes and ran 1.5-6%
 // slower at n = 10000; 64-thread blocks take the 146-155 registers they need, 6 per SM.)
 template <int kTile, int kChunk, int kPer, class F = Int32Elements>
-__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2) phase3(int* __restrict__ d,
-                                                                         int pitch, int n, int kt) {
+__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2) phase3(int* __restrict__ d, int pitch, int n, int kt) {
   wait_for_previous();
   allow_next();
   if (blockIdx.x == kt || blockIdx.y == kt) return;
@@ -386,8 +417,8 @@ template <int kTile, int kChunk, int kPer, class F = Int32Elements>
 constexpr bool product_fits() {
   constexpr int threads = product_threads<kTile, kPer>();
   constexpr int vectors = kTile * kChunk / (4 * F::kPerWord);
-  return threads <= 256 && kChunk % (4 * F::kPerWord) == 0 && vectors % threads == 0 && vectors >= threads &&
-         (kPer / F::kPerWord) % kSub == 0;
+  return threads <= 256 && kChunk % (4 * F::kPerWord) == 0 && vectors % threads == 0 &&
+         vectors >= threads && (kPer / F::kPerWord) % kSub == 0;
 }
 
 // ---- Look-ahead rounds ----------------------------------------------------------------------
@@ -486,14 +517,17 @@ __device__ __forceinline__ void close_pivot(int (&acc)[kPer][kPer], int* s) {
 }
 
 template <int kTile>
-constexpr int pivot_smem() { return 4 * kTile * 4; }
+constexpr int pivot_smem() {
+  return 4 * kTile * 4;
+}
 
 // Phase 1 of the three-launch schedule: the pivot tile closed in place by close_pivot on 16 x 16
 // threads (4 x 4 per thread at tile 64, 8 x 8 at 128). It replaced a 32 x 32-thread kernel that
 // wrote every improvement back (docs/perf-notes.md).
 // In every format the closure works on one int a distance (load_elements).
 template <int kTile, class F = Int32Elements>
-__global__ void __launch_bounds__(kPhase1Edge * kPhase1Edge) phase1(int* __restrict__ d, int pitch, int kt) {
+__global__ void __launch_bounds__(kPhase1Edge * kPhase1Edge)
+    phase1(int* __restrict__ d, int pitch, int kt) {
   constexpr int kPer = kTile / kPhase1Edge;
   wait_for_previous();
   allow_next();
@@ -515,13 +549,14 @@ __device__ __forceinline__ int skip_two(int x, int r) { return x < r ? x : x + 2
 // a distance (the block's own writes, visible after the barrier), in the element layout of the
 // same threads.
 template <int kTile, int kChunk, int kPer, class F = Int32Elements>
-__device__ __forceinline__ void update_and_close_next_pivot(int* __restrict__ d, int pitch, int n, int r,
-                                                            int* smem) {
+__device__ __forceinline__ void update_and_close_next_pivot(int* __restrict__ d, int pitch, int n,
+                                                            int r, int* smem) {
   const int next = r + 1;
   int acc[kPer][kPer];
   if constexpr (F::kPerWord == 1) {
     load_tile<kTile, kPer>(acc, d, pitch, next, next);
-    accumulate<kTile, kChunk, kPer>(acc, d, pitch, next, r, d, pitch, r, next, live_chunks<kTile, kChunk>(n, r), smem);
+    accumulate<kTile, kChunk, kPer>(acc, d, pitch, next, r, d, pitch, r, next,
+                                    live_chunks<kTile, kChunk>(n, r), smem);
   } else {
     product_tile<kTile, kChunk, kPer, false, F>(d, pitch, n, next, next, r, smem);
     __syncthreads();
@@ -533,9 +568,11 @@ __device__ __forceinline__ void update_and_close_next_pivot(int* __restrict__ d,
 
 template <int kTile, int kChunk, int kPer, class F = Int32Elements>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>())
-    lookahead_pivot(int* __restrict__ d, int pitch, int n, int r) {
+                                      lookahead_pivot(int* __restrict__ d, int pitch, int n,
+                                                      int r) {
   extern __shared__ int4 smem4[];
-  update_and_close_next_pivot<kTile, kChunk, kPer, F>(d, pitch, n, r, reinterpret_cast<int*>(smem4));
+  update_and_close_next_pivot<kTile, kChunk, kPer, F>(d, pitch, n, r,
+                                                      reinterpret_cast<int*>(smem4));
 }
 
 // ---- The ordinary tiles from a transposed panel (chunk 16: tile 128 at look-ahead 1 or 3, -------
@@ -558,7 +595,8 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>())
 // as accumulate() stages A (F::splat), so the ring copies A as it is: the panel has a word for
 // each of the padded matrix's rows (pitch * kPerWord words a row of the panel). B and the tiles
 // are words of the format. Its other products keep their chunk (16 at tile 128 fits there).
-inline constexpr int kRingChunk = 16;  // <- k elements a stage of the ring (the panel configs' chunk)
+// <- k elements a stage of the ring (the panel configs' chunk)
+inline constexpr int kRingChunk = 16;
 inline constexpr int kRingStages = 3;  // <- ring_mbarrier's stages (ring_block_barrier uses two)
 
 // k elements a stage of the ring a block of kPer x kPer a thread runs: kRingChunk, but 32 at tile
@@ -567,7 +605,9 @@ inline constexpr int kRingStages = 3;  // <- ring_mbarrier's stages (ring_block_
 // at 64, four, it lost that; 8 x 8 a thread at 32 took 177 and lost 10-25%;
 // docs/perf-notes.md). The config's chunk stays the chunk of its other products.
 template <int kTile, int kPer>
-constexpr int ring_chunk() { return kTile == 64 && kPer == 4 ? 32 : kRingChunk; }
+constexpr int ring_chunk() {
+  return kTile == 64 && kPer == 4 ? 32 : kRingChunk;
+}
 
 // How a ring_mbarrier warp releases a stage: __syncwarp, then one arrival from lane 0 (the
 // shipped form), or an arrival from every thread (APSP_RACECHECK_BUILD). Both order every read
@@ -587,7 +627,9 @@ inline constexpr bool kRingArrivePerThread = false;
 // docs/perf-notes.md), and in int32's pairs at tile 64 (then 8 chunks of 16 k a tile;
 // 4 x 4 now stages 32 k, ring_chunk), where it lost 0.8-2.5% at n = 2500 to 10000 (H200).
 template <int kTile, class F, bool kPairs>
-constexpr bool ring_mbarriers() { return kPairs && kTile == 128 && F::kPerWord == 1; }
+constexpr bool ring_mbarriers() {
+  return kPairs && kTile == 128 && F::kPerWord == 1;
+}
 
 // The configs whose ordinary tiles read A from a panel: the ring's chunk at tile 128 with 8 x 8 a
 // thread (both formats), and int32 at tile 64 (4 x 4 or 8 x 8 a thread), where pairs of rounds
@@ -609,21 +651,25 @@ constexpr bool one_round_from_panel() {
 // ordinary tiles): int32's accumulate spills at tile 128, chunk 16, so its panel config's run at 8.
 template <int kTile, int kChunk, int kPer, class F = Int32Elements>
 constexpr int product_chunk() {
-  return kTile == 128 && ordinary_from_panel<kTile, kChunk, kPer, F>() && F::kPerWord == 1 ? 8 : kChunk;
+  return kTile == 128 && ordinary_from_panel<kTile, kChunk, kPer, F>() && F::kPerWord == 1 ? 8
+                                                                                           : kChunk;
 }
 
 // Shared memory of a block that runs the ring at kPer x kPer a thread (kPairs: the pairs of
 // rounds' pass and L): its stages of A and B.
 template <int kTile, int kPer, class F, bool kPairs>
 constexpr int ring_smem() {
-  return product_smem<kTile, ring_chunk<kTile, kPer>(), F>() / 2 * (ring_mbarriers<kTile, F, kPairs>() ? kRingStages : 2);
+  return product_smem<kTile, ring_chunk<kTile, kPer>(), F>() / 2 *
+         (ring_mbarriers<kTile, F, kPairs>() ? kRingStages : 2);
 }
 
 // A panel's row length in words, for a matrix whose rows are `pitch` words apart: a word an element.
 template <class F>
 __host__ __device__ __forceinline__ int panel_pitch(int pitch) {
-  if constexpr (F::kPerWord == 1) return pitch;
-  else return pitch * F::kPerWord;
+  if constexpr (F::kPerWord == 1)
+    return pitch;
+  else
+    return pitch * F::kPerWord;
 }
 
 __device__ __forceinline__ unsigned shared_address(const void* p) {
@@ -631,7 +677,8 @@ __device__ __forceinline__ unsigned shared_address(const void* p) {
 }
 
 __device__ __forceinline__ void cp_async16(int* smem, const int* gmem) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared_address(smem)), "l"(gmem) : "memory");
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared_address(smem)), "l"(gmem)
+               : "memory");
 }
 
 // A thread's share of the ring's copies, a chunk of ring_chunk k at a time: A's rows from the
@@ -648,11 +695,13 @@ __device__ __forceinline__ void cp_async16(int* smem, const int* gmem) {
 template <int kTile, int kPer, class F, bool kOneRow>
 struct RingCopies {
   using Layout = ThreadTile<kTile, kPer, F>;
-  static constexpr int kThreads = Layout::kThreads, kChunk = ring_chunk<kTile, kPer>(), kAStride = kTile + kAPad;
-  static constexpr int kWords = Layout::kWords;                       // words in a row of B
-  static constexpr int kALoads = kTile * kChunk / 4 / kThreads;       // int4 a thread per chunk: A
-  static constexpr int kBLoads = kWords * kChunk / 4 / kThreads;      // and B
-  static_assert(kALoads * kThreads * 4 == kTile * kChunk && kBLoads * kThreads * 4 == kWords * kChunk,
+  static constexpr int kThreads = Layout::kThreads, kChunk = ring_chunk<kTile, kPer>(),
+                       kAStride = kTile + kAPad;
+  static constexpr int kWords = Layout::kWords;                   // words in a row of B
+  static constexpr int kALoads = kTile * kChunk / 4 / kThreads;   // int4 a thread per chunk: A
+  static constexpr int kBLoads = kWords * kChunk / 4 / kThreads;  // and B
+  static_assert(kALoads * kThreads * 4 == kTile * kChunk &&
+                    kBLoads * kThreads * 4 == kWords * kChunk,
                 "chunk must split evenly over the threads");
   static constexpr int kAGap = kTile / kALoads, kBGap = kWords / kBLoads;
   static_assert(!kOneRow || (kAGap % 4 == 0 && kBGap % 4 == 0 && kThreads / (kAGap / 4) == kChunk &&
@@ -667,8 +716,8 @@ struct RingCopies {
   int a_dst[kAPointers], b_dst[kBPointers];
   size_t a_step, b_step;
 
-  __device__ __forceinline__ RingCopies(const int* __restrict__ panel, const int* __restrict__ d, int pitch, int a_ti,
-                                        int b_tk, int b_tj) {
+  __device__ __forceinline__ RingCopies(const int* __restrict__ panel, const int* __restrict__ d,
+                                        int pitch, int a_ti, int b_tk, int b_tj) {
     const int tid = threadIdx.x, a_pitch = panel_pitch<F>(pitch);
 #pragma unroll
     for (int l = 0; l < kAPointers; ++l) {
@@ -716,14 +765,16 @@ struct RingCopies {
 // thread is done with chunk c - 1. The panel's one-round pass, sm90_u16 and int32's pairs at tile
 // 64 run it (ring_mbarriers); int32's pairs pass at tile 128 ran it before it took
 // ring_mbarrier, and product_probe times it against that pass's ring_mbarrier.
-template <int kTile, int kPer, class F = Int32Elements, int kRows = kPer, int kCols = kPer / F::kPerWord>
+template <int kTile, int kPer, class F = Int32Elements, int kRows = kPer,
+          int kCols = kPer / F::kPerWord>
 __device__ __forceinline__ void ring_block_barrier(int (&acc)[kPer][kPer / F::kPerWord],
-                                                   const int* __restrict__ panel, const int* __restrict__ d, int pitch,
-                                                   int a_ti, int b_tk, int b_tj, int chunks, int* smem) {
+                                                   const int* __restrict__ panel,
+                                                   const int* __restrict__ d, int pitch, int a_ti,
+                                                   int b_tk, int b_tj, int chunks, int* smem) {
   using Copies = RingCopies<kTile, kPer, F, false>;
   constexpr int kStageA = Copies::kStageA, kStageB = Copies::kStageB;
-  int* As = smem;                 // [2] stages of A
-  int* Bs = smem + 2 * kStageA;   // [2] stages of B
+  int* As = smem;                // [2] stages of A
+  int* Bs = smem + 2 * kStageA;  // [2] stages of B
   Copies copies(panel, d, pitch, a_ti, b_tk, b_tj);
   auto issue = [&](int chunk, int stage) {  // chunk's copies into `stage` (chunk % 2), as one group
     if (chunk < chunks) copies.next(As + stage * kStageA, Bs + stage * kStageB);
@@ -737,7 +788,8 @@ __device__ __forceinline__ void ring_block_barrier(int (&acc)[kPer][kPer / F::kP
     asm volatile("cp.async.wait_group 0;" ::: "memory");
     __syncthreads();
     issue(chunk + 1, 1 - kStage);
-    chunk_product<kTile, Copies::kChunk, kPer, F, kRows, kCols>(acc, As + kStage * kStageA, Bs + kStage * kStageB);
+    chunk_product<kTile, Copies::kChunk, kPer, F, kRows, kCols>(acc, As + kStage * kStageA,
+                                                                Bs + kStage * kStageB);
   };
   issue(0, 0);
 #pragma unroll 1
@@ -750,7 +802,8 @@ __device__ __forceinline__ void ring_block_barrier(int (&acc)[kPer][kPer / F::kP
 
 // ---- mbarriers (sm_90), for the ring below --------------------------------------------------------
 __device__ __forceinline__ void mbarrier_init(unsigned long long* bar, unsigned count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count) : "memory");
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count)
+               : "memory");
 }
 // After this thread's mbarrier_init calls: orders them before other threads' (and the copies')
 // use of the barriers; a block barrier follows it.
@@ -767,16 +820,19 @@ __device__ __forceinline__ void mbarrier_arrive(unsigned long long* bar) {  // r
 __device__ __forceinline__ void mbarrier_wait(unsigned long long* bar, unsigned parity) {
   unsigned done;
   do {
-    asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
-                 : "=r"(done)
-                 : "r"(shared_address(bar)), "r"(parity)
-                 : "memory");
+    asm volatile(
+        "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, "
+        "1, 0, p;\n}"
+        : "=r"(done)
+        : "r"(shared_address(bar)), "r"(parity)
+        : "memory");
   } while (!done);
 }
 // One arrival on bar once this thread's cp.async copies so far have landed (.noinc: it is one of
 // the arrivals the barrier expects).
 __device__ __forceinline__ void cp_async_arrive(unsigned long long* bar) {
-  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(shared_address(bar)) : "memory");
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(shared_address(bar))
+               : "memory");
 }
 
 // The ring without a block barrier: every thread copies its share of each chunk as in
@@ -786,16 +842,21 @@ __device__ __forceinline__ void cp_async_arrive(unsigned long long* bar) {
 // the chunk it reads to land, and warps may drift a chunk apart instead of meeting at a barrier
 // each chunk (docs/perf-notes.md). The operands and the order of the updates are those of
 // ring_block_barrier: the same values.
-template <int kTile, int kPer, class F = Int32Elements, int kRows = kPer, int kCols = kPer / F::kPerWord>
-__device__ __forceinline__ void ring_mbarrier(int (&acc)[kPer][kPer / F::kPerWord], const int* __restrict__ panel,
-                                              const int* __restrict__ d, int pitch, int a_ti, int b_tk, int b_tj,
-                                              int chunks, int* smem) {
+template <int kTile, int kPer, class F = Int32Elements, int kRows = kPer,
+          int kCols = kPer / F::kPerWord>
+__device__ __forceinline__ void ring_mbarrier(int (&acc)[kPer][kPer / F::kPerWord],
+                                              const int* __restrict__ panel,
+                                              const int* __restrict__ d, int pitch, int a_ti,
+                                              int b_tk, int b_tj, int chunks, int* smem) {
   using Copies = RingCopies<kTile, kPer, F, true>;
   constexpr int kStageA = Copies::kStageA, kStageB = Copies::kStageB;
-  constexpr int kThreads = Copies::kThreads, kReleases = kRingArrivePerThread ? kThreads : kThreads / 32;
+  constexpr int kThreads = Copies::kThreads,
+                kReleases = kRingArrivePerThread ? kThreads : kThreads / 32;
   static_assert(kRingStages == 3, "the loop below runs a trip of three chunks, one a stage");
-  __shared__ unsigned long long landed[kRingStages];    // every thread's copies of a stage's chunk landed
-  __shared__ unsigned long long consumed[kRingStages];  // every warp (thread) is done with a stage's chunk
+  // every thread's copies of a stage's chunk landed
+  __shared__ unsigned long long landed[kRingStages];
+  // every warp (thread) is done with a stage's chunk
+  __shared__ unsigned long long consumed[kRingStages];
   int* As = smem;                          // [3] stages of A
   int* Bs = smem + kRingStages * kStageA;  // [3] stages of B
   Copies copies(panel, d, pitch, a_ti, b_tk, b_tj);
@@ -804,18 +865,21 @@ __device__ __forceinline__ void ring_mbarrier(int (&acc)[kPer][kPer / F::kPerWor
     cp_async_arrive(&landed[kStage]);
   };
   if (threadIdx.x == 0) {
-    for (int s = 0; s < kRingStages; ++s) mbarrier_init(&landed[s], kThreads), mbarrier_init(&consumed[s], kReleases);
+    for (int s = 0; s < kRingStages; ++s)
+      mbarrier_init(&landed[s], kThreads), mbarrier_init(&consumed[s], kReleases);
     mbarrier_init_fence();
   }
   __syncthreads();
-  issue(std::integral_constant<int, 0>{});  // chunks >= 1: pair_pass gives 9 to 16 (tile 128, the only one here)
+  // chunks >= 1: pair_pass gives 9 to 16 (tile 128, the only one here)
+  issue(std::integral_constant<int, 0>{});
   if (chunks > 1) issue(std::integral_constant<int, 1>{});
   // Chunk `chunk` in stage kStage (chunk % 3) of trip t = chunk / 3: each stage's use t, phase
   // parity t & 1. Chunk - 1's stage was used in this trip, or (kStage 0) in the one before.
   auto step = [&]<int kStage>(int chunk, unsigned parity, std::integral_constant<int, kStage>) {
     constexpr int kFree = (kStage + 2) % 3;  // chunk + 2's stage, chunk - 1's
     mbarrier_wait(&landed[kStage], parity);
-    chunk_product<kTile, Copies::kChunk, kPer, F, kRows, kCols>(acc, As + kStage * kStageA, Bs + kStage * kStageB);
+    chunk_product<kTile, Copies::kChunk, kPer, F, kRows, kCols>(acc, As + kStage * kStageA,
+                                                                Bs + kStage * kStageB);
     if constexpr (kRingArrivePerThread) {
       mbarrier_arrive(&consumed[kStage]);
     } else {
@@ -843,14 +907,19 @@ __device__ __forceinline__ void ring_mbarrier(int (&acc)[kPer][kPer / F::kPerWor
 // (kTile words a row of it, rows panel_pitch<F>(pitch) apart), B the tile (b_tk, b_tj) of d (rows
 // `pitch` words apart), over `chunks` chunks of ring_chunk, in ring_mbarrier (kMbarriers) or
 // ring_block_barrier; kCols counts words, as in chunk_product.
-template <bool kMbarriers, int kTile, int kPer, class F = Int32Elements, int kRows = kPer, int kCols = kPer / F::kPerWord>
+template <bool kMbarriers, int kTile, int kPer, class F = Int32Elements, int kRows = kPer,
+          int kCols = kPer / F::kPerWord>
 __device__ __forceinline__ void accumulate_from_panel(int (&acc)[kPer][kPer / F::kPerWord],
-                                                      const int* __restrict__ panel, const int* __restrict__ d,
-                                                      int pitch, int a_ti, int b_tk, int b_tj, int chunks, int* smem) {
+                                                      const int* __restrict__ panel,
+                                                      const int* __restrict__ d, int pitch,
+                                                      int a_ti, int b_tk, int b_tj, int chunks,
+                                                      int* smem) {
   if constexpr (kMbarriers)
-    ring_mbarrier<kTile, kPer, F, kRows, kCols>(acc, panel, d, pitch, a_ti, b_tk, b_tj, chunks, smem);
+    ring_mbarrier<kTile, kPer, F, kRows, kCols>(acc, panel, d, pitch, a_ti, b_tk, b_tj, chunks,
+                                                smem);
   else
-    ring_block_barrier<kTile, kPer, F, kRows, kCols>(acc, panel, d, pitch, a_ti, b_tk, b_tj, chunks, smem);
+    ring_block_barrier<kTile, kPer, F, kRows, kCols>(acc, panel, d, pitch, a_ti, b_tk, b_tj, chunks,
+                                                     smem);
 }
 
 // C = min(C, A (x) B) for tile (ci, cj) of d: A from the panel, B rows kt * kTile .. of d (or, with
@@ -858,8 +927,9 @@ __device__ __forceinline__ void accumulate_from_panel(int (&acc)[kPer][kPer / F:
 // the ring (one round's or, over pairs of rounds, two rounds'), the padded halves of the last row and
 // column of tiles left out as update_tile leaves them (packed formats: rows only).
 template <int kTile, int kPer, class F, bool kMbarriers>
-__device__ __forceinline__ void update_from_panel(int* __restrict__ d, int pitch, int n, int ci, int cj, int kt,
-                                                  int chunks, const int* __restrict__ panel, int* smem,
+__device__ __forceinline__ void update_from_panel(int* __restrict__ d, int pitch, int n, int ci,
+                                                  int cj, int kt, int chunks,
+                                                  const int* __restrict__ panel, int* smem,
                                                   const int* __restrict__ row_panel = nullptr) {
   using Layout = ThreadTile<kTile, kPer, F>;
   constexpr int kPerW = Layout::kPerW;
@@ -870,18 +940,20 @@ __device__ __forceinline__ void update_from_panel(int* __restrict__ d, int pitch
   bool halved = false;  // halves exist only with 2 x 2 sub-blocks a thread
   if constexpr (Layout::kSubs == 2) {
     if (n - ci * kTile <= Layout::kHalf) {
-      accumulate_from_panel<kMbarriers, kTile, kPer, F, kPer / 2, kPerW>(acc, panel, b, pitch, ci, b_tk, cj, chunks,
-                                                                         smem);
+      accumulate_from_panel<kMbarriers, kTile, kPer, F, kPer / 2, kPerW>(acc, panel, b, pitch, ci,
+                                                                         b_tk, cj, chunks, smem);
       halved = true;
     } else if constexpr (Layout::kSubsW == 2) {
       if (n - cj * kTile <= Layout::kHalf) {
-        accumulate_from_panel<kMbarriers, kTile, kPer, F, kPer, kPerW / 2>(acc, panel, b, pitch, ci, b_tk, cj, chunks,
-                                                                           smem);
+        accumulate_from_panel<kMbarriers, kTile, kPer, F, kPer, kPerW / 2>(acc, panel, b, pitch, ci,
+                                                                           b_tk, cj, chunks, smem);
         halved = true;
       }
     }
   }
-  if (!halved) accumulate_from_panel<kMbarriers, kTile, kPer, F>(acc, panel, b, pitch, ci, b_tk, cj, chunks, smem);
+  if (!halved)
+    accumulate_from_panel<kMbarriers, kTile, kPer, F>(acc, panel, b, pitch, ci, b_tk, cj, chunks,
+                                                      smem);
   store_tile<kTile, kPer, F>(acc, d, pitch, ci, cj);
 }
 
@@ -890,8 +962,8 @@ __device__ __forceinline__ void update_from_panel(int* __restrict__ d, int pitch
 // through shared memory (a padded row: no bank conflicts), grid (kTile / 32, rows / 32), 32 x 8
 // threads.
 template <int kTile, class F = Int32Elements>
-__global__ void __launch_bounds__(256) transpose_column(const int* __restrict__ d, int pitch, int kt,
-                                                        int* __restrict__ panel) {
+__global__ void __launch_bounds__(256)
+    transpose_column(const int* __restrict__ d, int pitch, int kt, int* __restrict__ panel) {
   __shared__ int block[32][33];
   const int k0 = blockIdx.x * 32, g0 = blockIdx.y * 32, x = threadIdx.x, y = threadIdx.y;
 #pragma unroll
@@ -905,7 +977,8 @@ __global__ void __launch_bounds__(256) transpose_column(const int* __restrict__ 
   }
   __syncthreads();
 #pragma unroll
-  for (int i = y; i < 32; i += 8) panel[at(k0 + i, g0 + x, panel_pitch<F>(pitch))] = F::splat(block[x][i]);
+  for (int i = y; i < 32; i += 8)
+    panel[at(k0 + i, g0 + x, panel_pitch<F>(pitch))] = F::splat(block[x][i]);
 }
 
 // Copies the tile (ci, cj) of d, just stored by this block, into the panel transposed: panel row
@@ -929,7 +1002,8 @@ __device__ __forceinline__ void tile_to_panel(const int* __restrict__ d, int pit
 #pragma unroll
     for (int r = 0; r < kPer; r += 4)
       *reinterpret_cast<int4*>(panel + at(t.col(c), ci * kTile + t.row(r), p_pitch)) =
-          make_int4(F::splat(acc[r][c]), F::splat(acc[r + 1][c]), F::splat(acc[r + 2][c]), F::splat(acc[r + 3][c]));
+          make_int4(F::splat(acc[r][c]), F::splat(acc[r + 1][c]), F::splat(acc[r + 2][c]),
+                    F::splat(acc[r + 3][c]));
 }
 
 // The side stream's row/column kernels at tile 128 hold two tile products' state: capped at 128
@@ -944,7 +1018,9 @@ constexpr int side_blocks_per_sm() {
 // ordinary tiles read A from a panel, the column's tiles are copied into the next one.
 template <int kTile, int kChunk, int kPer, class F = Int32Elements, bool kToPanel = false>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), side_blocks_per_sm<kTile>())
-    lookahead_line(int* __restrict__ d, int pitch, int n, int tiles, int r, int* __restrict__ panel) {
+                                               lookahead_line(int* __restrict__ d, int pitch, int n,
+                                                              int tiles, int r,
+                                                              int* __restrict__ panel) {
   extern __shared__ int4 smem4[];
   int* smem = reinterpret_cast<int*>(smem4);
   const int next = r + 1, others = tiles - 2, q = blockIdx.x, x = skip_two(q % others, r);
@@ -953,7 +1029,8 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), side_blocks_pe
   // The tile's own new values are an operand of its phase-2 product: every thread's stores
   // must be visible to the block's loads first.
   __syncthreads();
-  product_tile<kTile, kChunk, kPer, false, F>(d, pitch, n, ci, cj, next, smem);  // operands: pivot, itself
+  product_tile<kTile, kChunk, kPer, false, F>(d, pitch, n, ci, cj, next,
+                                              smem);  // operands: pivot, itself
   if constexpr (kToPanel) {
     if (q >= others) tile_to_panel<kTile, kPer, F>(d, pitch, ci, cj, panel);  // column r + 1
   }
@@ -963,7 +1040,8 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), side_blocks_pe
 // into the panel too, as lookahead_line's column tiles).
 template <int kTile, int kChunk, int kPer, class F = Int32Elements, bool kToPanel = false>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), side_blocks_per_sm<kTile>())
-    lookahead_edges(int* __restrict__ d, int pitch, int n, int r, int* __restrict__ panel) {
+                                          lookahead_edges(int* __restrict__ d, int pitch, int n,
+                                                          int r, int* __restrict__ panel) {
   extern __shared__ int4 smem4[];
   const int next = r + 1;
   const bool row = blockIdx.x == 0;
@@ -979,11 +1057,13 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), side_blocks_pe
 // one_round_from_panel holds, A comes from `panel` (column r transposed); elsewhere panel is
 // unused (null) and the product is accumulate's.
 template <int kTile, int kChunk, int kPer, class F = Int32Elements>
-__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
-    lookahead_ordinary(int* __restrict__ d, int pitch, int n, int tiles, int r, const int* __restrict__ panel) {
+__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2) lookahead_ordinary(int* __restrict__ d, int pitch,
+                                                                 int n, int tiles, int r,
+                                                                 const int* __restrict__ panel) {
   extern __shared__ int4 smem4[];
   int* smem = reinterpret_cast<int*>(smem4);
-  const int others = tiles - 2, ci = skip_two(blockIdx.x / others, r), cj = skip_two(blockIdx.x % others, r);
+  const int others = tiles - 2, ci = skip_two(blockIdx.x / others, r),
+            cj = skip_two(blockIdx.x % others, r);
   if constexpr (one_round_from_panel<kTile, kChunk, kPer, F>()) {
     update_from_panel<kTile, kPer, F, ring_mbarriers<kTile, F, false>()>(
         d, pitch, n, ci, cj, r, live_chunks<kTile, ring_chunk<kTile, kPer>()>(n, r), panel, smem);
@@ -1004,8 +1084,8 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
 // The launch reads row and column r (no block of it writes them) and writes each other tile once.
 // (One block per SM: it may take all the registers, which keeps tile 128 free of spills.)
 template <int kTile, int kChunk, int kPer, class F = Int32Elements>
-__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 1)
-    phase3_next_pivot(int* __restrict__ d, int pitch, int n, int tiles, int r) {
+__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 1) phase3_next_pivot(int* __restrict__ d, int pitch,
+                                                                int n, int tiles, int r) {
   wait_for_previous();
   allow_next();
   extern __shared__ int4 smem4[];
@@ -1020,7 +1100,8 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 1)
   int x = blockIdx.x - 1;
   if (x >= pivot) ++x;
   const int ci = x / others, cj = x % others;
-  product_tile<kTile, kChunk, kPer, true, F>(d, pitch, n, skip_one(ci, r), skip_one(cj, r), r, smem);
+  product_tile<kTile, kChunk, kPer, true, F>(d, pitch, n, skip_one(ci, r), skip_one(cj, r), r,
+                                             smem);
 }
 
 }  // namespace apsp::kernels::sm90

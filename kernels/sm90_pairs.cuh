@@ -69,45 +69,57 @@ namespace apsp::kernels::sm90 {
 // Pairs of rounds at tile 64 prepare a pair in five launches, not eleven (lookahead2_cross);
 // there E may be deferred, the pass and L then reading B from the row panel (above).
 template <int kTile>
-constexpr bool short_chain() { return kTile == 64; }
+constexpr bool short_chain() {
+  return kTile == 64;
+}
 
 // A thread's outputs along an edge in the side chain's products and closures and in L: 4 x 4 at
 // tile 64 whatever the pass's per_thread (at 8 x 8 a tile is 64 threads, and a chain step, one
 // tile's product on its own, waits on their latency; the panel holds the tiles in the matrix's
 // layout, not a thread's), else the pass's.
 template <int kTile, int kPer>
-constexpr int chain_per() { return short_chain<kTile>() ? 4 : kPer; }
+constexpr int chain_per() {
+  return short_chain<kTile>() ? 4 : kPer;
+}
 
 // x in [0, tiles - skipped) onto the tile indices outside [first, first + skipped).
-__device__ __forceinline__ int skip_range(int x, int first, int skipped) { return x < first ? x : x + skipped; }
+__device__ __forceinline__ int skip_range(int x, int first, int skipped) {
+  return x < first ? x : x + skipped;
+}
 
 // Copies tile (ci, cj), just stored by this block, into the next pair's panel if its column is
 // one of the pair's (g, g + 1): rows 0 .. 127 of the panel hold column g, 128 .. 255 column g + 1.
 template <int kTile, int kPer, class F>
-__device__ __forceinline__ void pair_tile_to_panel(const int* __restrict__ d, int pitch, int ci, int cj,
-                                                   int* __restrict__ panel, int g) {
+__device__ __forceinline__ void pair_tile_to_panel(const int* __restrict__ d, int pitch, int ci,
+                                                   int cj, int* __restrict__ panel, int g) {
   if (panel != nullptr && cj >= g && cj < g + 2)
-    tile_to_panel<kTile, kPer, F>(d, pitch, ci, cj, panel + static_cast<size_t>(cj - g) * kTile * panel_pitch<F>(pitch));
+    tile_to_panel<kTile, kPer, F>(
+        d, pitch, ci, cj, panel + static_cast<size_t>(cj - g) * kTile * panel_pitch<F>(pitch));
 }
 
 // Where tile row ci of d goes in the row panel (null: none), if it is one of the pair's (g,
 // g + 1): the row panel's rows are d's rows g * kTile .. (g + 2) * kTile - 1, `pitch` words apart.
 // product_tile stores a tile there as it stores it in d.
 template <int kTile>
-__device__ __forceinline__ int* row_panel_tiles(int* __restrict__ row_panel, int pitch, int ci, int g) {
-  return row_panel != nullptr && ci >= g && ci < g + 2 ? row_panel + static_cast<size_t>(ci - g) * kTile * pitch
-                                                       : nullptr;
+__device__ __forceinline__ int* row_panel_tiles(int* __restrict__ row_panel, int pitch, int ci,
+                                                int g) {
+  return row_panel != nullptr && ci >= g && ci < g + 2
+             ? row_panel + static_cast<size_t>(ci - g) * kTile * pitch
+             : nullptr;
 }
 
 // A and C's pivot: tile (q, q), the round-kt update first (kt < 0: none), then closed. Packed
 // formats: the update is stored and read back as one int an element for the closure
 // (update_and_close_next_pivot does the same).
 template <int kTile, int kChunk, int kPer, class F>
-__device__ __forceinline__ void update_and_close(int* __restrict__ d, int pitch, int n, int q, int kt, int* smem) {
+__device__ __forceinline__ void update_and_close(int* __restrict__ d, int pitch, int n, int q,
+                                                 int kt, int* smem) {
   int acc[kPer][kPer];
   if constexpr (F::kPerWord == 1) {
     load_tile<kTile, kPer>(acc, d, pitch, q, q);
-    if (kt >= 0) accumulate<kTile, kChunk, kPer>(acc, d, pitch, q, kt, d, pitch, kt, q, live_chunks<kTile, kChunk>(n, kt), smem);
+    if (kt >= 0)
+      accumulate<kTile, kChunk, kPer>(acc, d, pitch, q, kt, d, pitch, kt, q,
+                                      live_chunks<kTile, kChunk>(n, kt), smem);
   } else {
     if (kt >= 0) {
       product_tile<kTile, kChunk, kPer, false, F>(d, pitch, n, q, q, kt, smem);
@@ -127,8 +139,8 @@ __device__ __forceinline__ void update_and_close(int* __restrict__ d, int pitch,
 // at n = 10000 and 30000 still gained (docs/perf-notes.md), nearer n = 7072 that was not
 // measured.
 template <int kTile, int kChunk, int kPer, class F = Int32Elements>
-__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
-    lookahead2_pivot(int* __restrict__ d, int pitch, int n, int q, int kt) {
+__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2) lookahead2_pivot(int* __restrict__ d, int pitch,
+                                                               int n, int q, int kt) {
   extern __shared__ int4 smem4[];
   update_and_close<kTile, kChunk, kPer, F>(d, pitch, n, q, kt, reinterpret_cast<int*>(smem4));
 }
@@ -140,14 +152,16 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
 // the orientation chosen at run time (one grid, by block index), ptxas spilled 16-108 bytes at
 // 128 registers.
 template <int kTile, int kChunk, int kPer, bool kColumn, class F = Int32Elements>
-__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
-    lookahead2_line(int* __restrict__ d, int pitch, int n, int tiles, int q, int skip, int skipped, int kt,
-                    int* __restrict__ panel, int g) {
+__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2) lookahead2_line(int* __restrict__ d, int pitch, int n,
+                                                         int tiles, int q, int skip, int skipped,
+                                                         int kt, int* __restrict__ panel, int g) {
   extern __shared__ int4 smem4[];
   const int x = blockIdx.x, t = x == tiles - skipped ? q : skip_range(x, skip, skipped);
   const int ci = kColumn ? t : q, cj = kColumn ? q : t;
-  product_tile<kTile, kChunk, kPer, false, F>(d, pitch, n, ci, cj, kt, reinterpret_cast<int*>(smem4));
-  pair_tile_to_panel<kTile, kPer, F>(d, pitch, ci, cj, panel, g);  // reads back this block's stores (tile_to_panel)
+  product_tile<kTile, kChunk, kPer, false, F>(d, pitch, n, ci, cj, kt,
+                                              reinterpret_cast<int*>(smem4));
+  pair_tile_to_panel<kTile, kPer, F>(d, pitch, ci, cj, panel,
+                                     g);  // reads back this block's stores (tile_to_panel)
 }
 
 // Rounds r and r + 1 on tile (ci, cj) in one pass: A from the pair's panel (256 rows), B rows
@@ -155,13 +169,13 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
 // accumulate_from_panel's ring (ring_mbarriers: int32 at tile 128 three stages on mbarriers, else
 // two and a block barrier a chunk).
 template <int kTile, int kPer, class F>
-__device__ __forceinline__ void pair_pass(int* __restrict__ d, int pitch, int n, int ci, int cj, int r,
-                                          const int* __restrict__ panel, const int* __restrict__ row_panel,
-                                          int* smem) {
+__device__ __forceinline__ void pair_pass(int* __restrict__ d, int pitch, int n, int ci, int cj,
+                                          int r, const int* __restrict__ panel,
+                                          const int* __restrict__ row_panel, int* smem) {
   constexpr int kChunk = ring_chunk<kTile, kPer>();
   const int chunks = (min(2 * kTile, n - r * kTile) + kChunk - 1) / kChunk;
-  update_from_panel<kTile, kPer, F, ring_mbarriers<kTile, F, true>()>(d, pitch, n, ci, cj, r, chunks, panel, smem,
-                                                                     short_chain<kTile>() ? row_panel : nullptr);
+  update_from_panel<kTile, kPer, F, ring_mbarriers<kTile, F, true>()>(
+      d, pitch, n, ci, cj, r, chunks, panel, smem, short_chain<kTile>() ? row_panel : nullptr);
 }
 
 // The main stream's part of pair (r, r + 1): every tile off rows and columns r .. r + 3. The
@@ -174,15 +188,18 @@ __device__ __forceinline__ void pair_pass(int* __restrict__ d, int pitch, int n,
 // block). That ring and the third block together made sm90_u16 4% faster at n = 10000 and 30000
 // on the H100; they were not measured apart (docs/perf-notes.md).
 template <class F>
-constexpr int pass_blocks_per_sm() { return F::kPerWord == 1 ? 2 : 3; }
+constexpr int pass_blocks_per_sm() {
+  return F::kPerWord == 1 ? 2 : 3;
+}
 
 template <int kTile, int kPer, class F = Int32Elements>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), pass_blocks_per_sm<F>())
-    lookahead2_ordinary(int* __restrict__ d, int pitch, int n, int r, const int* __restrict__ panel,
-                        const int* __restrict__ row_panel) {
+                                          lookahead2_ordinary(int* __restrict__ d, int pitch, int n,
+                                                              int r, const int* __restrict__ panel,
+                                                              const int* __restrict__ row_panel) {
   extern __shared__ int4 smem4[];
-  pair_pass<kTile, kPer, F>(d, pitch, n, skip_range(blockIdx.y, r, 4), skip_range(blockIdx.x, r, 4), r, panel,
-                            row_panel, reinterpret_cast<int*>(smem4));
+  pair_pass<kTile, kPer, F>(d, pitch, n, skip_range(blockIdx.y, r, 4), skip_range(blockIdx.x, r, 4),
+                            r, panel, row_panel, reinterpret_cast<int*>(smem4));
 }
 
 // The side stream's first launch: rounds r and r + 1 on the lines of the next pair, rows and
@@ -192,17 +209,20 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), pass_blocks_pe
 // their rows' (those blocks return).
 template <int kTile, int kPer, class F = Int32Elements, bool kCloseFirst = false>
 __global__ void __launch_bounds__(product_threads<kTile, kPer>(), pass_blocks_per_sm<F>())
-    lookahead2_lines(int* __restrict__ d, int pitch, int n, int r, int lines, const int* __restrict__ panel,
-                     const int* __restrict__ row_panel) {
+                                               lookahead2_lines(int* __restrict__ d, int pitch,
+                                                                int n, int r, int lines,
+                                                                const int* __restrict__ panel,
+                                                                const int* __restrict__ row_panel) {
   extern __shared__ int4 smem4[];
   int* smem = reinterpret_cast<int*>(smem4);
   const int u = r + 2, line = u + static_cast<int>(blockIdx.y >> 1), t = skip_two(blockIdx.x, r);
   const bool column = blockIdx.y & 1;
   if (column && t >= u && t < u + lines) return;
-  pair_pass<kTile, kPer, F>(d, pitch, n, column ? t : line, column ? line : t, r, panel, row_panel, smem);
+  pair_pass<kTile, kPer, F>(d, pitch, n, column ? t : line, column ? line : t, r, panel, row_panel,
+                            smem);
   if constexpr (kCloseFirst) {
     if (line == u && t == u) {  // A in the same launch: the pivot (u, u), final now, closed
-      __syncthreads();  // every thread's stores, before the block reads the tile back
+      __syncthreads();          // every thread's stores, before the block reads the tile back
       update_and_close<kTile, kRingChunk, kPer, F>(d, pitch, n, u, -1, smem);
     }
   }
@@ -216,9 +236,11 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), pass_blocks_pe
 // the tile (q, q): updated and copied as the others (D, E), or, with close_diag (C), updated and
 // then closed, as lookahead2_pivot.
 template <int kTile, int kChunk, int kPer, class F = Int32Elements>
-__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
-    lookahead2_cross(int* __restrict__ d, int pitch, int n, int tiles, int q, int skip, int skipped, int kt,
-                     bool close_diag, int* __restrict__ panel, int* __restrict__ row_panel, int g) {
+__global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2) lookahead2_cross(int* __restrict__ d, int pitch,
+                                                               int n, int tiles, int q, int skip,
+                                                               int skipped, int kt, bool close_diag,
+                                                               int* __restrict__ panel,
+                                                               int* __restrict__ row_panel, int g) {
   wait_for_previous();  // launched early (the host's launch_early): its launch hides behind the previous step
   allow_next();
   extern __shared__ int4 smem4[];
@@ -239,7 +261,8 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2)
   const int t = skip_range(x, skip, skipped), ci = column ? t : q, cj = column ? q : t;
   product_tile<kTile, kChunk, kPer, false, F>(d, pitch, n, ci, cj, kt, smem,
                                               row_panel_tiles<kTile>(row_panel, pitch, ci, g));
-  pair_tile_to_panel<kTile, kPer, F>(d, pitch, ci, cj, panel, g);  // reads back this block's stores (tile_to_panel)
+  pair_tile_to_panel<kTile, kPer, F>(d, pitch, ci, cj, panel,
+                                     g);  // reads back this block's stores (tile_to_panel)
 }
 
 }  // namespace apsp::kernels::sm90

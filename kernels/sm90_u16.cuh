@@ -34,9 +34,9 @@ __device__ __forceinline__ unsigned to_u16(int x) {
 // grid of a few thousand blocks (the host's), each reducing what it saw to one atomic at most:
 // one a warp for every row of a large matrix would queue a million atomics on one address.
 inline constexpr int kConvertThreads = 256;
-static __global__ void __launch_bounds__(kConvertThreads) pack(const int* __restrict__ d, int n,
-                                                               unsigned* __restrict__ packed, int pitch,
-                                                               Seen* __restrict__ seen) {
+static __global__ void __launch_bounds__(kConvertThreads)
+    pack(const int* __restrict__ d, int n, unsigned* __restrict__ packed, int pitch,
+         Seen* __restrict__ seen) {
   const int words = pitch / 2;
   int most = 0, negative = 0;
   for (int i = blockIdx.y; i < pitch; i += gridDim.y) {
@@ -53,10 +53,12 @@ static __global__ void __launch_bounds__(kConvertThreads) pack(const int* __rest
   __shared__ int warp_most[kConvertThreads / 32], warp_negative[kConvertThreads / 32];
   most = __reduce_max_sync(0xffffffffu, most);
   negative = static_cast<int>(__reduce_or_sync(0xffffffffu, static_cast<unsigned>(negative)));
-  if (threadIdx.x % 32 == 0) warp_most[threadIdx.x / 32] = most, warp_negative[threadIdx.x / 32] = negative;
+  if (threadIdx.x % 32 == 0)
+    warp_most[threadIdx.x / 32] = most, warp_negative[threadIdx.x / 32] = negative;
   __syncthreads();
   if (threadIdx.x == 0) {
-    for (int w = 1; w < kConvertThreads / 32; ++w) most = max(most, warp_most[w]), negative |= warp_negative[w];
+    for (int w = 1; w < kConvertThreads / 32; ++w)
+      most = max(most, warp_most[w]), negative |= warp_negative[w];
     // Only what raises the maximum so far goes to the atomic (the value only grows).
     if (most > *static_cast<volatile int*>(&seen->max_finite)) atomicMax(&seen->max_finite, most);
     if (negative) atomicOr(&seen->negative, 1);
@@ -67,15 +69,18 @@ static __global__ void __launch_bounds__(kConvertThreads) pack(const int* __rest
 // one 16 bits solve exactly (a negative entry, or (n - 1) * its largest finite entry >= kInf16:
 // the harness never runs sm90_u16 on such a graph, Variant::admits), every entry becomes -1 and
 // one line is printed instead: no distance a caller could mistake for an answer.
-static __global__ void __launch_bounds__(kConvertThreads) unpack(const unsigned* __restrict__ packed, int pitch,
-                                                                 int* __restrict__ d, int n,
-                                                                 const Seen* __restrict__ seen) {
+static __global__ void __launch_bounds__(kConvertThreads)
+    unpack(const unsigned* __restrict__ packed, int pitch, int* __restrict__ d, int n,
+           const Seen* __restrict__ seen) {
   const int words = pitch / 2, used = (n + 1) / 2;
   const long long longest = static_cast<long long>(n - 1) * seen->max_finite;
   const bool exact = !seen->negative && seen->max_finite < kInf16 && longest < kInf16;
   if (!exact && blockIdx.x == 0 && blockIdx.y == 0 && threadIdx.x == 0)
-    printf("sm90_u16: refused an input 16 bits cannot solve exactly (n = %d, largest finite entry %d%s): every "
-           "output entry set to -1\n", n, seen->max_finite, seen->negative ? ", negative entries" : "");
+    printf(
+        "sm90_u16: refused an input 16 bits cannot solve exactly (n = %d, largest finite entry "
+        "%d%s): every "
+        "output entry set to -1\n",
+        n, seen->max_finite, seen->negative ? ", negative entries" : "");
   for (int i = blockIdx.y; i < n; i += gridDim.y) {
     int* row = d + at(i, 0, n);
     for (int w = blockIdx.x * blockDim.x + threadIdx.x; w < used; w += gridDim.x * blockDim.x) {
@@ -83,7 +88,10 @@ static __global__ void __launch_bounds__(kConvertThreads) unpack(const unsigned*
       const unsigned lo = pair & 0xFFFFu, hi = pair >> 16;
       const int j = 2 * w;
       row[j] = !exact ? -1 : lo >= static_cast<unsigned>(kInf16) ? kInf : static_cast<int>(lo);
-      if (j + 1 < n) row[j + 1] = !exact ? -1 : hi >= static_cast<unsigned>(kInf16) ? kInf : static_cast<int>(hi);
+      if (j + 1 < n)
+        row[j + 1] = !exact                                ? -1
+                     : hi >= static_cast<unsigned>(kInf16) ? kInf
+                                                           : static_cast<int>(hi);
     }
   }
 }

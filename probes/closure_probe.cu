@@ -31,7 +31,8 @@ __device__ __forceinline__ void independent_steps(int (&acc)[4][4], const int* s
   for (int k = 0; k < 64; ++k) {
     __syncthreads();
     const int4 u = *reinterpret_cast<const int4*>(s + (k * 64 + (lane & 15) * 4) % 4096);
-    const int4 v = *reinterpret_cast<const int4*>(s + 4096 + (k * 64 + (threadIdx.x / 16) * 4) % 4096);
+    const int4 v =
+        *reinterpret_cast<const int4*>(s + 4096 + (k * 64 + (threadIdx.x / 16) * 4) % 4096);
     const int lhs[4] = {v.x, v.y, v.z, v.w}, rhs[4] = {u.x, u.y, u.z, u.w};
 #pragma unroll
     for (int r = 0; r < 4; ++r)
@@ -54,7 +55,8 @@ __global__ void probe(int* d, long long* cycles, int reps) {
   const long long start = clock64();
   for (int r = 0; r < reps; ++r) {
     if constexpr (kWork == kClose64 || kWork == kClose128) close_pivot<kTile, kPer>(acc, smem);
-    if constexpr (kWork == kProduct64) accumulate<64, 16, 4>(acc, d, kPitch, 0, 2, d, kPitch, 2, 1, 4, smem);
+    if constexpr (kWork == kProduct64)
+      accumulate<64, 16, 4>(acc, d, kPitch, 0, 2, d, kPitch, 2, 1, 4, smem);
     if constexpr (kWork == kIndependent64) independent_steps(acc, smem);
   }
   const long long stop = clock64();
@@ -70,12 +72,14 @@ bool ok(cudaError_t e) {
 
 template <Work kWork>
 bool run(const char* what, int* d, long long* cycles, const std::vector<int>& input, bool check) {
-  if (!ok(cudaFuncSetAttribute(probe<kWork>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes)) ||
+  if (!ok(cudaFuncSetAttribute(probe<kWork>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               kSmemBytes)) ||
       !ok(cudaMemcpy(d, input.data(), input.size() * sizeof(int), cudaMemcpyHostToDevice)))
     return false;
   probe<kWork><<<1, 256, kSmemBytes>>>(d, cycles, check ? 1 : kReps);
   long long c = 0;
-  if (!ok(cudaGetLastError()) || !ok(cudaMemcpy(&c, cycles, sizeof c, cudaMemcpyDeviceToHost))) return false;
+  if (!ok(cudaGetLastError()) || !ok(cudaMemcpy(&c, cycles, sizeof c, cudaMemcpyDeviceToHost)))
+    return false;
   if (check) {  // the tile's closure on the CPU
     constexpr int kTile = kWork == kClose128 ? 128 : 64;
     std::vector<int> want(kTile * kTile), got(kPitch * kPitch);
@@ -84,8 +88,10 @@ bool run(const char* what, int* d, long long* cycles, const std::vector<int>& in
     for (int k = 0; k < kTile; ++k)
       for (int i = 0; i < kTile; ++i)
         for (int j = 0; j < kTile; ++j)
-          want[i * kTile + j] = std::min(want[i * kTile + j], want[i * kTile + k] + want[k * kTile + j]);
-    if (!ok(cudaMemcpy(got.data(), d, got.size() * sizeof(int), cudaMemcpyDeviceToHost))) return false;
+          want[i * kTile + j] =
+              std::min(want[i * kTile + j], want[i * kTile + k] + want[k * kTile + j]);
+    if (!ok(cudaMemcpy(got.data(), d, got.size() * sizeof(int), cudaMemcpyDeviceToHost)))
+      return false;
     int wrong = 0;
     for (int i = 0; i < kTile; ++i)
       for (int j = 0; j < kTile; ++j) wrong += got[i * kPitch + j] != want[i * kTile + j];
@@ -102,16 +108,18 @@ int main(int argc, char** argv) {
   if (argc > 1) {
     const std::string arg = argv[1];
     if (arg == "--help" || arg == "-h") {
-      std::printf("closure_probe: times sm90's pivot closure (tile 64 and 128) and a 64^3 tile product\n"
-                  "inside one block, in SM cycles, after checking the closure against a CPU\n"
-                  "Floyd-Warshall. No options.\n%s\n",
-                  apsp::exit_codes_help("a wrong result or a CUDA error").c_str());
+      std::printf(
+          "closure_probe: times sm90's pivot closure (tile 64 and 128) and a 64^3 tile product\n"
+          "inside one block, in SM cycles, after checking the closure against a CPU\n"
+          "Floyd-Warshall. No options.\n%s\n",
+          apsp::exit_codes_help("a wrong result or a CUDA error").c_str());
       return 0;
     }
     std::fprintf(stderr, "closure_probe: takes no arguments (got '%s'); see --help\n", arg.c_str());
     return apsp::kExitRefused;
   }
-  if (!apsp::device_or_say_none("closure_probe")) return apsp::kExitNoDevice;  // ctest reads it as skipped
+  if (!apsp::device_or_say_none("closure_probe"))
+    return apsp::kExitNoDevice;  // ctest reads it as skipped
   // Distances 1-1000 with a zero diagonal and a fifth of the pairs unreachable.
   std::vector<int> input(kPitch * kPitch);
   for (size_t i = 0; i < input.size(); ++i) {
@@ -121,13 +129,16 @@ int main(int argc, char** argv) {
   for (int i = 0; i < kPitch; ++i) input[static_cast<size_t>(i) * kPitch + i] = 0;
   int* d = nullptr;
   long long* cycles = nullptr;
-  if (!ok(cudaMalloc(&d, input.size() * sizeof(int))) || !ok(cudaMalloc(&cycles, sizeof(long long)))) return apsp::kExitFailed;
+  if (!ok(cudaMalloc(&d, input.size() * sizeof(int))) ||
+      !ok(cudaMalloc(&cycles, sizeof(long long))))
+    return apsp::kExitFailed;
   bool good = run<kClose64>("close_pivot<64, 4>", d, cycles, input, true) &&
               run<kClose128>("close_pivot<128, 8>", d, cycles, input, true);
-  good = good && run<kClose64>("close_pivot<64, 4>, 256 threads", d, cycles, input, false) &&
-         run<kClose128>("close_pivot<128, 8>, 256 threads", d, cycles, input, false) &&
-         run<kIndependent64>("its 64 steps without the dependency (floor)", d, cycles, input, false) &&
-         run<kProduct64>("a 64^3 product from L2, chunk 16, 256 threads", d, cycles, input, false);
+  good =
+      good && run<kClose64>("close_pivot<64, 4>, 256 threads", d, cycles, input, false) &&
+      run<kClose128>("close_pivot<128, 8>, 256 threads", d, cycles, input, false) &&
+      run<kIndependent64>("its 64 steps without the dependency (floor)", d, cycles, input, false) &&
+      run<kProduct64>("a 64^3 product from L2, chunk 16, 256 threads", d, cycles, input, false);
   cudaFree(d);
   cudaFree(cycles);
   return good ? apsp::kExitOk : apsp::kExitFailed;

@@ -43,7 +43,9 @@ using namespace apsp::kernels::sm90;
 
 constexpr int kTile = 128, kPer = 8, kThreads = 256;
 
-__device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "memory"); }
+__device__ __forceinline__ void cp_async_wait_all() {
+  asm volatile("cp.async.wait_all;" ::: "memory");
+}
 
 // A form: its chunk, whether blocks loop over tiles, B by cp.async, C read, chunks staged
 // (template parameters of the kernel one by one: nvcc's host stubs take no class-type ones).
@@ -62,8 +64,8 @@ __device__ __forceinline__ void step(int (&acc)[kPer][kPer], const int* as, cons
 
 // accumulate() of kernels/sm90.cuh with the probe's switches (A = (ti, kt), B = (kt, tj)).
 template <int kChunk, bool kAsync, bool kStage, bool kNoBarrier = false, bool kNoGlobal = false>
-__device__ __forceinline__ void product(int (&acc)[kPer][kPer], const int* __restrict__ d, int pitch, int ti,
-                                        int kt, int tj, int chunks, int* smem) {
+__device__ __forceinline__ void product(int (&acc)[kPer][kPer], const int* __restrict__ d,
+                                        int pitch, int ti, int kt, int tj, int chunks, int* smem) {
   constexpr int kAStride = kTile + kAPad;
   constexpr int kLoads = kTile * kChunk / 4 / kThreads;
   int* As = smem;
@@ -78,8 +80,10 @@ __device__ __forceinline__ void product(int (&acc)[kPer][kPer], const int* __res
       ra[l] = *reinterpret_cast<const int4*>(d + at(row0 + am, k0 + chunk * kChunk + ak, pitch));
       const int bk = v / (kTile / 4), bn = (v % (kTile / 4)) * 4;
       const int* src = d + at(k0 + chunk * kChunk + bk, col0 + bn, pitch);
-      if constexpr (kAsync) cp_async16(Bs + stage * kChunk * kTile + bk * kTile + bn, src);
-      else rb[l] = *reinterpret_cast<const int4*>(src);
+      if constexpr (kAsync)
+        cp_async16(Bs + stage * kChunk * kTile + bk * kTile + bn, src);
+      else
+        rb[l] = *reinterpret_cast<const int4*>(src);
     }
   };
   auto store_chunk = [&](int stage) {
@@ -122,7 +126,8 @@ __device__ __forceinline__ void product(int (&acc)[kPer][kPer], const int* __res
 // A k step with A m-major in shared memory (rows kChunk + 4 words apart): 8 scalar loads of
 // A (kPairs false) or, for two k steps at once, 8 8-byte loads (kPairs true).
 template <int kAS, bool kPairs>
-__device__ __forceinline__ void step_m(int (&acc)[kPer][kPer], const int* as, int k, const int* bs) {
+__device__ __forceinline__ void step_m(int (&acc)[kPer][kPer], const int* as, int k,
+                                       const int* bs) {
   const ThreadTile<kTile, kPer> t;
   constexpr int kSteps = kPairs ? 2 : 1;
   int a[kSteps][kPer];
@@ -141,7 +146,10 @@ __device__ __forceinline__ void step_m(int (&acc)[kPer][kPer], const int* as, in
 #pragma unroll
     for (int h = 0; h < kPer; h += 4) {
       const int4 vb = *reinterpret_cast<const int4*>(bs + s * kTile + t.col(h));
-      b[h + 0] = vb.x; b[h + 1] = vb.y; b[h + 2] = vb.z; b[h + 3] = vb.w;
+      b[h + 0] = vb.x;
+      b[h + 1] = vb.y;
+      b[h + 2] = vb.z;
+      b[h + 3] = vb.w;
     }
 #pragma unroll
     for (int r = 0; r < kPer; ++r)
@@ -152,13 +160,16 @@ __device__ __forceinline__ void step_m(int (&acc)[kPer][kPer], const int* as, in
 
 // Words of one stage of A in the ring: k-major (kAMode 0) or m-major (rows kChunk + 4 apart).
 template <int kChunk, int kAMode>
-constexpr int ring_a_words() { return kAMode == 0 ? kChunk * (kTile + kAPad) : kTile * (kChunk + 4); }
+constexpr int ring_a_words() {
+  return kAMode == 0 ? kChunk * (kTile + kAPad) : kTile * (kChunk + 4);
+}
 
 // The ring of kStages chunks, both operands by cp.async and A read from a k-major source (a
 // transposed copy of the pivot column; here the matrix itself: timing only), one barrier a chunk.
 template <int kChunk, int kStages, int kAMode>
-__device__ __forceinline__ void product_ring(int (&acc)[kPer][kPer], const int* __restrict__ d, int pitch, int ti,
-                                             int kt, int tj, int chunks, int* smem) {
+__device__ __forceinline__ void product_ring(int (&acc)[kPer][kPer], const int* __restrict__ d,
+                                             int pitch, int ti, int kt, int tj, int chunks,
+                                             int* smem) {
   // kAMode 0: A k-major (a transposed source); 1, 2: A m-major, read by scalar / pair loads.
   constexpr int kAStride = kAMode == 0 ? kTile + kAPad : kChunk + 4;
   constexpr int kAStage = ring_a_words<kChunk, kAMode>();
@@ -173,12 +184,15 @@ __device__ __forceinline__ void product_ring(int (&acc)[kPer][kPer], const int* 
       for (int l = 0; l < kLoads; ++l) {
         const int v = l * kThreads + tid, kk = v / (kTile / 4), mm = (v % (kTile / 4)) * 4;
         if constexpr (kAMode == 0) {
-          cp_async16(As + stage * kAStage + kk * kAStride + mm, d + at(k0 + chunk * kChunk + kk, row0 + mm, pitch));
+          cp_async16(As + stage * kAStage + kk * kAStride + mm,
+                     d + at(k0 + chunk * kChunk + kk, row0 + mm, pitch));
         } else {  // row am of A, k ak .. ak + 3
           const int am = v / (kChunk / 4), ak = (v % (kChunk / 4)) * 4;
-          cp_async16(As + stage * kAStage + am * kAStride + ak, d + at(row0 + am, k0 + chunk * kChunk + ak, pitch));
+          cp_async16(As + stage * kAStage + am * kAStride + ak,
+                     d + at(row0 + am, k0 + chunk * kChunk + ak, pitch));
         }
-        cp_async16(Bs + (stage * kChunk + kk) * kTile + mm, d + at(k0 + chunk * kChunk + kk, col0 + mm, pitch));
+        cp_async16(Bs + (stage * kChunk + kk) * kTile + mm,
+                   d + at(k0 + chunk * kChunk + kk, col0 + mm, pitch));
       }
     }
     asm volatile("cp.async.commit_group;" ::: "memory");
@@ -199,24 +213,27 @@ __device__ __forceinline__ void product_ring(int (&acc)[kPer][kPer], const int* 
     } else {
       constexpr int kSteps = kAMode == 2 ? 2 : 1;
 #pragma unroll
-      for (int k = 0; k < kChunk; k += kSteps) step_m<kAStride, kAMode == 2>(acc, as, k, bs + k * kTile);
+      for (int k = 0; k < kChunk; k += kSteps)
+        step_m<kAStride, kAMode == 2>(acc, as, k, bs + k * kTile);
     }
   }
   __syncthreads();
 }
 
 // The ordinary tiles as sm90 ran them before the panel: accumulate(), chunk 8.
-__global__ void __launch_bounds__(kThreads, 2) accumulate_ordinary(int* __restrict__ d, int pitch, int n, int tiles,
-                                                                   int r) {
+__global__ void __launch_bounds__(kThreads, 2) accumulate_ordinary(int* __restrict__ d, int pitch,
+                                                                   int n, int tiles, int r) {
   extern __shared__ int4 smem4[];
   const int others = tiles - 2;
-  product_tile<kTile, 8, kPer, true>(d, pitch, n, skip_two(blockIdx.x / others, r), skip_two(blockIdx.x % others, r),
-                                     r, reinterpret_cast<int*>(smem4));
+  product_tile<kTile, 8, kPer, true>(d, pitch, n, skip_two(blockIdx.x / others, r),
+                                     skip_two(blockIdx.x % others, r), r,
+                                     reinterpret_cast<int*>(smem4));
 }
 
-template <int kChunk, bool kPersistent, bool kAsyncB, bool kReadC, bool kStage, int kRing = 0, bool kNoBarrier = false,
-          bool kNoGlobal = false, int kAMode = 0>
-__global__ void __launch_bounds__(kThreads, 2) ordinary(int* __restrict__ d, int pitch, int tiles, int r) {
+template <int kChunk, bool kPersistent, bool kAsyncB, bool kReadC, bool kStage, int kRing = 0,
+          bool kNoBarrier = false, bool kNoGlobal = false, int kAMode = 0>
+__global__ void __launch_bounds__(kThreads, 2)
+                                      ordinary(int* __restrict__ d, int pitch, int tiles, int r) {
   extern __shared__ int4 smem4[];
   int* smem = reinterpret_cast<int*>(smem4);
   const int others = tiles - 2, count = others * others;
@@ -231,8 +248,11 @@ __global__ void __launch_bounds__(kThreads, 2) ordinary(int* __restrict__ d, int
     } else {
       load_tile<kTile, kPer>(acc, d, pitch, ci, cj);
     }
-    if constexpr (kRing > 0) product_ring<kChunk, kRing, kAMode>(acc, d, pitch, ci, r, cj, kTile / kChunk, smem);
-    else product<kChunk, kAsyncB, kStage, kNoBarrier, kNoGlobal>(acc, d, pitch, ci, r, cj, kTile / kChunk, smem);
+    if constexpr (kRing > 0)
+      product_ring<kChunk, kRing, kAMode>(acc, d, pitch, ci, r, cj, kTile / kChunk, smem);
+    else
+      product<kChunk, kAsyncB, kStage, kNoBarrier, kNoGlobal>(acc, d, pitch, ci, r, cj,
+                                                              kTile / kChunk, smem);
     store_tile<kTile, kPer>(acc, d, pitch, ci, cj);
   }
 }
@@ -242,22 +262,26 @@ __global__ void __launch_bounds__(kThreads, 2) ordinary(int* __restrict__ d, int
 // are the shipped round's (off rows and columns r, r + 1), so no launch writes an operand. The
 // ring is the pairs pass's.
 template <int kRounds>
-__global__ void __launch_bounds__(kThreads, 2) panel_rounds(int* __restrict__ d, int pitch, int tiles, int r, int kt,
-                                                            const int* __restrict__ panel) {
+__global__ void __launch_bounds__(kThreads, 2)
+                                      panel_rounds(int* __restrict__ d, int pitch, int tiles, int r,
+                                                   int kt, const int* __restrict__ panel) {
   extern __shared__ int4 smem4[];
-  const int others = tiles - 2, ci = skip_two(blockIdx.x / others, r), cj = skip_two(blockIdx.x % others, r);
+  const int others = tiles - 2, ci = skip_two(blockIdx.x / others, r),
+            cj = skip_two(blockIdx.x % others, r);
   int acc[kPer][kPer];
   load_tile<kTile, kPer>(acc, d, pitch, ci, cj);
   accumulate_from_panel<ring_mbarriers<kTile, Int32Elements, true>(), kTile, kPer>(
-      acc, panel, d, pitch, ci, kt, cj, kRounds * kTile / kRingChunk, reinterpret_cast<int*>(smem4));
+      acc, panel, d, pitch, ci, kt, cj, kRounds * kTile / kRingChunk,
+      reinterpret_cast<int*>(smem4));
   store_tile<kTile, kPer>(acc, d, pitch, ci, cj);
 }
 
 // ring_block_barrier with the barrier left out and ring_mbarrier's copies (one row a thread;
 // timing only: wrong values): what a ring without a block barrier could reach at most.
-__device__ __forceinline__ void ring_without_barrier(int (&acc)[kPer][kPer], const int* __restrict__ panel,
-                                                     const int* __restrict__ d, int pitch, int a_ti, int b_tk,
-                                                     int b_tj, int chunks, int* smem) {
+__device__ __forceinline__ void ring_without_barrier(int (&acc)[kPer][kPer],
+                                                     const int* __restrict__ panel,
+                                                     const int* __restrict__ d, int pitch, int a_ti,
+                                                     int b_tk, int b_tj, int chunks, int* smem) {
   using Copies = RingCopies<kTile, kPer, Int32Elements, true>;
   int* As = smem;
   int* Bs = smem + 2 * Copies::kStageA;
@@ -269,8 +293,8 @@ __device__ __forceinline__ void ring_without_barrier(int (&acc)[kPer][kPer], con
   auto step = [&]<int kStage>(int chunk, std::integral_constant<int, kStage>) {
     asm volatile("cp.async.wait_group 0;" ::: "memory");
     issue(chunk + 1, 1 - kStage);
-    chunk_product<kTile, kRingChunk, kPer, Int32Elements, kPer, kPer>(acc, As + kStage * Copies::kStageA,
-                                                                      Bs + kStage * Copies::kStageB);
+    chunk_product<kTile, kRingChunk, kPer, Int32Elements, kPer, kPer>(
+        acc, As + kStage * Copies::kStageA, Bs + kStage * Copies::kStageB);
   };
   issue(0, 0);
 #pragma unroll 1
@@ -283,16 +307,17 @@ __device__ __forceinline__ void ring_without_barrier(int (&acc)[kPer][kPer], con
 // lookahead2_ordinary's pass on whole tiles (the probe's n is a multiple of 128) with another
 // ring: 0 ring_block_barrier (shipped before step 16), 1 no barrier (timing only: wrong values).
 template <int kRing>
-__global__ void __launch_bounds__(kThreads, 2) pairs_pass_form(int* __restrict__ d, int pitch, int n, int r,
-                                                               const int* __restrict__ panel,
-                                                               const int* __restrict__ /*row_panel: tile 64 only*/) {
+__global__ void __launch_bounds__(kThreads, 2) pairs_pass_form(
+    int* __restrict__ d, int pitch, int n, int r, const int* __restrict__ panel,
+    const int* __restrict__ /*row_panel: tile 64 only*/) {
   extern __shared__ int4 smem4[];
   int* smem = reinterpret_cast<int*>(smem4);
   const int ci = skip_range(blockIdx.y, r, 4), cj = skip_range(blockIdx.x, r, 4);
   const int chunks = (min(2 * kTile, n - r * kTile) + kRingChunk - 1) / kRingChunk;
   int acc[kPer][kPer];
   load_tile<kTile, kPer>(acc, d, pitch, ci, cj);
-  if constexpr (kRing == 0) ring_block_barrier<kTile, kPer>(acc, panel, d, pitch, ci, r, cj, chunks, smem);
+  if constexpr (kRing == 0)
+    ring_block_barrier<kTile, kPer>(acc, panel, d, pitch, ci, r, cj, chunks, smem);
   if constexpr (kRing == 1) ring_without_barrier(acc, panel, d, pitch, ci, r, cj, chunks, smem);
   store_tile<kTile, kPer>(acc, d, pitch, ci, cj);
 }
@@ -324,8 +349,10 @@ struct Timer {
   }
 };
 
-static_assert(ordinary_from_panel<kTile, kRingChunk, kPer>(), "the probe times the panel form of the ordinary tiles");
-static_assert(ring_chunk<kTile, kPer>() == kRingChunk, "the probe's own rings stage kRingChunk k, as the kernels' here");
+static_assert(ordinary_from_panel<kTile, kRingChunk, kPer>(),
+              "the probe times the panel form of the ordinary tiles");
+static_assert(ring_chunk<kTile, kPer>() == kRingChunk,
+              "the probe's own rings stage kRingChunk k, as the kernels' here");
 
 // What the probe's steps share: the sizes, the input and the reference output (want) the forms
 // are checked against, the last output read back (got), the device buffers, the timer, the
@@ -357,8 +384,11 @@ std::optional<int> read_n(int argc, char** argv, int& n) {
   if (argc == 2) {
     const std::string& arg = argument.value;
     const auto [end, error] = std::from_chars(arg.data(), arg.data() + arg.size(), n);
-    if (error != std::errc() || end != arg.data() + arg.size() || n < 4 * kTile || n % kTile != 0 || n > 46336) {
-      std::fprintf(stderr, "product_probe: n must be a multiple of 128 from 512 to 46336 (got '%s')\n", arg.c_str());
+    if (error != std::errc() || end != arg.data() + arg.size() || n < 4 * kTile || n % kTile != 0 ||
+        n > 46336) {
+      std::fprintf(stderr,
+                   "product_probe: n must be a multiple of 128 from 512 to 46336 (got '%s')\n",
+                   arg.c_str());
       return apsp::kExitRefused;
     }
   }
@@ -386,9 +416,10 @@ void measure_ceiling(Probe& p) {
   minplus_ceiling<Int32Elements><<<ceil_blocks, kCeilThreads>>>(16, 1, out);
   const double ceil_ms = p.timer.median_ms(
       [&] { minplus_ceiling<Int32Elements><<<ceil_blocks, kCeilThreads>>>(ceil_reps, 1, out); }, 5);
-  p.ceiling = static_cast<double>(ceil_blocks) * kCeilThreads * 64.0 * kCeilK * ceil_reps / (ceil_ms / 1e3);
-  std::printf("%s, n = %d, %d ordinary tiles a round; int32 ceiling %.2f T updates/s\n", p.prop.name, p.n,
-              p.others * p.others, p.ceiling / 1e12);
+  p.ceiling =
+      static_cast<double>(ceil_blocks) * kCeilThreads * 64.0 * kCeilK * ceil_reps / (ceil_ms / 1e3);
+  std::printf("%s, n = %d, %d ordinary tiles a round; int32 ceiling %.2f T updates/s\n",
+              p.prop.name, p.n, p.others * p.others, p.ceiling / 1e12);
   p.updates = static_cast<double>(p.others) * p.others * kTile * kTile * kTile;
 }
 
@@ -416,12 +447,14 @@ bool read_back_equals(Probe& p, const std::vector<int>& expected) {
 
 // One line of the table: the kernel's registers and spills, its time for a round, the rate and
 // the share of the ceiling, and what its check found.
-void report(const Probe& p, const char* name, const void* kernel, double ms, const std::string& check) {
+void report(const Probe& p, const char* name, const void* kernel, double ms,
+            const std::string& check) {
   cudaFuncAttributes attr{};
   cudaFuncGetAttributes(&attr, kernel);
-  std::printf("%-26s %4d regs %5d spill B  %8.3f ms  %6.2f T/s  %5.1f%% of the ceiling  %s\n", name, attr.numRegs,
-              static_cast<int>(attr.localSizeBytes), ms, p.updates / (ms / 1e3) / 1e12,
-              100.0 * p.updates / (ms / 1e3) / p.ceiling, check.c_str());
+  std::printf("%-26s %4d regs %5d spill B  %8.3f ms  %6.2f T/s  %5.1f%% of the ceiling  %s\n", name,
+              attr.numRegs, static_cast<int>(attr.localSizeBytes), ms,
+              p.updates / (ms / 1e3) / 1e12, 100.0 * p.updates / (ms / 1e3) / p.ceiling,
+              check.c_str());
 }
 
 // The reference's own time (on whatever d holds: timing only).
@@ -429,7 +462,9 @@ void time_reference(Probe& p) {
   const int n = p.n, tiles = p.tiles, r = p.r, others = p.others, smem8 = p.smem8;
   int* const d = p.d;
   report(p, "accumulate, chunk 8", reinterpret_cast<const void*>(accumulate_ordinary),
-         p.timer.median_ms([&] { accumulate_ordinary<<<others * others, kThreads, smem8>>>(d, n, n, tiles, r); }, 11),
+         p.timer.median_ms(
+             [&] { accumulate_ordinary<<<others * others, kThreads, smem8>>>(d, n, n, tiles, r); },
+             11),
          "(the reference)");
 }
 
@@ -448,10 +483,12 @@ bool time_shipped_panel(Probe& p) {
   p.good = ok(cudaDeviceSynchronize()) && p.good;
   const bool same = read_back_equals(p, p.want);
   report(p, "panel ring (shipped)", reinterpret_cast<const void*>(ordinary),
-         p.timer.median_ms([&] { ordinary<<<others * others, kThreads, smem>>>(d, n, n, tiles, r, panel); }, 11),
+         p.timer.median_ms(
+             [&] { ordinary<<<others * others, kThreads, smem>>>(d, n, n, tiles, r, panel); }, 11),
          same ? "equals the reference" : "DIFFERS from the reference");
   const double t_ms = p.timer.median_ms(
-      [&] { transpose_column<kTile><<<dim3(kTile / 32, n / 32), dim3(32, 8)>>>(d, n, r, panel); }, 11);
+      [&] { transpose_column<kTile><<<dim3(kTile / 32, n / 32), dim3(32, 8)>>>(d, n, r, panel); },
+      11);
   std::printf("%-26s %8.3f ms a round\n", "transpose_column", t_ms);
   cudaFree(panel);
   return true;
@@ -485,7 +522,8 @@ bool pass_matches(const Probe& p) {
 // One form of lookahead 3's pass: the tiles off rows and columns r .. r + 3 alone, a grid of
 // those tiles, from the panels of columns r and r + 1.
 template <class Kernel>
-void time_pairs_pass(Probe& p, Kernel kernel, const char* name, bool exact, int bytes, int* panels) {
+void time_pairs_pass(Probe& p, Kernel kernel, const char* name, bool exact, int bytes,
+                     int* panels) {
   const int n = p.n, r = p.r, rest = p.tiles - 4;
   int* const d = p.d;
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
@@ -499,9 +537,10 @@ void time_pairs_pass(Probe& p, Kernel kernel, const char* name, bool exact, int 
   const double pass_updates = 2.0 * rest * rest * kTile * kTile * kTile;
   cudaFuncAttributes attr{};
   cudaFuncGetAttributes(&attr, kernel);
-  std::printf("%-26s %4d regs %5d spill B  %8.3f ms a pair  %5.1f%% of the ceiling  %s\n", name, attr.numRegs,
-              static_cast<int>(attr.localSizeBytes), ms, 100.0 * pass_updates / (ms / 1e3) / p.ceiling,
-              !exact ? "(timing only: wrong values by design)"
+  std::printf("%-26s %4d regs %5d spill B  %8.3f ms a pair  %5.1f%% of the ceiling  %s\n", name,
+              attr.numRegs, static_cast<int>(attr.localSizeBytes), ms,
+              100.0 * pass_updates / (ms / 1e3) / p.ceiling,
+              !exact  ? "(timing only: wrong values by design)"
               : equal ? "equals one pass off r .. r+3"
                       : "DIFFERS from one pass off r .. r+3");
 }
@@ -539,7 +578,8 @@ bool time_rounds(Probe& p) {
   report(p, "rounds r, r+1 in one pass", reinterpret_cast<const void*>(panel_rounds<2>), ms2 / 2,
          same ? "equals one by one (time: a round's half)" : "DIFFERS from one by one");
   if (tiles - 4 > 0) {
-    time_pairs_pass(p, lookahead2_ordinary<kTile, kPer>, "pairs pass (shipped)", true, smem, panels);
+    time_pairs_pass(p, lookahead2_ordinary<kTile, kPer>, "pairs pass (shipped)", true, smem,
+                    panels);
     const int two_stages = ring_smem<kTile, kPer, Int32Elements, false>();
     time_pairs_pass(p, pairs_pass_form<0>, "pairs, block barrier", true, two_stages, panels);
     time_pairs_pass(p, pairs_pass_form<1>, "pairs, no barrier", false, two_stages, panels);
@@ -554,11 +594,13 @@ template <Form kForm>
 void time_form(Probe& p, const char* name, bool exact) {
   const int n = p.n, tiles = p.tiles, r = p.r, others = p.others;
   int* const d = p.d;
-  const int smem = kForm.ring > 0    ? kForm.ring * (ring_a_words<kForm.chunk, kForm.a_mode>() + kForm.chunk * kTile) * 4
-                   : kForm.chunk == 16 ? p.smem16
-                                       : p.smem8;
-  auto kernel = ordinary<kForm.chunk, kForm.persistent, kForm.async_b, kForm.read_c, kForm.stage, kForm.ring,
-                         kForm.no_barrier, kForm.no_global, kForm.a_mode>;
+  const int smem =
+      kForm.ring > 0
+          ? kForm.ring * (ring_a_words<kForm.chunk, kForm.a_mode>() + kForm.chunk * kTile) * 4
+      : kForm.chunk == 16 ? p.smem16
+                          : p.smem8;
+  auto kernel = ordinary<kForm.chunk, kForm.persistent, kForm.async_b, kForm.read_c, kForm.stage,
+                         kForm.ring, kForm.no_barrier, kForm.no_global, kForm.a_mode>;
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
   const int grid = kForm.persistent ? 2 * p.prop.multiProcessorCount : others * others;
   std::string check = "(timing only: wrong values by design)";
@@ -568,7 +610,8 @@ void time_form(Probe& p, const char* name, bool exact) {
     p.good = ok(cudaDeviceSynchronize()) && p.good;
     check = read_back_equals(p, p.want) ? "equals the reference" : "DIFFERS from the reference";
   }
-  const double ms = p.timer.median_ms([&] { kernel<<<grid, kThreads, smem>>>(d, n, tiles, r); }, 11);
+  const double ms =
+      p.timer.median_ms([&] { kernel<<<grid, kThreads, smem>>>(d, n, tiles, r); }, 11);
   p.good = ok(cudaGetLastError()) && p.good;
   report(p, name, reinterpret_cast<const void*>(kernel), ms, check);
 }
@@ -595,7 +638,8 @@ void time_forms(Probe& p) {
 int main(int argc, char** argv) {
   int n = 9984;
   if (const std::optional<int> rc = read_n(argc, argv, n)) return *rc;
-  if (!apsp::device_or_say_none("product_probe")) return apsp::kExitNoDevice;  // ctest reads it as skipped
+  if (!apsp::device_or_say_none("product_probe"))
+    return apsp::kExitNoDevice;  // ctest reads it as skipped
   Probe p;
   p.n = n;
   if (!allocate(p)) return apsp::kExitFailed;

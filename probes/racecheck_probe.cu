@@ -29,13 +29,15 @@ using namespace apsp::kernels::sm90;
 
 constexpr int kThreads = 256;
 enum Case { kLanded, kWarpRelease, kWarpReleaseStore, kThreadRelease, kCases };
-constexpr const char* kNames[kCases] = {"landed", "warp-release", "warp-release-store", "thread-release"};
+constexpr const char* kNames[kCases] = {"landed", "warp-release", "warp-release-store",
+                                        "thread-release"};
 
 // out[t] = first[(t + 1) % 256], read from shared memory; then (every case but landed) shared[t]
 // = second[t], copied out to out[256 + t] after a barrier.
 template <int kCase>
-__global__ void __launch_bounds__(kThreads) hand_off(const int4* __restrict__ first, const int4* __restrict__ second,
-                                                     int4* __restrict__ out) {
+__global__ void __launch_bounds__(kThreads)
+    hand_off(const int4* __restrict__ first, const int4* __restrict__ second,
+             int4* __restrict__ out) {
   __shared__ int4 buf[kThreads];
   __shared__ unsigned long long bar;
   const int t = threadIdx.x;
@@ -88,7 +90,8 @@ bool run(const int4* first, const int4* second, int4* out, const std::vector<int
   hand_off<kCase><<<1, kThreads>>>(first, second, out);
   if (!ok(cudaGetLastError()) || !ok(cudaDeviceSynchronize())) return false;
   std::vector<int> got(want.size());
-  if (!ok(cudaMemcpy(got.data(), out, got.size() * sizeof(int), cudaMemcpyDeviceToHost))) return false;
+  if (!ok(cudaMemcpy(got.data(), out, got.size() * sizeof(int), cudaMemcpyDeviceToHost)))
+    return false;
   const size_t compared = kCase == kLanded ? want.size() / 2 : want.size();
   const bool right = std::equal(got.begin(), got.begin() + compared, want.begin());
   std::printf("%-20s %s\n", kNames[kCase], right ? "values right" : "WRONG values");
@@ -116,7 +119,8 @@ int main(int argc, char** argv) {
       return apsp::kExitRefused;
     }
   }
-  if (!apsp::device_or_say_none("racecheck_probe")) return apsp::kExitNoDevice;  // ctest reads it as skipped
+  if (!apsp::device_or_say_none("racecheck_probe"))
+    return apsp::kExitNoDevice;  // ctest reads it as skipped
   std::vector<int> first(4 * kThreads), second(4 * kThreads), want(8 * kThreads);
   for (int i = 0; i < 4 * kThreads; ++i) first[i] = i, second[i] = -i - 1;
   for (int t = 0; t < kThreads; ++t) {
@@ -132,9 +136,12 @@ int main(int argc, char** argv) {
     return apsp::kExitFailed;
   bool good = true;
   if (only < 0 || only == kLanded) good = run<kLanded>(d_first, d_second, d_out, want) && good;
-  if (only < 0 || only == kWarpRelease) good = run<kWarpRelease>(d_first, d_second, d_out, want) && good;
-  if (only < 0 || only == kWarpReleaseStore) good = run<kWarpReleaseStore>(d_first, d_second, d_out, want) && good;
-  if (only < 0 || only == kThreadRelease) good = run<kThreadRelease>(d_first, d_second, d_out, want) && good;
+  if (only < 0 || only == kWarpRelease)
+    good = run<kWarpRelease>(d_first, d_second, d_out, want) && good;
+  if (only < 0 || only == kWarpReleaseStore)
+    good = run<kWarpReleaseStore>(d_first, d_second, d_out, want) && good;
+  if (only < 0 || only == kThreadRelease)
+    good = run<kThreadRelease>(d_first, d_second, d_out, want) && good;
   cudaFree(d_first), cudaFree(d_second), cudaFree(d_out);
   return good ? apsp::kExitOk : apsp::kExitFailed;
 }

@@ -4,19 +4,18 @@
 //   apsp_report compare A.json B.json [--threshold 0.05] [--force]
 // Exit codes (core/console.hpp): 1 something got slower beyond the threshold (compare), a
 // write or the plots failed; 2 the command line or a file read is refused, before any output.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
-
 #include <sys/wait.h>
 
+#include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
-#include <optional>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "core/atomic_file.hpp"
 #include "core/console.hpp"
@@ -85,7 +84,8 @@ std::vector<std::string> plot(const std::vector<std::string>& files, const std::
   std::vector<std::string> pngs;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) throw std::runtime_error(fmt::format("cannot run {}: {}", script, std::strerror(errno)));
-  std::optional<ProgressMeter> meter{"plotting"};  // the script says "progress DONE TOTAL" after each plot
+  std::optional<ProgressMeter> meter{
+      "plotting"};  // the script says "progress DONE TOTAL" after each plot
   char line[4096];
   while (std::fgets(line, sizeof line, p)) {
     std::string s(line);
@@ -102,7 +102,8 @@ std::vector<std::string> plot(const std::vector<std::string>& files, const std::
     for (std::string l; std::getline(in, l);)
       if (!l.empty()) last = l;
     note = fmt::format("Plots failed: {} exited with status {}{}; its messages are in {}", script,
-                       WIFEXITED(status) ? WEXITSTATUS(status) : status, last.empty() ? "" : " (" + last + ")", log);
+                       WIFEXITED(status) ? WEXITSTATUS(status) : status,
+                       last.empty() ? "" : " (" + last + ")", log);
     fmt::print(stderr, "apsp_report: {}\n", note);
     failed = true;
     return {};
@@ -125,12 +126,16 @@ CLI::App* add_options(CLI::App& app, Options& o) {
   app.option_defaults()->always_capture_default();
   app.add_option("results", o.files, "results JSON files (schema apsp-bench/1)");
   app.add_option("--out", o.out_dir, "folder for report.md and the plots");
-  app.add_option("--db", o.db_path, "a tuning database: adds the tuner leaderboards and the batch heatmap");
-  app.add_option("--format", o.format, "print the tables alone on stdout")->check(CLI::IsMember({"md", "csv", "json"}));
-  auto* cmp = app.add_subcommand("compare", "B/A of medians per (config, n), with a 95% bootstrap interval");
+  app.add_option("--db", o.db_path,
+                 "a tuning database: adds the tuner leaderboards and the batch heatmap");
+  app.add_option("--format", o.format, "print the tables alone on stdout")
+      ->check(CLI::IsMember({"md", "csv", "json"}));
+  auto* cmp = app.add_subcommand("compare",
+                                 "B/A of medians per (config, n), with a 95% bootstrap interval");
   cmp->add_option("A", o.file_a, "the reference results")->required();
   cmp->add_option("B", o.file_b, "the results compared with A")->required();
-  cmp->add_option("--threshold", o.threshold, "exit 1 when a run is slower by more than this fraction")
+  cmp->add_option("--threshold", o.threshold,
+                  "exit 1 when a run is slower by more than this fraction")
       ->check(CLI::Range(0.0, 100.0));
   cmp->add_flag("--force", o.force, "compare results from different device models");
   return cmp;
@@ -143,7 +148,8 @@ struct Loaded {
 };
 Loaded load_all(const Options& o) {
   if (o.files.empty()) throw std::runtime_error("no results files given (see --help)");
-  if (o.out_dir.empty() && o.format.empty()) throw std::runtime_error("give --out DIR or --format md|csv|json");
+  if (o.out_dir.empty() && o.format.empty())
+    throw std::runtime_error("give --out DIR or --format md|csv|json");
   if (!o.out_dir.empty()) check_output_folder(o.out_dir, "--out");
   Loaded l;
   for (const std::string& f : o.files) l.inputs.push_back(load(f));
@@ -171,11 +177,12 @@ int run_compare(const Options& o) {
     return kExitRefused;
   }
   fmt::print("{}", render_text(c->table));
-  fmt::print("\n{} faster, {} slower ({} beyond {:.0f}%), {} the same (interval contains 1)\n", c->faster,
-             c->slower, c->slower_beyond_threshold, o.threshold * 100, c->same);
+  fmt::print("\n{} faster, {} slower ({} beyond {:.0f}%), {} the same (interval contains 1)\n",
+             c->faster, c->slower, c->slower_beyond_threshold, o.threshold * 100, c->same);
   for (const auto& [file, runs] : {std::pair{o.file_a, c->only_a}, {o.file_b, c->only_b}})
     if (!runs.empty())
-      fmt::print("not compared, only in {} (or failed in the other): {}\n", file, fmt::join(runs, ", "));
+      fmt::print("not compared, only in {} (or failed in the other): {}\n", file,
+                 fmt::join(runs, ", "));
   return c->slower_beyond_threshold > 0 ? kExitSlower : 0;
 }
 
@@ -197,7 +204,8 @@ void print_tables(const Options& o, const Loaded& l) {
   }
   if (l.db) {  // the leaderboards, as report.md has them
     const Grid board = leaderboard(*l.db, 5);
-    if (format == "md") fmt::print("## {}: tuner leaderboards\n\n{}\n", o.db_path, render_markdown(board));
+    if (format == "md")
+      fmt::print("## {}: tuner leaderboards\n\n{}\n", o.db_path, render_markdown(board));
     if (format == "csv") fmt::print("# {}: tuner leaderboards\n{}\n", o.db_path, render_csv(board));
     if (format == "json") all[o.db_path]["leaderboards"] = board;
   }
@@ -217,8 +225,9 @@ int write_report(const Options& o, const Loaded& l) {
 }
 
 int run(int argc, char** argv) {
-  CLI::App app{"apsp_report: tables, comparisons and plots from apsp_bench results JSON.\n" +
-               exit_codes_help("compare: slower beyond --threshold; or a write or the plots failed", false)};
+  CLI::App app{
+      "apsp_report: tables, comparisons and plots from apsp_bench results JSON.\n" +
+      exit_codes_help("compare: slower beyond --threshold; or a write or the plots failed", false)};
   Options o;
   CLI::App* cmp = add_options(app, o);
   try {
@@ -240,7 +249,8 @@ int run(int argc, char** argv) {
   }
   for (size_t i = 0; i < o.files.size(); ++i)
     if (!l.inputs[i].has_baseline)
-      fmt::print(stderr, "apsp_report: {}: no naive runs, so no baseline: speedups are not shown\n", o.files[i]);
+      fmt::print(stderr, "apsp_report: {}: no naive runs, so no baseline: speedups are not shown\n",
+                 o.files[i]);
   try {
     if (!o.format.empty()) print_tables(o, l);
     if (o.out_dir.empty()) return 0;
@@ -254,4 +264,6 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace apsp::report
 
-int main(int argc, char** argv) { return apsp::run_program("apsp_report", apsp::report::run, argc, argv); }
+int main(int argc, char** argv) {
+  return apsp::run_program("apsp_report", apsp::report::run, argc, argv);
+}

@@ -15,7 +15,9 @@ namespace apsp::report {
 namespace {
 
 std::string label(const RunResult& r) { return r.label.value_or(r.name); }
-bool usable(const RunResult& r) { return !r.error && r.verified != "FAILED" && !r.samples_ms.empty(); }
+bool usable(const RunResult& r) {
+  return !r.error && r.verified != "FAILED" && !r.samples_ms.empty();
+}
 
 std::vector<std::string> labels(const Results& r, bool with_naive) {
   std::vector<std::string> out;
@@ -52,7 +54,9 @@ Grid matrix(const Input& in, F cell) {
     std::vector<std::string> row{lab};
     for (int n : ns) {
       const RunResult* r = find(in.results, lab, n);
-      row.push_back(!r ? "-" : !usable(*r) ? (r->verified == "FAILED" ? "FAILED" : "skipped") : cell(*r));
+      row.push_back(!r            ? "-"
+                    : !usable(*r) ? (r->verified == "FAILED" ? "FAILED" : "skipped")
+                                  : cell(*r));
     }
     g.push_back(row);
   }
@@ -77,8 +81,9 @@ Input load(const std::string& path) {
   } catch (const std::exception& e) {
     throw std::runtime_error(fmt::format("{}: {}", path, e.what()));
   }
-  in.has_baseline = std::any_of(in.results.runs.begin(), in.results.runs.end(),
-                                [](const RunResult& r) { return r.variant == "naive" && usable(r); });
+  in.has_baseline =
+      std::any_of(in.results.runs.begin(), in.results.runs.end(),
+                  [](const RunResult& r) { return r.variant == "naive" && usable(r); });
   return in;
 }
 
@@ -100,7 +105,8 @@ Grid course_table(const Input& in) {
         row.insert(row.end(), {r->verified == "FAILED" ? "FAILED" : "skipped", "-"});
       } else {
         row.push_back(ms(r->median_ms));
-        row.push_back(naive ? fmt::format("{:.1f}x", naive->median_ms / r->median_ms) : "no baseline");
+        row.push_back(naive ? fmt::format("{:.1f}x", naive->median_ms / r->median_ms)
+                            : "no baseline");
       }
     }
     g.push_back(row);
@@ -113,7 +119,8 @@ Grid speedup_matrix(const Input& in) {
     const RunResult* naive = naive_at(in.results, r.n);
     if (!naive) return std::string("no baseline");
     const auto ci = bootstrap_ratio_ci95(naive->samples_ms, r.samples_ms);
-    return fmt::format("{:.1f}x [{:.1f}, {:.1f}]", naive->median_ms / r.median_ms, ci.first, ci.second);
+    return fmt::format("{:.1f}x [{:.1f}, {:.1f}]", naive->median_ms / r.median_ms, ci.first,
+                       ci.second);
   });
 }
 
@@ -132,8 +139,9 @@ Grid phase_table(const Input& in) {
   for (const RunResult& r : in.results.runs) {
     if (!r.phases_ms) continue;
     const auto& p = *r.phases_ms;
-    g.push_back({label(r), std::to_string(r.n), fmt::format("{:.3f}", p[1]), fmt::format("{:.3f}", p[2]),
-                 fmt::format("{:.3f}", p[3]), fmt::format("{:.3f}", p[0])});
+    g.push_back({label(r), std::to_string(r.n), fmt::format("{:.3f}", p[1]),
+                 fmt::format("{:.3f}", p[2]), fmt::format("{:.3f}", p[3]),
+                 fmt::format("{:.3f}", p[0])});
   }
   return g.size() > 1 ? g : Grid{};
 }
@@ -150,7 +158,8 @@ Grid leaderboard(const TuningDb& db, int top) {
   }
   Grid g{{"device", "graph", "build", "variant", "n", "rank", "config", "median ms", "vs best"}};
   for (auto& [key, list] : groups) {
-    std::sort(list.begin(), list.end(), [](auto* a, auto* b) { return a->median_ms < b->median_ms; });
+    std::sort(list.begin(), list.end(),
+              [](auto* a, auto* b) { return a->median_ms < b->median_ms; });
     for (size_t i = 0; i < list.size() && i < static_cast<size_t>(top); ++i) {
       g.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), std::get<3>(key),
                    std::to_string(std::get<4>(key)), std::to_string(i + 1), list[i]->name,
@@ -167,18 +176,22 @@ std::string markdown(const std::vector<Input>& inputs, const std::optional<Tunin
   for (const Input& in : inputs) {
     const Context& c = in.results.context;
     md += fmt::format("\n## {}\n\n", in.path);
-    md += fmt::format("Device: {} (cc {}, {} SMs, {} MHz), driver {}, runtime {}. Build: git {}, nvcc {}. "
-                      "Date: {}. Command: `{}`.\n",
-                      c.device.value("name", "?"), c.device.value("cc", "?"), c.device.value("sms", 0),
-                      c.device.value("clock_mhz", 0), c.device.value("driver", "?"),
-                      c.device.value("runtime", "?"), c.build.value("git", "?"), c.build.value("nvcc", "?"),
-                      c.date, fmt::join(c.argv, " "));
+    md += fmt::format(
+        "Device: {} (cc {}, {} SMs, {} MHz), driver {}, runtime {}. Build: git {}, nvcc {}. "
+        "Date: {}. Command: `{}`.\n",
+        c.device.value("name", "?"), c.device.value("cc", "?"), c.device.value("sms", 0),
+        c.device.value("clock_mhz", 0), c.device.value("driver", "?"),
+        c.device.value("runtime", "?"), c.build.value("git", "?"), c.build.value("nvcc", "?"),
+        c.date, fmt::join(c.argv, " "));
     if (const std::string line = ceilings_line(c); !line.empty()) md += line + "\n";
-    if (!in.has_baseline) md += "\nThis file has no naive runs: **no baseline**, so no speedups are shown.\n";
+    if (!in.has_baseline)
+      md += "\nThis file has no naive runs: **no baseline**, so no speedups are shown.\n";
     md += "\n### Time and speedup over naive\n\n" + render_markdown(course_table(in));
-    md += "\n### Speedup over naive (95% bootstrap interval)\n\n" + render_markdown(speedup_matrix(in));
+    md += "\n### Speedup over naive (95% bootstrap interval)\n\n" +
+          render_markdown(speedup_matrix(in));
     md += "\n### Share of the measured ceiling\n\n" + render_markdown(ceiling_matrix(in));
-    if (const Grid p = phase_table(in); !p.empty()) md += "\n### Per-phase times (one solve, summed over rounds)\n\n" + render_markdown(p);
+    if (const Grid p = phase_table(in); !p.empty())
+      md += "\n### Per-phase times (one solve, summed over rounds)\n\n" + render_markdown(p);
   }
   if (db) md += "\n## Tuner leaderboards\n\n" + render_markdown(leaderboard(*db, 5));
   md += "\n## Plots\n\n";
@@ -209,12 +222,14 @@ std::string render_csv(const Grid& g) {
 Comparison compare(const Input& a, const Input& b, double threshold, bool force) {
   const auto model = [](const Input& in) {
     const auto& d = in.results.context.device;
-    return fmt::format("{} (cc {}, {} SMs)", d.value("name", "?"), d.value("cc", "?"), d.value("sms", 0));
+    return fmt::format("{} (cc {}, {} SMs)", d.value("name", "?"), d.value("cc", "?"),
+                       d.value("sms", 0));
   };
   if (model(a) != model(b) && !force) {
-    throw std::runtime_error(fmt::format("{} ran on {}, {} on {}: refusing to compare different device "
-                                         "models (--force to compare anyway)",
-                                         a.path, model(a), b.path, model(b)));
+    throw std::runtime_error(
+        fmt::format("{} ran on {}, {} on {}: refusing to compare different device "
+                    "models (--force to compare anyway)",
+                    a.path, model(a), b.path, model(b)));
   }
   Comparison c;
   c.table = {{"run", "n", "A ms", "B ms", "B/A", "95% CI", "verdict"}};
@@ -244,14 +259,14 @@ Comparison compare(const Input& a, const Input& b, double threshold, bool force)
       ++c.same;
     }
     c.table.push_back({ra.name, std::to_string(ra.n), ms(ra.median_ms), ms(rb->median_ms),
-                       fmt::format("{:.3f}", ratio), fmt::format("[{:.3f}, {:.3f}]", ci.first, ci.second),
-                       verdict});
+                       fmt::format("{:.3f}", ratio),
+                       fmt::format("[{:.3f}, {:.3f}]", ci.first, ci.second), verdict});
   }
   for (const RunResult& rb : b.results.runs) {
     if (!usable(rb)) continue;
-    const bool in_a = std::any_of(a.results.runs.begin(), a.results.runs.end(), [&](const RunResult& x) {
-      return x.name == rb.name && x.n == rb.n && usable(x);
-    });
+    const bool in_a = std::any_of(
+        a.results.runs.begin(), a.results.runs.end(),
+        [&](const RunResult& x) { return x.name == rb.name && x.n == rb.n && usable(x); });
     if (!in_a) c.only_b.push_back(fmt::format("{} at n = {}", rb.name, rb.n));
   }
   return c;

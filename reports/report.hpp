@@ -40,10 +40,11 @@ std::string markdown(const std::vector<Input>& inputs, const std::optional<Tunin
 std::string render_csv(const Grid& g);
 
 struct Comparison {
-  Grid table;              // variant config, n, A ms, B ms, B/A, 95% CI, verdict
+  Grid table;  // variant config, n, A ms, B ms, B/A, 95% CI, verdict
   int faster = 0, slower = 0, same = 0;
   int slower_beyond_threshold = 0;
-  std::vector<std::string> only_a, only_b;  // "name at n = N": usable in one file only, not compared
+  std::vector<std::string> only_a,
+      only_b;  // "name at n = N": usable in one file only, not compared
 };
 // Per (config name, n) present in both: B/A of medians with a 95% bootstrap interval; "same"
 // when the interval contains 1. std::runtime_error when the device models differ and !force.

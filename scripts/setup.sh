@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(g++ cmake ninja-build git python3 python3-pip libfmt-dev nlohmann-json3-dev libbenchmark-dev libgtest-dev
-          libcli11-dev clang)
+          libcli11-dev clang clang-format)
 # clang's libFuzzer and sanitizer runtimes (the fuzz tests, tests/fuzz): only a recommendation of
 # clang, so named here; a release that packs them into clang itself has no such package.
 if apt-cache show libclang-rt-dev >/dev/null 2>&1; then packages+=(libclang-rt-dev); fi

@@ -4,9 +4,9 @@
 // resumes where an interrupted one stopped; the shipped defaults always measured beside.
 // --emit-policy writes a policy table (policies/) from the database.
 // Exit codes: 0 done, 1 a candidate was disqualified or a write failed, 2 bad usage, 3 no device.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 
@@ -21,7 +21,6 @@
 
 namespace apsp::tuner {
 namespace {
-
 
 struct Options {
   std::string variants, sizes = "2500,10000", db = "tuning.json", json_out, emit_policy;
@@ -53,40 +52,56 @@ void add_options(CLI::App& app, Options& o) {
   groups.push_back("all");
   app.option_defaults()->always_capture_default();
   app.add_option("--search", t.group, groups_help())->check(CLI::IsMember(groups));
-  app.add_option("--variant", o.variants, "variants to tune, comma separated (default: every variant with such parameters)");
+  app.add_option("--variant", o.variants,
+                 "variants to tune, comma separated (default: every variant with such parameters)");
   app.add_option("--n", o.sizes, "sizes, comma separated");
-  app.add_option("--strategy", t.strategy, "grid, random, local (hill climbing), or auto: grid when the space fits the budget")
+  app.add_option(
+         "--strategy", t.strategy,
+         "grid, random, local (hill climbing), or auto: grid when the space fits the budget")
       ->check(CLI::IsMember({"auto", "grid", "random", "local"}));
-  add_integer_option(app, "--budget", t.budget, 0, 1000000, "most points measured per (variant, n); 0: the whole space");
-  add_integer_option(app, "--seed", t.seed, uint64_t{0}, UINT64_MAX, "seed of the random and local strategies and of the graph");
+  add_integer_option(app, "--budget", t.budget, 0, 1000000,
+                     "most points measured per (variant, n); 0: the whole space");
+  add_integer_option(app, "--seed", t.seed, uint64_t{0}, UINT64_MAX,
+                     "seed of the random and local strategies and of the graph");
   app.add_option("--db", o.db, "tuning database (JSON, schema apsp-tuning/2)");
   app.add_flag("--fresh", t.fresh, "measure again points the database already has");
   app.add_option("--json", o.json_out, "write the leaderboards as JSON");
-  app.add_option("--emit-policy", o.emit_policy,
-                 "write a policy table (schema apsp-policy/1) from --db: each variant's fastest config per tuned n "
-                 "on this device (alone and without a GPU: the database's one device model), where the database "
-                 "also holds the default it replaces; commit the file under policies/. With --variant (and a "
-                 "search), only those variants: a second table for the device (sm90_u16, tuned on --wmax 1)");
+  app.add_option(
+      "--emit-policy", o.emit_policy,
+      "write a policy table (schema apsp-policy/1) from --db: each variant's fastest config per "
+      "tuned n "
+      "on this device (alone and without a GPU: the database's one device model), where the "
+      "database "
+      "also holds the default it replaces; commit the file under policies/. With --variant (and a "
+      "search), only those variants: a second table for the device (sm90_u16, tuned on --wmax 1)");
   add_integer_option(app, "--top", t.top, 1, 1 << 30, "configs per leaderboard");
   add_integer_option(app, "--reps", t.sampling.max_reps, 1, 1 << 30, "most samples per point");
-  app.add_option("--min-time", t.sampling.min_time_s, "seconds of samples per point (within 3..--reps)")->check(CLI::Range(0.0, 1e6));
-  app.add_option("--density", t.graph.density, "edge probability of the random graph")->check(CLI::Range(0.0, 1.0));
+  app.add_option("--min-time", t.sampling.min_time_s,
+                 "seconds of samples per point (within 3..--reps)")
+      ->check(CLI::Range(0.0, 1e6));
+  app.add_option("--density", t.graph.density, "edge probability of the random graph")
+      ->check(CLI::Range(0.0, 1.0));
   add_integer_option(app, "--wmax", t.graph.wmax, 1, 1 << 30, "largest edge weight");
   app.add_option("--kernel", o.kernels,
-                 "tune a Floyd-Warshall kernel file compiled at run time (docs/kernel-contract.md) over its --param "
+                 "tune a Floyd-Warshall kernel file compiled at run time (docs/kernel-contract.md) "
+                 "over its --param "
                  "macros instead of the variants (repeatable)")
       ->check(CLI::ExistingFile);
   app.add_option("--param", o.params,
-                 "with --kernel: a macro and the values to search, set with -D: NAME=FIRST:LAST or NAME=V1,V2,... "
+                 "with --kernel: a macro and the values to search, set with -D: NAME=FIRST:LAST or "
+                 "NAME=V1,V2,... "
                  "(repeatable)");
-  app.add_option("--kernel-timeout", o.workers.timeout_s,
-                 "seconds one solve of a --kernel may take before it is stopped and counted as failed")
+  app.add_option(
+         "--kernel-timeout", o.workers.timeout_s,
+         "seconds one solve of a --kernel may take before it is stopped and counted as failed")
       ->check(CLI::Range(0.1, 1e6));
-  app.add_flag("--dry-run", o.dry_run, "list the spaces and the points that would be rejected, and why; needs no GPU");
+  app.add_flag("--dry-run", o.dry_run,
+               "list the spaces and the points that would be rejected, and why; needs no GPU");
 }
 
 // The search as a plan: each variant at each size, on the options' graph.
-void print_dry_run(const std::vector<const Variant*>& variants, const std::vector<int>& sizes, const Options& o) {
+void print_dry_run(const std::vector<const Variant*>& variants, const std::vector<int>& sizes,
+                   const Options& o) {
   harness::Plan plan;
   plan.sizes = sizes;
   plan.graph.spec = o.tune.graph;
@@ -101,8 +116,9 @@ void print_dry_run(const std::vector<const Variant*>& variants, const std::vecto
 
 void print_leaderboards(const harness::TuneReport& report, const std::string& db) {
   for (const harness::Leaderboard& b : report.boards) {
-    fmt::print("\n{} at n = {}: {} search evaluated {} point(s), {} measured now, the rest from {}\n", b.variant, b.n,
-               b.strategy, b.evaluated, b.measured_now, db);
+    fmt::print(
+        "\n{} at n = {}: {} search evaluated {} point(s), {} measured now, the rest from {}\n",
+        b.variant, b.n, b.strategy, b.evaluated, b.measured_now, db);
     Grid g{{"rank", "config", "median ms", "95% CI", "vs default", "vs naive"}};
     int rank = 0;
     for (const harness::LeaderRow& r : b.rows) {
@@ -111,7 +127,8 @@ void print_leaderboards(const harness::TuneReport& report, const std::string& db
                    r.vs_default ? fmt::format("{:.2f}x", *r.vs_default) : "-",
                    r.vs_naive ? fmt::format("{:.1f}x", *r.vs_naive) : "-"});
     }
-    fmt::print("{}(vs default: against {}, the shipped default at this n)\n", render_text(g), b.default_name);
+    fmt::print("{}(vs default: against {}, the shipped default at this n)\n", render_text(g),
+               b.default_name);
   }
 }
 
@@ -121,10 +138,13 @@ DeviceInfo policy_device(const TuningDb& db, const std::string& path) {
   if (has_device()) return query_device();
   std::vector<DeviceModel> models;
   for (const TuningEntry& e : db.entries())
-    if (std::find(models.begin(), models.end(), e.device) == models.end()) models.push_back(e.device);
+    if (std::find(models.begin(), models.end(), e.device) == models.end())
+      models.push_back(e.device);
   if (models.size() != 1)
-    throw std::invalid_argument(fmt::format("--emit-policy without a GPU needs a database of one device model; {} "
-                                            "holds {}", path, models.size()));
+    throw std::invalid_argument(
+        fmt::format("--emit-policy without a GPU needs a database of one device model; {} "
+                    "holds {}",
+                    path, models.size()));
   DeviceInfo d = harness::nominal_h200();
   d.name = models[0].name;
   d.sms = models[0].sms;
@@ -134,38 +154,48 @@ DeviceInfo policy_device(const TuningDb& db, const std::string& path) {
 }
 
 // Writes the policy table of the database's device; returns the exit code.
-int emit_policy(const Options& o, const DeviceInfo& dev, const BuildId& build, const TuningDb& db, int argc,
-                char** argv) {
+int emit_policy(const Options& o, const DeviceInfo& dev, const BuildId& build, const TuningDb& db,
+                int argc, char** argv) {
   std::vector<std::string> args(argv, argv + argc);
   TuningMatch match;
   match.device = DeviceModel::of(dev);
   match.graph = GraphKey{"random", o.tune.graph.density, o.tune.graph.wmax};
   match.kernels = build.kernels;
-  const nlohmann::json provenance{{"date", now_iso()}, {"commit", build.commit}, {"kernels", build.kernels},
-                                  {"command", fmt::format("{}", fmt::join(args, " "))}, {"database", o.db},
-                                  {"graph", {{"kind", "random"}, {"density", o.tune.graph.density},
-                                             {"wmax", o.tune.graph.wmax}}}};
+  const nlohmann::json provenance{
+      {"date", now_iso()},
+      {"commit", build.commit},
+      {"kernels", build.kernels},
+      {"command", fmt::format("{}", fmt::join(args, " "))},
+      {"database", o.db},
+      {"graph",
+       {{"kind", "random"}, {"density", o.tune.graph.density}, {"wmax", o.tune.graph.wmax}}}};
   std::vector<std::string> skipped;
-  harness::Policy p = harness::policy_from_db(db, match, dev, provenance, harness::shipped_policies(), &skipped);
+  harness::Policy p =
+      harness::policy_from_db(db, match, dev, provenance, harness::shipped_policies(), &skipped);
   // With --variant, only those: a table of its own beside the device's main one (a variant tuned
   // on another graph spec: sm90_u16 on unweighted graphs), which must not repeat its variants.
   if (!o.variants.empty()) {
     const std::vector<const Variant*> kept = harness::tunable_variants(o.variants, "all");
     std::erase_if(p.variants, [&](const auto& entry) {
-      return std::none_of(kept.begin(), kept.end(), [&](const Variant* v) { return v->name == entry.first; });
+      return std::none_of(kept.begin(), kept.end(),
+                          [&](const Variant* v) { return v->name == entry.first; });
     });
   }
   for (const std::string& line : skipped) fmt::print("emit-policy: skipped {}\n", line);
   if (p.variants.empty()) {
-    fmt::print(stderr, "tuner: {} has no usable entries for this device, graph and build: no policy written\n", o.db);
+    fmt::print(
+        stderr,
+        "tuner: {} has no usable entries for this device, graph and build: no policy written\n",
+        o.db);
     return kExitFailed;
   }
   write_file_atomic(o.emit_policy, harness::to_json(p).dump(1) + "\n");
   for (const auto& [variant, ranges] : p.variants)
     for (const harness::PolicyRange& r : ranges)
       fmt::print("policy: {} for n {}..{}: {} ({:.3f} ms at n = {}{})\n", variant, r.n_min,
-                 r.n_max == INT_MAX ? std::string() : std::to_string(r.n_max), config_name(variant, r.config),
-                 r.median_ms, r.tuned_n, r.default_ms > 0 ? fmt::format(", the default took {:.3f} ms", r.default_ms) : "");
+                 r.n_max == INT_MAX ? std::string() : std::to_string(r.n_max),
+                 config_name(variant, r.config), r.median_ms, r.tuned_n,
+                 r.default_ms > 0 ? fmt::format(", the default took {:.3f} ms", r.default_ms) : "");
   fmt::print("policy written to {}\n", o.emit_policy);
   return 0;
 }
@@ -173,12 +203,16 @@ int emit_policy(const Options& o, const DeviceInfo& dev, const BuildId& build, c
 // --kernel: each file compiled (exit 2 if it does not) and tuned over the --param macros, in
 // the worker processes that isolate user kernels.
 std::vector<const Variant*> user_kernels(Options& o, bool variants_asked) {
-  if (variants_asked) throw std::invalid_argument("--kernel tunes the files' --param macros: tune --variant / --search in another run");
-  if (o.params.empty()) throw std::invalid_argument("--kernel: give the macros to search with --param NAME=VALUES");
+  if (variants_asked)
+    throw std::invalid_argument(
+        "--kernel tunes the files' --param macros: tune --variant / --search in another run");
+  if (o.params.empty())
+    throw std::invalid_argument("--kernel: give the macros to search with --param NAME=VALUES");
   std::vector<Param> params;
   for (const std::string& text : o.params) params.push_back(harness::parse_kernel_param(text));
   o.workers.compile.arch = has_device() ? harness::arch_of(query_device()) : "sm_90";
-  o.user_kernels = harness::register_user_kernels(o.kernels, params, Target::kIsolated, o.workers.compile);
+  o.user_kernels =
+      harness::register_user_kernels(o.kernels, params, Target::kIsolated, o.workers.compile);
   for (const auto& k : o.user_kernels.kernels) fmt::print("{}\n", harness::describe_compile(*k));
   o.tune.group = "kernel";  // the --param macros' search group
   return o.user_kernels.variants;
@@ -197,7 +231,8 @@ struct Search {
 std::vector<const Variant*> searched_variants(Options& o, const CLI::App& app) {
   if (!o.kernels.empty()) return user_kernels(o, app.count("--search") || app.count("--variant"));
   if (!o.params.empty())
-    throw std::invalid_argument("--param sets the macros of a --kernel file: give the file with --kernel");
+    throw std::invalid_argument(
+        "--param sets the macros of a --kernel file: give the file with --kernel");
   if (o.emit_policy.empty() || app.count("--search") || app.count("--variant"))
     return harness::tunable_variants(o.variants, o.tune.group);
   return {};
@@ -207,7 +242,8 @@ std::vector<const Variant*> searched_variants(Options& o, const CLI::App& app) {
 // or nothing to go on.
 std::optional<int> prepare(Options& o, const CLI::App& app, Search& s) {
   try {
-    for (const auto& [out, option] : {std::pair{o.json_out, "--json"}, {o.emit_policy, "--emit-policy"}})
+    for (const auto& [out, option] :
+         {std::pair{o.json_out, "--json"}, {o.emit_policy, "--emit-policy"}})
       if (!out.empty()) check_output_path(out, option);
     s.sizes = harness::parse_sizes(o.sizes);
     harness::Plan weights;
@@ -215,7 +251,8 @@ std::optional<int> prepare(Options& o, const CLI::App& app, Search& s) {
     weights.graph.spec = o.tune.graph;
     harness::check_weights(weights);
     s.variants = searched_variants(o, app);
-    if (!s.variants.empty()) check_output_path(o.db, "--db");  // a search writes it after every point
+    if (!s.variants.empty())
+      check_output_path(o.db, "--db");  // a search writes it after every point
     std::string note;
     s.db = TuningDb::load(o.db, &note);
     if (!note.empty()) fmt::print("{}\n", note);
@@ -245,24 +282,31 @@ int emit_policy_alone(const Options& o, const TuningDb& db, int argc, char** arg
 // The search on this GPU, its leaderboards, then the policy if asked for; returns the exit code.
 int tune_here(const Options& o, Search& s, int argc, char** argv) {
   if (!has_device()) {
-    fmt::print(stderr, "tuner: no CUDA device found (--dry-run and --emit-policy alone work without one)\n");
+    fmt::print(
+        stderr,
+        "tuner: no CUDA device found (--dry-run and --emit-policy alone work without one)\n");
     return kExitNoDevice;
   }
   const harness::Session session = harness::Session::here(o.workers);
   const DeviceInfo& dev = *session.device;
-  fmt::print("device: {} (cc {}, {} SMs); database {}; build {} (kernels {})\n", dev.name, dev.cc(), dev.sms, o.db,
-             session.build.commit, session.build.kernels);
+  fmt::print("device: {} (cc {}, {} SMs); database {}; build {} (kernels {})\n", dev.name, dev.cc(),
+             dev.sms, o.db, session.build.commit, session.build.kernels);
   const harness::Observer observer{progress, [](const std::string& line) {
                                      progress_done();
                                      fmt::print("{}\n", line);
                                    }};
   try {
-    const harness::TuneReport report = harness::tune(s.variants, s.sizes, o.tune, session, s.db, o.db, observer);
+    const harness::TuneReport report =
+        harness::tune(s.variants, s.sizes, o.tune, session, s.db, o.db, observer);
     progress_done();
     print_leaderboards(report, o.db);
-    if (!o.json_out.empty()) write_file_atomic(o.json_out, harness::leaderboards_json(report, session).dump(2) + "\n");
-    if (!o.emit_policy.empty() && emit_policy(o, dev, session.build, s.db, argc, argv) != 0) return kExitFailed;
-    if (report.disqualified) fmt::print(stderr, "tuner: some candidates gave wrong results and were disqualified (see above)\n");
+    if (!o.json_out.empty())
+      write_file_atomic(o.json_out, harness::leaderboards_json(report, session).dump(2) + "\n");
+    if (!o.emit_policy.empty() && emit_policy(o, dev, session.build, s.db, argc, argv) != 0)
+      return kExitFailed;
+    if (report.disqualified)
+      fmt::print(stderr,
+                 "tuner: some candidates gave wrong results and were disqualified (see above)\n");
     return report.disqualified ? kExitFailed : 0;
   } catch (const std::runtime_error& e) {  // a database or output write
     fmt::print(stderr, "tuner: {}\n", e.what());
@@ -273,14 +317,17 @@ int tune_here(const Options& o, Search& s, int argc, char** argv) {
 int run(int argc, char** argv) {
   Options o;
   o.tune.sampling.min_time_s = 0.5;
-  CLI::App app{"tuner: search the variants' declared parameters on this GPU.\n"
-               "Each point is verified bit-exact, then timed; the tuning database records every point as it\n"
-               "is measured (keyed by device, graph spec and build), and a rerun skips points already there\n"
-               "(--fresh redoes). At each n the shipped defaults are measured too, so that picks can be\n"
-               "checked against them. Your own kernel: tuner --kernel my_fw.cu --param BATCH2=1:8 searches\n"
-               "any integer values of its macros, each point compiled at run time and verified.\n"
-               + exit_codes_help("a candidate was disqualified (wrong result), --emit-policy found no usable "
-                                 "entries, or a write failed")};
+  CLI::App app{
+      "tuner: search the variants' declared parameters on this GPU.\n"
+      "Each point is verified bit-exact, then timed; the tuning database records every point as "
+      "it\n"
+      "is measured (keyed by device, graph spec and build), and a rerun skips points already "
+      "there\n"
+      "(--fresh redoes). At each n the shipped defaults are measured too, so that picks can be\n"
+      "checked against them. Your own kernel: tuner --kernel my_fw.cu --param BATCH2=1:8 searches\n"
+      "any integer values of its macros, each point compiled at run time and verified.\n" +
+      exit_codes_help("a candidate was disqualified (wrong result), --emit-policy found no usable "
+                      "entries, or a write failed")};
   add_options(app, o);
   if (const std::optional<int> rc = parse_command_line(app, argc, argv, "tuner")) return *rc;
   o.tune.graph.seed = o.tune.seed;

@@ -14,8 +14,8 @@ static_assert(kernels::kInf == kInf, "device and host must agree on 'unreachable
 
 namespace {
 
-constexpr int kBlockX = 32;  // <- a warp spans 32 consecutive j: coalesced row accesses
-constexpr int kBlockY = 8;   // <- 256 threads per block
+constexpr int kBlockX = 32;       // <- a warp spans 32 consecutive j: coalesced row accesses
+constexpr int kBlockY = 8;        // <- 256 threads per block
 constexpr int kMaxGridY = 65535;  // the CUDA limit: past kMaxGridY * kBlockY rows, more launches
 
 // Steps k in [first, last): one launch each (and one more per 524280 rows past the first).

@@ -15,7 +15,8 @@ using kernels::kTile32;
 
 // Rounds [first, last): three launches each. Every grid is at most tiles = 32768 blocks on an
 // edge at n = 2^20 (the y limit, 65535, is reached at n = 2097120).
-void rounds(int* d, int n, const Config&, int first, int last, cudaStream_t stream, PhaseTimer* phases) {
+void rounds(int* d, int n, const Config&, int first, int last, cudaStream_t stream,
+            PhaseTimer* phases) {
   const int tiles = (n + kTile32 - 1) / kTile32;
   const dim3 block(kTile32, kTile32);
   for (int kt = first; kt < last; ++kt) {

@@ -14,7 +14,8 @@ using kernels::kThreads64;
 using kernels::kTile64;
 
 // Rounds [first, last): three launches each; at most 16384 blocks on a grid's edge at n = 2^20.
-void rounds(int* d, int n, const Config&, int first, int last, cudaStream_t stream, PhaseTimer* phases) {
+void rounds(int* d, int n, const Config&, int first, int last, cudaStream_t stream,
+            PhaseTimer* phases) {
   const int tiles = (n + kTile64 - 1) / kTile64;
   const dim3 block(kThreads64, kThreads64);
   for (int kt = first; kt < last; ++kt) {

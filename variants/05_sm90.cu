@@ -36,7 +36,7 @@ constexpr char kName[] = "sm90";
 using kernels::Int32Elements;
 using sm90_family::make_config;
 
-using TileValues = IntList<64, 128>;    // <- tile edge: round size and output tile per block
+using TileValues = IntList<64, 128>;     // <- tile edge: round size and output tile per block
 using ChunkValues = IntList<8, 16, 32>;  // <- k elements staged in shared memory per step
 using PerThreadValues = IntList<4, 8>;   // <- outputs per thread along each edge (4x4 or 8x8)
 using LookaheadValues = IntList<0, 1, 2, 3, 4, 5>;  // <- 0: three launches a round; 1: each
@@ -69,19 +69,24 @@ struct NoSpills {
       "lookahead 1 or 3 (the panel); lookahead 0 at tile 64 with per_thread 8 and chunk 32";
   template <class T, class C, class P, class L>
   constexpr bool operator()(T, C, P, L) const {
-    if (T::value == 128) return C::value == 8 || (C::value == 16 && (L::value == 1 || L::value == 3));
+    if (T::value == 128)
+      return C::value == 8 || (C::value == 16 && (L::value == 1 || L::value == 3));
     if (T::value == 64 && P::value == 8 && C::value == 32) return L::value == 0;
     return true;
   }
 };
-using Rules = std::tuple<sm90_family::ProductFits<Int32Elements>, NoSpills, sm90_family::PairsOnThePanel<Int32Elements>,
-                        sm90_family::ShortChainSchedules<Int32Elements>>;
-using Family = sm90_family::Family<Int32Elements, TileValues, ChunkValues, PerThreadValues, LookaheadValues, Rules>;
+using Rules = std::tuple<sm90_family::ProductFits<Int32Elements>, NoSpills,
+                         sm90_family::PairsOnThePanel<Int32Elements>,
+                         sm90_family::ShortChainSchedules<Int32Elements>>;
+using Family = sm90_family::Family<Int32Elements, TileValues, ChunkValues, PerThreadValues,
+                                   LookaheadValues, Rules>;
 
 // This shard's instances, registered before main() (variants/instances.hpp): each the schedule
 // on the caller's buffer in the padded layout that Variant::pitch declares (rows
 // round_up(n, kTile) apart, padding set): no bounds checks, and no second matrix.
-void add_instances() { Family::register_shard<APSP_SHARD, APSP_SHARDS, Family::Plain>(kName, __FILE__); }
+void add_instances() {
+  Family::register_shard<APSP_SHARD, APSP_SHARDS, Family::Plain>(kName, __FILE__);
+}
 
 }  // namespace
 
@@ -107,17 +112,18 @@ namespace {
 // between configs within 0.6% of each other on both GPUs; there the heuristic takes one of the
 // two picks, which is 0.1-0.4% behind the other table's (docs/perf-notes.md).
 Variant make_sm90() {
-  Variant v = Family::variant(kName,
-                              "padded 64/128 tiles, GEMM-like 4x4/8x8 per thread, double-buffered k chunks, "
-                              "look-ahead rounds",
-                              make_config(128, 16, 8, 1),
-                              {{1264, make_config(64, 32, 4, 2)},
-                               {1788, make_config(64, 16, 4, 2)},
-                               {2236, make_config(64, 16, 4, 4)},
-                               {3464, make_config(64, 16, 4, 5)},
-                               {4472, make_config(64, 16, 4, 3)},
-                               {7071, make_config(64, 16, 8, 5)},
-                               {INT_MAX, make_config(128, 16, 8, 3)}});
+  Variant v = Family::variant(
+      kName,
+      "padded 64/128 tiles, GEMM-like 4x4/8x8 per thread, double-buffered k chunks, "
+      "look-ahead rounds",
+      make_config(128, 16, 8, 1),
+      {{1264, make_config(64, 32, 4, 2)},
+       {1788, make_config(64, 16, 4, 2)},
+       {2236, make_config(64, 16, 4, 4)},
+       {3464, make_config(64, 16, 4, 5)},
+       {4472, make_config(64, 16, 4, 3)},
+       {7071, make_config(64, 16, 8, 5)},
+       {INT_MAX, make_config(128, 16, 8, 3)}});
   v.pitch = [](const Config& c, int n) { return sm90_family::round_up(n, c.at("tile")); };
   v.scratch_bytes = Family::panel_bytes;
   v.multi_gpu = sm90_multi_gpu();  // variants/05_sm90_multigpu.cu

@@ -40,7 +40,8 @@ namespace apsp {
 
 namespace {
 
-static_assert(kernels::kInf16 == kInf16 && kernels::kInf == kInf, "device and host agree on the unreachable values");
+static_assert(kernels::kInf16 == kInf16 && kernels::kInf == kInf,
+              "device and host agree on the unreachable values");
 
 constexpr char kName[] = "sm90_u16";
 
@@ -48,11 +49,11 @@ using kernels::U16x2Elements;
 using sm90_family::make_config;
 using sm90_family::round_up;
 
-using TileValues = IntList<64, 128>;      // <- tile edge, as sm90
-using ChunkValues = IntList<16, 32>;      // <- k elements per shared-memory stage (whole 16-byte
-                                          //    vectors of pairs: a multiple of 8)
-using PerThreadValues = IntList<8>;       // <- 8 x 8 elements a thread: 8 rows of 4 words (4 x 4
-                                          //    would be 2 words a row: no 16-byte loads)
+using TileValues = IntList<64, 128>;  // <- tile edge, as sm90
+using ChunkValues = IntList<16, 32>;  // <- k elements per shared-memory stage (whole 16-byte
+                                      //    vectors of pairs: a multiple of 8)
+using PerThreadValues = IntList<8>;   // <- 8 x 8 elements a thread: 8 rows of 4 words (4 x 4
+                                      //    would be 2 words a row: no 16-byte loads)
 using LookaheadValues = IntList<0, 1, 2, 3>;  // <- the schedules of sm90, pairs of rounds (3) too
 
 // The space is kept small so that the build stays fast: chunk 32 only at tile 64 with lookahead
@@ -68,8 +69,10 @@ struct Compiled {
     return true;
   }
 };
-using Rules = std::tuple<sm90_family::ProductFits<U16x2Elements>, Compiled, sm90_family::PairsOnThePanel<U16x2Elements>>;
-using Family = sm90_family::Family<U16x2Elements, TileValues, ChunkValues, PerThreadValues, LookaheadValues, Rules>;
+using Rules = std::tuple<sm90_family::ProductFits<U16x2Elements>, Compiled,
+                         sm90_family::PairsOnThePanel<U16x2Elements>>;
+using Family = sm90_family::Family<U16x2Elements, TileValues, ChunkValues, PerThreadValues,
+                                   LookaheadValues, Rules>;
 
 // The buffer of pairs for one solve, and what the pack saw: allocated and freed on the stream.
 struct Packed {
@@ -86,7 +89,9 @@ struct Packed {
   ~Packed() { cudaFreeAsync(words, stream); }  // on the stream: after the unpack that reads it
   Packed(const Packed&) = delete;
   Packed& operator=(const Packed&) = delete;
-  static size_t pair_bytes(int pitch) { return static_cast<size_t>(pitch) * static_cast<size_t>(pitch) * 2; }
+  static size_t pair_bytes(int pitch) {
+    return static_cast<size_t>(pitch) * static_cast<size_t>(pitch) * 2;
+  }
   static size_t bytes(int pitch) { return pair_bytes(pitch) + 256; }
 };
 
@@ -95,7 +100,8 @@ struct Packed {
 dim3 conversion_grid(int rows, int words) {
   constexpr int kThreads = kernels::sm90_u16::kConvertThreads;
   const int across = std::min((words + kThreads - 1) / kThreads, 64);
-  return dim3(static_cast<unsigned>(across), static_cast<unsigned>(std::min(rows, std::max(1, 2048 / across))));
+  return dim3(static_cast<unsigned>(across),
+              static_cast<unsigned>(std::min(rows, std::max(1, 2048 / across))));
 }
 
 // One instance: Variant::run for one point (InstanceFn). d is the caller's n x n int32 matrix:
@@ -106,13 +112,13 @@ struct Solve {
     namespace k = kernels::sm90_u16;
     const int pitch = round_up(n, kTile);
     const Packed packed(pitch, stream);
-    k::pack<<<conversion_grid(pitch, pitch / 2), k::kConvertThreads, 0, stream>>>(d, n, packed.words, pitch,
-                                                                               packed.seen);
+    k::pack<<<conversion_grid(pitch, pitch / 2), k::kConvertThreads, 0, stream>>>(
+        d, n, packed.words, pitch, packed.seen);
     APSP_CUDA_CHECK_LAUNCH();
-    sm90_family::solve<U16x2Elements, kTile, kChunk, kPer, kLookahead>(reinterpret_cast<int*>(packed.words), n,
-                                                                       stream, phases);
-    k::unpack<<<conversion_grid(n, (n + 1) / 2), k::kConvertThreads, 0, stream>>>(packed.words, pitch, d, n,
-                                                                                 packed.seen);
+    sm90_family::solve<U16x2Elements, kTile, kChunk, kPer, kLookahead>(
+        reinterpret_cast<int*>(packed.words), n, stream, phases);
+    k::unpack<<<conversion_grid(n, (n + 1) / 2), k::kConvertThreads, 0, stream>>>(
+        packed.words, pitch, d, n, packed.seen);
     APSP_CUDA_CHECK_LAUNCH();
   }
 };
@@ -138,18 +144,20 @@ namespace {
 // 36.500, n = 30000 994.846 / 959.695 / 940.631. The policy tables (policies/*-u16.json) hold the
 // tuner's picks per n on the H200 and the H100; this is for a device without one.
 Variant make_sm90_u16() {
-  Variant v = Family::variant(kName,
-                              "sm90 on packed 16-bit distances (2 updates per VIADDMNMX.U16x2), for graphs with "
-                              "(V - 1) * max weight < 32767",
-                              make_config(128, 16, 8, 1),
-                              {{1500, make_config(64, 16, 8, 2)},
-                               {3500, make_config(64, 16, 8, 1)},
-                               {7071, make_config(128, 16, 8, 1)},
-                               {INT_MAX, make_config(128, 16, 8, 3)}});
+  Variant v = Family::variant(
+      kName,
+      "sm90 on packed 16-bit distances (2 updates per VIADDMNMX.U16x2), for graphs with "
+      "(V - 1) * max weight < 32767",
+      make_config(128, 16, 8, 1),
+      {{1500, make_config(64, 16, 8, 2)},
+       {3500, make_config(64, 16, 8, 1)},
+       {7071, make_config(128, 16, 8, 1)},
+       {INT_MAX, make_config(128, 16, 8, 3)}});
   v.admits = [](int n, int64_t max_weight) { return u16_admission(n, max_weight); };
   v.precision = kPrecisionU16x2;
   v.scratch_bytes = [](const Config& c, int n) {
-    return static_cast<uint64_t>(Packed::bytes(round_up(n, c.at("tile")))) + Family::panel_bytes(c, n);
+    return static_cast<uint64_t>(Packed::bytes(round_up(n, c.at("tile")))) +
+           Family::panel_bytes(c, n);
   };
   return v;
 }

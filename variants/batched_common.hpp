@@ -9,9 +9,9 @@
 #include "core/phase_timer.hpp"
 #include "kernels/batched.cuh"
 #include "kernels/blocked32.cuh"
+#include "variants/dispatch.hpp"
 #include "variants/rounds.hpp"
 #include "variants/variant.hpp"
-#include "variants/dispatch.hpp"
 
 namespace apsp::batched {
 
@@ -22,7 +22,8 @@ using Batch3Values = IntList<1, 2, 3, 4, 5, 6, 7, 8>;
 inline constexpr int kDefaultBatch = 6;
 
 inline std::vector<Param> space() {
-  return {Param{"batch2", to_vector(Batch2Values{}), "pivot-row/column tiles per phase-2 block", "batch"},
+  return {Param{"batch2", to_vector(Batch2Values{}), "pivot-row/column tiles per phase-2 block",
+                "batch"},
           Param{"batch3", to_vector(Batch3Values{}),
                 "phase-3 block edge in tiles (batch3 x batch3 tiles per block)", "batch"}};
 }
@@ -36,7 +37,8 @@ inline std::string check(const Config& c, int n, const DeviceInfo& dev) {
 // Rounds [first, last) (variants/rounds.hpp); run() is all of them. The grids' edges are at
 // most tiles = 32768 blocks at n = 2^20.
 template <bool kSplitEdges>
-void rounds(int* d, int n, const Config& c, int first, int last, cudaStream_t stream, PhaseTimer* phases) {
+void rounds(int* d, int n, const Config& c, int first, int last, cudaStream_t stream,
+            PhaseTimer* phases) {
   using namespace kernels;
   const int tiles = (n + kTileB - 1) / kTileB;
   const dim3 block(kTileB, kTileB);

@@ -1,19 +1,20 @@
-#include "variants/ceiling_probe.hpp"
-
 #include <algorithm>
 #include <chrono>
 #include <vector>
 
 #include "core/device_buffer.hpp"
 #include "kernels/ceiling.cuh"
+#include "variants/ceiling_probe.hpp"
 
 namespace apsp {
 
-CeilingMeasurement measure_minplus_ceiling(const DeviceInfo& dev, double budget_s, const std::string& precision) {
+CeilingMeasurement measure_minplus_ceiling(const DeviceInfo& dev, double budget_s,
+                                           const std::string& precision) {
   using namespace kernels;
   const auto t0 = std::chrono::steady_clock::now();
   const bool u16 = precision == kPrecisionU16x2;
-  void (*const kernel)(int, int, int*) = u16 ? minplus_ceiling<U16x2Elements> : minplus_ceiling<Int32Elements>;
+  void (*const kernel)(int, int, int*) =
+      u16 ? minplus_ceiling<U16x2Elements> : minplus_ceiling<Int32Elements>;
   const double updates_per_word = u16 ? U16x2Elements::kPerWord : Int32Elements::kPerWord;
   const int blocks = dev.sms * 2;  // two resident blocks per SM, as __launch_bounds__ asks
   DeviceBuffer<int> out(static_cast<size_t>(blocks) * kCeilThreads);
@@ -34,7 +35,8 @@ CeilingMeasurement measure_minplus_ceiling(const DeviceInfo& dev, double budget_
   std::vector<double> ms;
   for (int i = 0; i < 5; ++i) ms.push_back(run(repeats));
   std::nth_element(ms.begin(), ms.begin() + 2, ms.end());
-  const double updates = static_cast<double>(blocks) * kCeilThreads * 64.0 * updates_per_word * kCeilK * repeats;
+  const double updates =
+      static_cast<double>(blocks) * kCeilThreads * 64.0 * updates_per_word * kCeilK * repeats;
   CeilingMeasurement m;
   m.updates_per_s = updates / (ms[2] / 1000.0);
   m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -45,7 +45,8 @@ std::vector<Config> enumerate_space(const std::vector<Param>& space, const Confi
 
 std::string broken_constraint(const Variant& v, const Config& c) {
   for (const Constraint& rule : v.constraints)
-    if (!rule.holds(c)) return fmt::format("{} makes no kernel: needs {}", config_name(v.name, c), rule.rule);
+    if (!rule.holds(c))
+      return fmt::format("{} makes no kernel: needs {}", config_name(v.name, c), rule.rule);
   return "";
 }
 
@@ -75,7 +76,8 @@ void validate_config(const Variant& v, const Config& c) {
     // Named, not a structured binding: clang before 16 (the fuzz build) cannot capture one.
     const std::string& k = entry.first;
     const int value = entry.second;
-    auto p = std::find_if(v.space.begin(), v.space.end(), [&](const Param& p) { return p.name == k; });
+    auto p =
+        std::find_if(v.space.begin(), v.space.end(), [&](const Param& p) { return p.name == k; });
     if (p == v.space.end()) {
       std::string known;
       for (const Param& q : v.space) known += (known.empty() ? "" : ", ") + q.name;
@@ -83,16 +85,19 @@ void validate_config(const Variant& v, const Config& c) {
                                               known.empty() ? "none" : known));
     }
     if (p->any_value) {
-      if (value < 1) throw std::invalid_argument(fmt::format("{}: {}={} must be at least 1", v.name, k, value));
+      if (value < 1)
+        throw std::invalid_argument(fmt::format("{}: {}={} must be at least 1", v.name, k, value));
     } else if (std::find(p->values.begin(), p->values.end(), value) == p->values.end()) {
       throw std::invalid_argument(fmt::format("{}: {}={} is not compiled in (values: {})", v.name,
                                               k, value, fmt::join(p->values, ",")));
     }
   }
   for (const Param& p : v.space) {
-    if (!c.count(p.name)) throw std::invalid_argument(fmt::format("{}: {} is not set", v.name, p.name));
+    if (!c.count(p.name))
+      throw std::invalid_argument(fmt::format("{}: {} is not set", v.name, p.name));
   }
-  if (const std::string why = broken_constraint(v, c); !why.empty()) throw std::invalid_argument(why);
+  if (const std::string why = broken_constraint(v, c); !why.empty())
+    throw std::invalid_argument(why);
 }
 
 std::string config_problem(const std::string& variant, const Config& c) {
@@ -111,8 +116,8 @@ NamedConfig parse_config(const std::string& text) {
   const std::string name = text.substr(0, open);
   const Variant* v = find_variant(name);
   if (!v) {
-    throw std::invalid_argument(fmt::format("unknown variant '{}' (known: {})", name,
-                                            fmt::join(variant_names(), ", ")));
+    throw std::invalid_argument(
+        fmt::format("unknown variant '{}' (known: {})", name, fmt::join(variant_names(), ", ")));
   }
   NamedConfig out{v, v->defaults};
   if (open == std::string::npos) return out;
@@ -128,7 +133,8 @@ NamedConfig parse_config(const std::string& text) {
     const std::string item = body.substr(pos, comma - pos);
     const auto eq = item.find('=');
     if (eq == std::string::npos || eq == 0) {
-      throw std::invalid_argument(fmt::format("'{}': expected param=value, found '{}'", text, item));
+      throw std::invalid_argument(
+          fmt::format("'{}': expected param=value, found '{}'", text, item));
     }
     const std::string key = item.substr(0, eq);
     const std::string val = item.substr(eq + 1);
@@ -137,11 +143,13 @@ NamedConfig parse_config(const std::string& text) {
     try {
       value = parse_integer<int>(val, INT_MIN, INT_MAX);
     } catch (const std::invalid_argument&) {
-      throw std::invalid_argument(fmt::format("'{}': {} must be an integer, found '{}'", text, key, val));
+      throw std::invalid_argument(
+          fmt::format("'{}': {} must be an integer, found '{}'", text, key, val));
     }
     if (!seen.insert(key).second)
       throw std::invalid_argument(fmt::format("'{}': {} is given twice", text, key));
-    if (!std::any_of(v->space.begin(), v->space.end(), [&](const Param& p) { return p.name == key; })) {
+    if (!std::any_of(v->space.begin(), v->space.end(),
+                     [&](const Param& p) { return p.name == key; })) {
       Config probe{{key, value}};
       validate_config(*v, probe);  // throws the "unknown parameter" message
     }

@@ -21,8 +21,8 @@ std::vector<int> to_vector(IntList<Values...>) {
 // Calls f(std::integral_constant<int, V>{}) for the V of the list equal to `value`.
 template <int... Values, class F>
 void dispatch(IntList<Values...>, int value, const char* param, F&& f) {
-  const bool found = ((value == Values ? (f(std::integral_constant<int, Values>{}), true) : false) ||
-                      ...);
+  const bool found =
+      ((value == Values ? (f(std::integral_constant<int, Values>{}), true) : false) || ...);
   if (!found) {
     throw std::invalid_argument(std::string("no compiled instance for ") + param + "=" +
                                 std::to_string(value));

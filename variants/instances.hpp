@@ -81,7 +81,8 @@ class InstanceSpace {
     static_assert(kShards >= 1 && kShard >= 0 && kShard < kShards, "shard out of range");
     [&]<int... kPoint>(std::integer_sequence<int, kPoint...>) {
       (visit<kShard, kShards, Built, kPoint>(f), ...);
-    }(std::make_integer_sequence<int, kPoints>{});
+    }
+    (std::make_integer_sequence<int, kPoints>{});
   }
 
  private:

@@ -20,7 +20,8 @@ Variant make_planted_wrong() {
   };
   v.run = [](int* d, int n, const Config& c, cudaStream_t stream, PhaseTimer* phases) {
     find_variant("blocked32")->run(d, n, c, stream, phases);
-    if (n >= 2) APSP_CUDA_CHECK(cudaMemsetAsync(d + static_cast<size_t>(n - 1) * n, 0, sizeof(int), stream));
+    if (n >= 2)
+      APSP_CUDA_CHECK(cudaMemsetAsync(d + static_cast<size_t>(n - 1) * n, 0, sizeof(int), stream));
   };
   return v;
 }

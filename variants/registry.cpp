@@ -40,7 +40,9 @@ size_t buffer_elems(const Variant& v, const Config& c, int n) {
   return pitch * pitch;
 }
 
-uint64_t scratch_bytes(const Variant& v, const Config& c, int n) { return v.scratch_bytes ? v.scratch_bytes(c, n) : 0; }
+uint64_t scratch_bytes(const Variant& v, const Config& c, int n) {
+  return v.scratch_bytes ? v.scratch_bytes(c, n) : 0;
+}
 
 std::string admission_problem(const Variant& v, int n, int64_t max_weight) {
   if (!v.admits) return "";
@@ -71,7 +73,8 @@ const std::vector<Variant>& registry() {
       if (v.test_only && !with_tests) continue;
       if (std::any_of(out.begin(), out.end(), [&](const Variant& o) { return o.name == v.name; })) {
         // Two files registering one name (a copied variant file not yet renamed): refuse loudly.
-        fmt::print(stderr, "apsp: variant '{}' is registered twice ({}); rename one\n", v.name, r.file);
+        fmt::print(stderr, "apsp: variant '{}' is registered twice ({}); rename one\n", v.name,
+                   r.file);
         std::abort();
       }
       out.push_back(std::move(v));
@@ -96,8 +99,9 @@ const std::deque<Variant>& runtime_variants() { return runtime_list(); }
 
 const Variant& add_runtime_variant(Variant v) {
   if (find_variant(v.name)) {
-    throw std::invalid_argument(fmt::format("a variant named '{}' exists already{}; rename the file", v.name,
-                                            v.source.empty() ? "" : " (" + v.source + ")"));
+    throw std::invalid_argument(
+        fmt::format("a variant named '{}' exists already{}; rename the file", v.name,
+                    v.source.empty() ? "" : " (" + v.source + ")"));
   }
   return runtime_list().emplace_back(std::move(v));
 }

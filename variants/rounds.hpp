@@ -17,7 +17,8 @@ struct RoundSchedule {
   int width;            // k steps per round: round r runs k in [r * width, min((r + 1) * width, n))
   // Rounds [first, last) of the solve, in order, on `stream`; asynchronous and checked as
   // Variant::run.
-  void (*run)(int* d, int n, const Config& c, int first, int last, cudaStream_t stream, PhaseTimer* phases);
+  void (*run)(int* d, int n, const Config& c, int first, int last, cudaStream_t stream,
+              PhaseTimer* phases);
   int count(int n) const { return (n + width - 1) / width; }
 };
 

@@ -44,7 +44,8 @@ struct ProductFits {
   static constexpr const char* kRule =
       F::kPerWord == 1
           ? "(tile / per_thread)^2 <= 256 threads, and a whole 16-byte load per thread and chunk"
-          : "(tile / per_thread)^2 <= 256 threads, a whole 16-byte load per thread and chunk, and a "
+          : "(tile / per_thread)^2 <= 256 threads, a whole 16-byte load per thread and chunk, and "
+            "a "
             "thread's row of 16-bit pairs in whole 16-byte vectors";
   template <class T, class C, class P, class L>
   constexpr bool operator()(T, C, P, L) const {
@@ -57,8 +58,9 @@ struct ProductFits {
 template <class F>
 struct PairsOnThePanel {
   static constexpr const char* kRule =
-      F::kPerWord == 1 ? "lookahead 3 (pairs of rounds) only at chunk 16, with per_thread 8 at tile 128"
-                       : "lookahead 3 (pairs of rounds) only at tile 128, chunk 16, per_thread 8";
+      F::kPerWord == 1
+          ? "lookahead 3 (pairs of rounds) only at chunk 16, with per_thread 8 at tile 128"
+          : "lookahead 3 (pairs of rounds) only at tile 128, chunk 16, per_thread 8";
   template <class T, class C, class P, class L>
   constexpr bool operator()(T, C, P, L) const {
     return L::value != 3 || k::ordinary_from_panel<T::value, C::value, P::value, F>();
@@ -86,12 +88,15 @@ struct ShortChainSchedules {
 // fits; `blocks` still do, for a kernel without static shared memory on an SM of at least
 // blocks x (blocks + 1) KB (228 KB on Hopper). The lookahead = 2 schedule gives its pivot block
 // an SM this way (one block); lookahead 4 holds its pass to three.
-inline int at_most_blocks_per_sm_smem(int blocks, int smem_per_sm) { return smem_per_sm / (blocks + 1); }
+inline int at_most_blocks_per_sm_smem(int blocks, int smem_per_sm) {
+  return smem_per_sm / (blocks + 1);
+}
 inline int at_most_blocks_per_sm_smem(int blocks) {
   static const int per_sm = [] {
     int dev = 0, bytes = 0;
     APSP_CUDA_CHECK(cudaGetDevice(&dev));
-    APSP_CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+    APSP_CUDA_CHECK(
+        cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
     return bytes;
   }();
   return at_most_blocks_per_sm_smem(blocks, per_sm);
@@ -153,8 +158,10 @@ inline const SideStream& new_side_stream(bool with_deferred = false) {
   thread_local SideStream side;
   SideStream made;
   try {
-    made.stream = make_priority_stream(true), made.fork = make_ordering_event(), made.join = make_ordering_event();
-    if (with_deferred) made.deferred = make_priority_stream(true), made.deferred_done = make_ordering_event();
+    made.stream = make_priority_stream(true), made.fork = make_ordering_event(),
+    made.join = make_ordering_event();
+    if (with_deferred)
+      made.deferred = make_priority_stream(true), made.deferred_done = make_ordering_event();
   } catch (...) {
     destroy(made);  // what was made before the failure
     throw;
@@ -182,8 +189,12 @@ template <class F, int kTile, int kChunk, int kPer>
 class Schedules {
  public:
   Schedules(int* words, int n, cudaStream_t stream, PhaseTimer* phases)
-      : m_(words), n_(n), tiles_(round_up(n, kTile) / kTile), pitch_(tiles_ * kTile / F::kPerWord),
-        stream_(stream), phases_(phases) {
+      : m_(words),
+        n_(n),
+        tiles_(round_up(n, kTile) / kTile),
+        pitch_(tiles_ * kTile / F::kPerWord),
+        stream_(stream),
+        phases_(phases) {
     allow_smem(k::phase1<kTile, F>, kP1);
     allow_smem(k::phase2<kTile, F>, kP2);
     allow_smem(k::phase3<kTile, kC, kPer, F>, kProd);
@@ -213,32 +224,35 @@ class Schedules {
     allow_smem(k::lookahead_ordinary<kTile, kChunk, kPer, F>, kOrdinary);
     const size_t panel_elems = static_cast<size_t>(kTile) * rows();
     int* panels = nullptr;
-    if constexpr (kPanel) APSP_CUDA_CHECK(cudaMallocAsync(&panels, 2 * panel_elems * sizeof(int), stream_));
+    if constexpr (kPanel)
+      APSP_CUDA_CHECK(cudaMallocAsync(&panels, 2 * panel_elems * sizeof(int), stream_));
     phases_1_2(0);
     if constexpr (kPanel) {
-      k::transpose_column<kTile, F><<<dim3(kTile / 32, rows() / 32), dim3(32, 8), 0, stream_>>>(m_, pitch_, 0, panels);
+      k::transpose_column<kTile, F>
+          <<<dim3(kTile / 32, rows() / 32), dim3(32, 8), 0, stream_>>>(m_, pitch_, 0, panels);
       APSP_CUDA_CHECK_LAUNCH();
     }
     const SideStream& side = new_side_stream();
     const int others = tiles_ - 2;
     for (int r = 0; r + 1 < tiles_; ++r) {
       fork(side);
-      k::lookahead_pivot<kTile, kC, kPer, F><<<1, kThreads, kPivot, side.stream>>>(m_, pitch_, n_, r);
+      k::lookahead_pivot<kTile, kC, kPer, F>
+          <<<1, kThreads, kPivot, side.stream>>>(m_, pitch_, n_, r);
       APSP_CUDA_CHECK_LAUNCH();
       int* const next_panel = kPanel ? panels + ((r + 1) & 1) * panel_elems : nullptr;
       if (others > 0) {
-        k::lookahead_line<kTile, kC, kPer, F, kPanel><<<2 * others, kThreads, kProd, side.stream>>>(
-            m_, pitch_, n_, tiles_, r, next_panel);
+        k::lookahead_line<kTile, kC, kPer, F, kPanel>
+            <<<2 * others, kThreads, kProd, side.stream>>>(m_, pitch_, n_, tiles_, r, next_panel);
         APSP_CUDA_CHECK_LAUNCH();
       }
-      k::lookahead_edges<kTile, kC, kPer, F, kPanel><<<2, kThreads, kProd, side.stream>>>(m_, pitch_, n_, r,
-                                                                                          next_panel);
+      k::lookahead_edges<kTile, kC, kPer, F, kPanel>
+          <<<2, kThreads, kProd, side.stream>>>(m_, pitch_, n_, r, next_panel);
       APSP_CUDA_CHECK_LAUNCH();
       mark_phase(phases_, 3);
       if (others > 0) {
         const int* panel = kPanel ? panels + (r & 1) * panel_elems : nullptr;
-        k::lookahead_ordinary<kTile, kChunk, kPer, F><<<others * others, kThreads, kOrdinary, stream_>>>(
-            m_, pitch_, n_, tiles_, r, panel);
+        k::lookahead_ordinary<kTile, kChunk, kPer, F>
+            <<<others * others, kThreads, kOrdinary, stream_>>>(m_, pitch_, n_, tiles_, r, panel);
         APSP_CUDA_CHECK_LAUNCH();
       }
       join(side);
@@ -256,8 +270,8 @@ class Schedules {
     phases_1_2(0);
     for (int r = 0; r + 1 < tiles_; ++r) {
       mark_phase(phases_, 3);
-      launch_early(k::phase3_next_pivot<kTile, kC, kPer, F>, dim3((tiles_ - 1) * (tiles_ - 1)), kThreads, smem,
-                   stream_, m_, pitch_, n_, tiles_, r);
+      launch_early(k::phase3_next_pivot<kTile, kC, kPer, F>, dim3((tiles_ - 1) * (tiles_ - 1)),
+                   kThreads, smem, stream_, m_, pitch_, n_, tiles_, r);
       phase_2(r + 1);
     }
     phase_3(tiles_ - 1);
@@ -280,13 +294,15 @@ class Schedules {
   // chain is the longer path (n = 1600-3000 on the H200) and costs a little where the
   // pass is; lookahead 4 holds the pass to three blocks as well.
   void pairs_of_rounds(bool pass_held_to_three, bool defer_e) const {
-    static_assert(k::ordinary_from_panel<kTile, kChunk, kPer, F>(), "pairs of rounds need the panel config");
+    static_assert(k::ordinary_from_panel<kTile, kChunk, kPer, F>(),
+                  "pairs of rounds need the panel config");
     if (tiles_ == 1) {
       phases_1_2(0);
       return;
     }
     allow_smem(k::lookahead2_pivot<kTile, kC, kChainPer, F>, kPivot);
-    const int pass_smem = pass_held_to_three ? std::max(kRing, at_most_blocks_per_sm_smem(3)) : kRing;
+    const int pass_smem =
+        pass_held_to_three ? std::max(kRing, at_most_blocks_per_sm_smem(3)) : kRing;
     allow_smem(k::lookahead2_ordinary<kTile, kPer, F>, pass_smem);
     allow_smem(k::lookahead2_lines<kTile, kChainPer, F, kShortChain>, kChainRing);
     if constexpr (kShortChain) {
@@ -297,9 +313,11 @@ class Schedules {
     }
     // Two of each, pair p's in the p % 2nd: the panels (2 kTile rows of rows() words each) and,
     // where E is deferred, the row panels (2 kTile rows of pitch_ words) after them.
-    const size_t panel_elems = 2ull * kTile * rows(), row_panel_elems = defer_e ? 2ull * kTile * pitch_ : 0;
+    const size_t panel_elems = 2ull * kTile * rows(),
+                 row_panel_elems = defer_e ? 2ull * kTile * pitch_ : 0;
     int* panels = nullptr;
-    APSP_CUDA_CHECK(cudaMallocAsync(&panels, 2 * (panel_elems + row_panel_elems) * sizeof(int), stream_));
+    APSP_CUDA_CHECK(
+        cudaMallocAsync(&panels, 2 * (panel_elems + row_panel_elems) * sizeof(int), stream_));
     const auto panels_of = [&](int pair) -> Panels {
       return {panels + (pair & 1) * panel_elems,
               defer_e ? panels + 2 * panel_elems + (pair & 1) * row_panel_elems : nullptr};
@@ -317,13 +335,16 @@ class Schedules {
           APSP_CUDA_CHECK(cudaEventRecord(side.deferred_done, side.deferred));
         }
       }
-      if (r + 2 < tiles_) prepare_pair(r + 2, side.stream, panel, panels_of(pair + 1), defer_e, &side);
-      else if (defer_e) APSP_CUDA_CHECK(cudaStreamWaitEvent(side.stream, side.deferred_done));
+      if (r + 2 < tiles_)
+        prepare_pair(r + 2, side.stream, panel, panels_of(pair + 1), defer_e, &side);
+      else if (defer_e)
+        APSP_CUDA_CHECK(cudaStreamWaitEvent(side.stream, side.deferred_done));
       mark_phase(phases_, 3);
       const int others = tiles_ - std::min(4, tiles_ - r);  // off rows and columns r .. r + 3
       if (others > 0) {
-        k::lookahead2_ordinary<kTile, kPer, F><<<dim3(others, others), kThreads, pass_smem, stream_>>>(
-            m_, pitch_, n_, r, panel.columns, panel.rows);
+        k::lookahead2_ordinary<kTile, kPer, F>
+            <<<dim3(others, others), kThreads, pass_smem, stream_>>>(m_, pitch_, n_, r,
+                                                                     panel.columns, panel.rows);
         APSP_CUDA_CHECK_LAUNCH();
       }
       join(side);
@@ -339,7 +360,8 @@ class Schedules {
   static constexpr int kP2 = k::product_smem<kTile, k::phase2_chunk<kTile, F>(), F>();
   static constexpr int kThreads = k::product_threads<kTile, kPer>();
   static constexpr int kThreads2 = k::product_threads<kTile, k::per_thread2<F>()>();
-  static constexpr int kPivot = std::max(kProd, k::pivot_smem<kTile>());  // a pivot's update and closure
+  // a pivot's update and closure
+  static constexpr int kPivot = std::max(kProd, k::pivot_smem<kTile>());
   static constexpr int kRing = k::ring_smem<kTile, kPer, F, true>();  // the pairs pass
   // Pairs of rounds at tile 64 prepare a pair in five launches, not eleven, and may defer E
   // (lookahead 4 and 5; kernels/sm90_pairs.cuh): there a launch's wait costs about what its work
@@ -358,12 +380,14 @@ class Schedules {
   }
   void phases_1_2(int kt) const {
     mark_phase(phases_, 1);
-    launch_early(k::phase1<kTile, F>, dim3(1), k::kPhase1Edge * k::kPhase1Edge, kP1, stream_, m_, pitch_, kt);
+    launch_early(k::phase1<kTile, F>, dim3(1), k::kPhase1Edge * k::kPhase1Edge, kP1, stream_, m_,
+                 pitch_, kt);
     phase_2(kt);
   }
   void phase_3(int kt) const {
     mark_phase(phases_, 3);
-    launch_early(k::phase3<kTile, kC, kPer, F>, dim3(tiles_, tiles_), kThreads, kProd, stream_, m_, pitch_, n_, kt);
+    launch_early(k::phase3<kTile, kC, kPer, F>, dim3(tiles_, tiles_), kThreads, kProd, stream_, m_,
+                 pitch_, n_, kt);
   }
 
   // The side stream starts after everything the main stream has enqueued; the main stream goes
@@ -397,13 +421,15 @@ class Schedules {
     const int v = u + 1, lines = v < tiles_ ? 2 : 1;
     const bool main = s == stream_;
     if (prev.columns != nullptr) {  // L (the short chain: and A)
-      k::lookahead2_lines<kTile, kChainPer, F, kShortChain><<<dim3(tiles_ - 2, 2 * lines), kChainThreads, kChainRing, s>>>(
-          m_, pitch_, n_, u - 2, lines, prev.columns, prev.rows);
+      k::lookahead2_lines<kTile, kChainPer, F, kShortChain>
+          <<<dim3(tiles_ - 2, 2 * lines), kChainThreads, kChainRing, s>>>(
+              m_, pitch_, n_, u - 2, lines, prev.columns, prev.rows);
       APSP_CUDA_CHECK_LAUNCH();
     }
     auto pivot = [&](int q, int kt) {
       if (main) mark_phase(phases_, 1);
-      k::lookahead2_pivot<kTile, kC, kChainPer, F><<<1, kChainThreads, kPivot, s>>>(m_, pitch_, n_, q, kt);
+      k::lookahead2_pivot<kTile, kC, kChainPer, F>
+          <<<1, kChainThreads, kPivot, s>>>(m_, pitch_, n_, q, kt);
       APSP_CUDA_CHECK_LAUNCH();
     };
     if constexpr (kShortChain) {
@@ -412,43 +438,47 @@ class Schedules {
         cross(s, u, q, skip, skipped, kt, diag, close_diag, to);
       };
       if (prev.columns == nullptr) pivot(u, -1);  // A (else in L)
-      if (defer_e && side != nullptr)  // pair u - 2's E
+      if (defer_e && side != nullptr)             // pair u - 2's E
         APSP_CUDA_CHECK(cudaStreamWaitEvent(s, side->deferred_done));
-      step(u, u, 1, u, 0, false, defer_e ? next : Panels{});  // B (deferring E: column u for the panel)
+      step(u, u, 1, u, 0, false,
+           defer_e ? next : Panels{});  // B (deferring E: column u for the panel)
       if (v >= tiles_) return;
-      step(v, u, 2, u, 1, true, {});                          // C: the pivot (v, v) in it
-      step(v, v, 1, v, 1, false, next);                       // D, with (v, v)
-      if (!defer_e) step(u, u, 2, v, 1, false, next);         // E, with (u, u)
+      step(v, u, 2, u, 1, true, {});                   // C: the pivot (v, v) in it
+      step(v, v, 1, v, 1, false, next);                // D, with (v, v)
+      if (!defer_e) step(u, u, 2, v, 1, false, next);  // E, with (u, u)
     } else {
-      auto line = [&](int q, int skip, int skipped, int kt, int diag, int* to_panel) {  // row, then column
+      auto line = [&](int q, int skip, int skipped, int kt, int diag,
+                      int* to_panel) {  // row, then column
         if (const int others = tiles_ - skipped; others + diag > 0) {
           if (main) mark_phase(phases_, 2);
           k::lookahead2_line<kTile, kC, kPer, false, F><<<others + diag, kThreads, kProd, s>>>(
               m_, pitch_, n_, tiles_, q, skip, skipped, kt, to_panel, u);
           APSP_CUDA_CHECK_LAUNCH();
           if (others == 0) return;
-          k::lookahead2_line<kTile, kC, kPer, true, F><<<others, kThreads, kProd, s>>>(m_, pitch_, n_, tiles_, q, skip,
-                                                                                      skipped, kt, to_panel, u);
+          k::lookahead2_line<kTile, kC, kPer, true, F><<<others, kThreads, kProd, s>>>(
+              m_, pitch_, n_, tiles_, q, skip, skipped, kt, to_panel, u);
           APSP_CUDA_CHECK_LAUNCH();
         }
       };
-      pivot(u, -1);                          // A
-      line(u, u, 1, u, 0, nullptr);          // B
+      pivot(u, -1);                  // A
+      line(u, u, 1, u, 0, nullptr);  // B
       if (v >= tiles_) return;
-      pivot(v, u);                           // C
+      pivot(v, u);  // C
       line(v, u, 2, u, 0, nullptr);
-      line(v, v, 1, v, 1, next.columns);     // D, with (v, v)
-      line(u, u, 2, v, 1, next.columns);     // E, with (u, u)
+      line(v, v, 1, v, 1, next.columns);  // D, with (v, v)
+      line(u, u, 2, v, 1, next.columns);  // E, with (u, u)
     }
   }
 
   // One step of the short chain (kernels/sm90_pairs.cuh, lookahead2_cross) for the pair (g, g + 1),
   // on stream s: row and column q outside tiles [skip, skip + skipped), their round-kt update,
   // and with diag the tile (q, q) (closed too with close_diag); the tiles into `to`'s panels.
-  void cross(cudaStream_t s, int g, int q, int skip, int skipped, int kt, int diag, bool close_diag, Panels to) const {
+  void cross(cudaStream_t s, int g, int q, int skip, int skipped, int kt, int diag, bool close_diag,
+             Panels to) const {
     if (const int others = tiles_ - skipped; others + diag > 0)
-      launch_early(k::lookahead2_cross<kTile, kC, kChainPer, F>, dim3(others + diag, others > 0 ? 2 : 1), kChainThreads,
-                   kPivot, s, m_, pitch_, n_, tiles_, q, skip, skipped, kt, close_diag, to.columns, to.rows, g);
+      launch_early(k::lookahead2_cross<kTile, kC, kChainPer, F>,
+                   dim3(others + diag, others > 0 ? 2 : 1), kChainThreads, kPivot, s, m_, pitch_,
+                   n_, tiles_, q, skip, skipped, kt, close_diag, to.columns, to.rows, g);
   }
 
   int* m_;
@@ -460,11 +490,15 @@ class Schedules {
 template <class F, int kTile, int kChunk, int kPer, int kLookahead>
 void solve(int* words, int n, cudaStream_t stream, PhaseTimer* phases) {
   const Schedules<F, kTile, kChunk, kPer> schedules(words, n, stream, phases);
-  if constexpr (kLookahead == 0) schedules.three_launches();
-  else if constexpr (kLookahead == 1) schedules.side_stream_rounds();
-  else if constexpr (kLookahead == 2) schedules.next_pivot_in_phase_3();
+  if constexpr (kLookahead == 0)
+    schedules.three_launches();
+  else if constexpr (kLookahead == 1)
+    schedules.side_stream_rounds();
+  else if constexpr (kLookahead == 2)
+    schedules.next_pivot_in_phase_3();
   else {
-    static_assert(kLookahead == 3 || k::short_chain<kTile>(), "E is deferred (lookahead 4 and 5) at tile 64 only");
+    static_assert(kLookahead == 3 || k::short_chain<kTile>(),
+                  "E is deferred (lookahead 4 and 5) at tile 64 only");
     schedules.pairs_of_rounds(kLookahead == 4, kLookahead >= 4);
   }
   mark_phase(phases, 0);
@@ -474,7 +508,8 @@ void solve(int* words, int n, cudaStream_t stream, PhaseTimer* phases) {
 // instances) and its rules (a tuple of constexpr predicates with kRule texts, ProductFits<F>
 // among them). Dispatch, constraints and checks read the same lists and rules, so they cannot
 // drift apart from the instances.
-template <class F, class TileValues, class ChunkValues, class PerThreadValues, class LookaheadValues, class Rules>
+template <class F, class TileValues, class ChunkValues, class PerThreadValues,
+          class LookaheadValues, class Rules>
 struct Family {
   using Space = InstanceSpace<TileValues, ChunkValues, PerThreadValues, LookaheadValues>;
 
@@ -490,7 +525,8 @@ struct Family {
     dispatch(TileValues{}, c.at("tile"), "tile", [&](auto t) {
       dispatch(ChunkValues{}, c.at("chunk"), "chunk", [&](auto ch) {
         dispatch(PerThreadValues{}, c.at("per_thread"), "per_thread", [&](auto p) {
-          dispatch(LookaheadValues{}, c.at("lookahead"), "lookahead", [&](auto la) { f(t, ch, p, la); });
+          dispatch(LookaheadValues{}, c.at("lookahead"), "lookahead",
+                   [&](auto la) { f(t, ch, p, la); });
         });
       });
     });
@@ -506,26 +542,33 @@ struct Family {
   static std::vector<Constraint> constraints() {
     return std::apply(
         [](auto... rule) {
-          return std::vector<Constraint>{Constraint{decltype(rule)::kRule, passes<decltype(rule)>}...};
+          return std::vector<Constraint>{
+              Constraint{decltype(rule)::kRule, passes<decltype(rule)>}...};
         },
         Rules{});
   }
 
   static std::vector<Param> space() {
-    return {Param{"tile", to_vector(TileValues{}), "tile edge (round size, output tile per block)", "tile"},
+    return {Param{"tile", to_vector(TileValues{}), "tile edge (round size, output tile per block)",
+                  "tile"},
             Param{"chunk", to_vector(ChunkValues{}), "k elements per shared-memory stage", "tile"},
-            Param{"per_thread", to_vector(PerThreadValues{}), "outputs per thread along an edge", "tile"},
+            Param{"per_thread", to_vector(PerThreadValues{}), "outputs per thread along an edge",
+                  "tile"},
             Param{"lookahead", to_vector(LookaheadValues{}), lookahead_text(), "tile"}};
   }
 
   static std::string lookahead_text() {
     const std::vector<int> values = to_vector(LookaheadValues{});
     std::string text =
-        "0: three launches a round; 1: phase 3 beside a side stream preparing the next round; 2: two "
-        "launches a round, the next pivot inside phase 3 on an SM of its own; 3 (chunk 16 only): as 1 "
+        "0: three launches a round; 1: phase 3 beside a side stream preparing the next round; 2: "
+        "two "
+        "launches a round, the next pivot inside phase 3 on an SM of its own; 3 (chunk 16 only): "
+        "as 1 "
         "over pairs of rounds, phase 3 taking both in one pass";
     if (std::find(values.begin(), values.end(), 5) != values.end())
-      text += "; 5 (tile 64, chunk 16): as 3, one step of the side stream's chain (E) on a third stream";
+      text +=
+          "; 5 (tile 64, chunk 16): as 3, one step of the side stream's chain (E) on a third "
+          "stream";
     if (std::find(values.begin(), values.end(), 4) != values.end())
       text += "; 4 (tile 64, chunk 16, 4 x 4): as 5, phase 3 held to three blocks an SM";
     return text;
@@ -534,12 +577,14 @@ struct Family {
   template <int kTile, int kChunk, int kPer>
   static int smem_bytes() {
     // The pass's ring and L's (its own per_thread at tile 64).
-    const int panel_ring = k::ordinary_from_panel<kTile, kChunk, kPer, F>()
-                               ? std::max(k::ring_smem<kTile, kPer, F, true>(),
-                                          k::ring_smem<kTile, k::chain_per<kTile, kPer>(), F, true>())
-                               : 0;
+    const int panel_ring =
+        k::ordinary_from_panel<kTile, kChunk, kPer, F>()
+            ? std::max(k::ring_smem<kTile, kPer, F, true>(),
+                       k::ring_smem<kTile, k::chain_per<kTile, kPer>(), F, true>())
+            : 0;
     return std::max({k::product_smem<kTile, k::product_chunk<kTile, kChunk, kPer, F>(), F>(),
-                     k::product_smem<kTile, k::phase2_chunk<kTile, F>(), F>(), k::pivot_smem<kTile>(), panel_ring});
+                     k::product_smem<kTile, k::phase2_chunk<kTile, F>(), F>(),
+                     k::pivot_smem<kTile>(), panel_ring});
   }
 
   // The instance function of one point: the schedule on the caller's buffer as it is (sm90). A
@@ -555,7 +600,8 @@ struct Family {
   // Instance<tile, chunk, per_thread, lookahead>::run (variants/instances.hpp).
   template <int kShard, int kShards, template <int, int, int, int> class Instance>
   static void register_shard(const char* variant, const char* file) {
-    Space::template for_each_in_shard<kShard, kShards>(kBuilt, [&](auto t, auto ch, auto p, auto la) {
+    Space::template for_each_in_shard<kShard, kShards>(kBuilt, [&](auto t, auto ch, auto p,
+                                                                   auto la) {
       constexpr int kT = decltype(t)::value, kC = decltype(ch)::value, kP = decltype(p)::value;
       constexpr int kL = decltype(la)::value;
       register_instance(variant, make_config(kT, kC, kP, kL), &Instance<kT, kC, kP, kL>::run, file);
@@ -569,8 +615,8 @@ struct Family {
     int n_max;
     Config config;
   };
-  static Variant variant(const std::string& name, const std::string& summary, const Config& defaults,
-                         const std::vector<Tier>& tiers) {
+  static Variant variant(const std::string& name, const std::string& summary,
+                         const Config& defaults, const std::vector<Tier>& tiers) {
     Variant v;
     v.name = name;
     v.summary = summary;

@@ -18,7 +18,7 @@
 
 namespace apsp {
 
-class PhaseTimer;  // core/phase_timer.hpp
+class PhaseTimer;        // core/phase_timer.hpp
 struct MultiGpuSupport;  // variants/multi_gpu.hpp: what the distributed engine runs
 
 using Config = std::map<std::string, int>;
@@ -27,8 +27,8 @@ struct Param {
   std::string name;         // "batch3"
   std::vector<int> values;  // exactly the compiled instances (the values searched, with any_value)
   std::string help;
-  std::string group;        // the tuner's search group (`tuner --search GROUP`): "batch", "tile"
-  bool any_value = false;   // any positive value is valid (run-time compiled user kernels)
+  std::string group;       // the tuner's search group (`tuner --search GROUP`): "batch", "tile"
+  bool any_value = false;  // any positive value is valid (run-time compiled user kernels)
 };
 
 // A rule the combinations of a space must satisfy to have a compiled kernel, as data: the rule
@@ -111,10 +111,10 @@ struct VariantRegistrar {
 #define APSP_REGISTER_VARIANT_CAT2(a, b) a##b
 #define APSP_REGISTER_VARIANT_CAT(a, b) APSP_REGISTER_VARIANT_CAT2(a, b)
 // In a variant file, at namespace scope: APSP_REGISTER_VARIANT(make_variant);
-#define APSP_REGISTER_VARIANT(factory)                                                  \
-  namespace {                                                                           \
-  const ::apsp::VariantRegistrar APSP_REGISTER_VARIANT_CAT(apsp_variant_registrar_,     \
-                                                           __LINE__){factory, __FILE__}; \
+#define APSP_REGISTER_VARIANT(factory)                                                         \
+  namespace {                                                                                  \
+  const ::apsp::VariantRegistrar APSP_REGISTER_VARIANT_CAT(apsp_variant_registrar_, __LINE__){ \
+      factory, __FILE__};                                                                      \
   }
 
 // Every point of `space`, the parameters of `base` it does not name held fixed (the cartesian

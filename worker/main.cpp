@@ -9,7 +9,8 @@
 int main(int argc, char** argv) {
   if (argc == 2 && std::strcmp(argv[1], "--serve") == 0) return apsp::harness::serve_worker();
   std::fprintf(stderr,
-               "apsp_worker: runs user kernels for apsp_bench and tuner (--kernel); they start it, with --serve.\n"
+               "apsp_worker: runs user kernels for apsp_bench and tuner (--kernel); they start it, "
+               "with --serve.\n"
                "Exit codes: 0 served until end of input, 1 a command failed, 2 usage.\n");
   return 2;
 }

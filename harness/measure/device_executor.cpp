@@ -26,7 +26,8 @@ class DeviceExecutor final : public LocalExecutor {
   explicit DeviceExecutor(size_t l2_bytes) : scrub_(2 * l2_bytes) {
     const std::lock_guard<std::mutex> lock(pool_mutex());
     if (live_executors()++ == 0) {
-      APSP_CUDA_CHECK(cudaMemPoolGetAttribute(pool(), cudaMemPoolAttrReleaseThreshold, &saved_threshold()));
+      APSP_CUDA_CHECK(
+          cudaMemPoolGetAttribute(pool(), cudaMemPoolAttrReleaseThreshold, &saved_threshold()));
       uint64_t keep = UINT64_MAX;
       APSP_CUDA_CHECK(cudaMemPoolSetAttribute(pool(), cudaMemPoolAttrReleaseThreshold, &keep));
     }
@@ -35,7 +36,8 @@ class DeviceExecutor final : public LocalExecutor {
     cudaStreamSynchronize(stream_.get());
     cudaMemPoolTrimTo(pool(), 0);
     const std::lock_guard<std::mutex> lock(pool_mutex());
-    if (--live_executors() == 0) cudaMemPoolSetAttribute(pool(), cudaMemPoolAttrReleaseThreshold, &saved_threshold());
+    if (--live_executors() == 0)
+      cudaMemPoolSetAttribute(pool(), cudaMemPoolAttrReleaseThreshold, &saved_threshold());
   }
 
   void load(const DistMatrix& input) override {
@@ -52,7 +54,8 @@ class DeviceExecutor final : public LocalExecutor {
     // The likely cause of naive's "wrong distances" beside other GPU processes (the restore
     // copied a half-uploaded input): under the same load the old build failed 1 run of 24 with
     // that fault, this one none of 24 (H100).
-    APSP_CUDA_CHECK(cudaMemcpyAsync(pristine_.get(), input.data(), input.bytes(), cudaMemcpyHostToDevice, stream_.get()));
+    APSP_CUDA_CHECK(cudaMemcpyAsync(pristine_.get(), input.data(), input.bytes(),
+                                    cudaMemcpyHostToDevice, stream_.get()));
     stream_.synchronize();
   }
 
@@ -78,7 +81,8 @@ class DeviceExecutor final : public LocalExecutor {
   // the write as unchanged).
   void flush_l2() override {
     if (scrub_.size() > 0)
-      APSP_CUDA_CHECK(cudaMemsetAsync(scrub_.get(), ++flushes_ & 0xff, scrub_.size(), stream_.get()));
+      APSP_CUDA_CHECK(
+          cudaMemsetAsync(scrub_.get(), ++flushes_ & 0xff, scrub_.size(), stream_.get()));
   }
 
   void run(const Variant& v, const Config& c, PhaseTimer* phases) override {
@@ -90,7 +94,8 @@ class DeviceExecutor final : public LocalExecutor {
 
   void after_solve(const Variant& v, const Config& c) override {
     const uint64_t scratch = scratch_peak();
-    memory_.solve_bytes = buffer_elems(v, c, n_) * sizeof(int) + scratch;  // pitch^2: one matrix, padded
+    // pitch^2: one matrix, padded
+    memory_.solve_bytes = buffer_elems(v, c, n_) * sizeof(int) + scratch;
     memory_.peak_bytes = held_bytes() + scratch;
   }
 
@@ -104,10 +109,12 @@ class DeviceExecutor final : public LocalExecutor {
   }
 
   std::string certify(const InEdges& g) override {
-    if (!certificate_ || &certificate_->graph() != &g) certificate_ = std::make_unique<DeviceCertificate>(g);
+    if (!certificate_ || &certificate_->graph() != &g)
+      certificate_ = std::make_unique<DeviceCertificate>(g);
     std::string fault = certificate_->check(work_.get(), pitch_, stream_.get());
     // The pool still holds the solve's scratch (kept for the timed samples) beside the certificate.
-    memory_.peak_bytes = std::max(memory_.peak_bytes, held_bytes() + pool_reserved() + certificate_->peak_check_bytes());
+    memory_.peak_bytes = std::max(
+        memory_.peak_bytes, held_bytes() + pool_reserved() + certificate_->peak_check_bytes());
     return fault;
   }
 

@@ -21,17 +21,20 @@ static_assert(2 * int64_t{kPadding} >= kInf && int64_t{kPadding} + kInf <= INT32
 
 // dst (device, rows `pitch` apart, pitch x pitch ints) <- src (n x n, rows n apart), kind
 // cudaMemcpyHostToDevice or DeviceToDevice; the padding too when pitch > n. Async on `stream`.
-void put_matrix(int32_t* dst, int pitch, const int32_t* src, int n, cudaMemcpyKind kind, cudaStream_t stream);
+void put_matrix(int32_t* dst, int pitch, const int32_t* src, int n, cudaMemcpyKind kind,
+                cudaStream_t stream);
 
 // dst (n x n) <- the matrix in src (rows `pitch` apart). Async on `stream`.
-void get_matrix(int32_t* dst, const int32_t* src, int pitch, int n, cudaMemcpyKind kind, cudaStream_t stream);
+void get_matrix(int32_t* dst, const int32_t* src, int pitch, int n, cudaMemcpyKind kind,
+                cudaStream_t stream);
 
 // The same for a band of rows (a rank's row block, harness/multigpu/distributed.hpp): dst holds
 // `padded_rows` rows `pitch` apart; its first `rows` rows get src's rows (n entries each, rows n
 // apart) and padding past column n; the rows after them are padding.
-void put_rows(int32_t* dst, int pitch, int padded_rows, const int32_t* src, int n, int rows, cudaMemcpyKind kind,
-              cudaStream_t stream);
+void put_rows(int32_t* dst, int pitch, int padded_rows, const int32_t* src, int n, int rows,
+              cudaMemcpyKind kind, cudaStream_t stream);
 // dst (rows x n, rows n apart) <- the first `rows` rows of src (rows `pitch` apart), n entries each.
-void get_rows(int32_t* dst, const int32_t* src, int pitch, int n, int rows, cudaMemcpyKind kind, cudaStream_t stream);
+void get_rows(int32_t* dst, const int32_t* src, int pitch, int n, int rows, cudaMemcpyKind kind,
+              cudaStream_t stream);
 
 }  // namespace apsp::harness

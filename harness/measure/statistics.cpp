@@ -7,21 +7,23 @@ namespace apsp::harness {
 namespace {
 
 bool same_graph(const GraphDesc& a, const GraphDesc& b) {
-  return a.kind == b.kind && a.seed == b.seed && a.density == b.density && a.wmax == b.wmax && a.file == b.file;
+  return a.kind == b.kind && a.seed == b.seed && a.density == b.density && a.wmax == b.wmax &&
+         a.file == b.file;
 }
 
-const std::vector<double>* baseline_samples(const std::vector<RunResult>& runs, const std::string& baseline,
-                                            const RunResult& run) {
+const std::vector<double>* baseline_samples(const std::vector<RunResult>& runs,
+                                            const std::string& baseline, const RunResult& run) {
   for (const RunResult& b : runs)
-    if (b.variant == baseline && b.gpus == 1 && b.n == run.n && same_graph(b.graph, run.graph) && !b.samples_ms.empty())
+    if (b.variant == baseline && b.gpus == 1 && b.n == run.n && same_graph(b.graph, run.graph) &&
+        !b.samples_ms.empty())
       return &b.samples_ms;
   return nullptr;
 }
 
 }  // namespace
 
-void compute_statistics(Results& r, const std::string& baseline, const std::vector<RunResult>& earlier,
-                        bool ranks_share_device) {
+void compute_statistics(Results& r, const std::string& baseline,
+                        const std::vector<RunResult>& earlier, bool ranks_share_device) {
   for (RunResult& run : r.runs) {
     if (run.samples_ms.empty()) continue;
     const Summary s = summarize(run.samples_ms);
@@ -40,7 +42,8 @@ void compute_statistics(Results& r, const std::string& baseline, const std::vect
   // Ranks that share one GPU run in no parallel: no efficiency.
   for (RunResult& run : r.runs) {
     if (run.samples_ms.empty() || run.gpus == 1 || ranks_share_device) continue;
-    if (const RunResult* one = one_gpu_run(r, run)) run.parallel_efficiency = one->median_ms / (run.gpus * run.median_ms);
+    if (const RunResult* one = one_gpu_run(r, run))
+      run.parallel_efficiency = one->median_ms / (run.gpus * run.median_ms);
   }
   for (RunResult& run : r.runs) {
     if (run.samples_ms.empty()) continue;
@@ -54,8 +57,8 @@ void compute_statistics(Results& r, const std::string& baseline, const std::vect
 
 const RunResult* one_gpu_run(const Results& r, const RunResult& run) {
   for (const RunResult& one : r.runs)
-    if (one.gpus == 1 && one.name == run.name && one.n == run.n && same_graph(one.graph, run.graph) &&
-        !one.samples_ms.empty())
+    if (one.gpus == 1 && one.name == run.name && one.n == run.n &&
+        same_graph(one.graph, run.graph) && !one.samples_ms.empty())
       return &one;
   return nullptr;
 }

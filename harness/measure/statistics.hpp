@@ -16,7 +16,8 @@ namespace apsp::harness {
 // `ranks_share_device`: the multi-GPU runs' ranks shared one GPU (their transport's, r.context.transport,
 // harness/multigpu/transport.hpp: transport_shares_device): their share of the ceiling is of that
 // one GPU's, and they have no parallel efficiency.
-void compute_statistics(Results& r, const std::string& baseline, const std::vector<RunResult>& earlier = {},
+void compute_statistics(Results& r, const std::string& baseline,
+                        const std::vector<RunResult>& earlier = {},
                         bool ranks_share_device = false);
 
 // The timed one-GPU run of `run`'s config at its n and graph in `r` (what a multi-GPU run's

@@ -10,7 +10,8 @@
 
 namespace apsp::harness {
 
-std::string reference_kind(int n, int cpu_reference_max_n, const std::string& reference, const std::string& baseline) {
+std::string reference_kind(int n, int cpu_reference_max_n, const std::string& reference,
+                           const std::string& baseline) {
   if (n <= cpu_reference_max_n) return "cpu-reference";
   if (reference == kAutoReference) return n <= kNaiveReferenceMaxN ? baseline : kCertificate;
   return reference;
@@ -61,7 +62,8 @@ Executor& Workbench::executor(const Variant& v, int gpus) {
 Verdict Workbench::verify(const Variant& v, const Config& c, bool flush_l2, int gpus) {
   if (!expected_ && !in_edges_) throw std::logic_error("Workbench::verify after drop_expected()");
   Verdict verdict;
-  if (std::string why = admission(v); !why.empty()) return Verdict{"FAILED", std::move(why), 0, 0, {}};
+  if (std::string why = admission(v); !why.empty())
+    return Verdict{"FAILED", std::move(why), 0, 0, {}};
   DistMatrix got;
   try {
     Executor& ex = executor(v, gpus);
@@ -69,7 +71,9 @@ Verdict Workbench::verify(const Variant& v, const Config& c, bool flush_l2, int 
     if (in_edges_) {
       const auto start = std::chrono::steady_clock::now();
       verdict.error = ex.certify(*in_edges_);
-      verdict.check_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      verdict.check_ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+              .count();
       verdict.verified = verdict.error.empty() ? kCertificate : "FAILED";
       verdict.memory = ex.device_memory();
       return verdict;
@@ -86,7 +90,8 @@ Verdict Workbench::verify(const Variant& v, const Config& c, bool flush_l2, int 
                                 m.i, m.j, m.got, m.expected);
   } else {
     // The reference variant checked against its own earlier output proves only determinism.
-    verdict.verified = (reference_ != "cpu-reference" && v.name == reference_) ? "baseline" : reference_;
+    verdict.verified =
+        (reference_ != "cpu-reference" && v.name == reference_) ? "baseline" : reference_;
   }
   return verdict;
 }

@@ -26,11 +26,12 @@ inline constexpr const char* kAutoReference = "auto";
 inline constexpr int kNaiveReferenceMaxN = 16384;
 
 struct Verdict {
-  std::string verified;  // "cpu-reference", "certificate", "naive" (the reference variant), "baseline", "FAILED"
-  std::string error;     // set when FAILED
-  double first_ms = 0;   // the verifying solve's time: the warm-up
-  double check_ms = 0;   // the check's own time (the certificate's, the comparison's)
-  DeviceMemory memory;   // of the verifying solve and its check (zeros off the device)
+  // "cpu-reference", "certificate", "naive" (the reference variant), "baseline", "FAILED"
+  std::string verified;
+  std::string error;    // set when FAILED
+  double first_ms = 0;  // the verifying solve's time: the warm-up
+  double check_ms = 0;  // the check's own time (the certificate's, the comparison's)
+  DeviceMemory memory;  // of the verifying solve and its check (zeros off the device)
   bool ok() const { return verified != "FAILED"; }
 };
 
@@ -42,7 +43,8 @@ class Workbench {
 
   // The input is the graph's matrix. Prepares the check now (the slow part: the CPU reference,
   // the edges by destination for the certificate, or one solve of the reference variant).
-  Workbench(const EdgeList& graph, ExecutorFactory make, int cpu_reference_max_n = kCpuReferenceMaxN,
+  Workbench(const EdgeList& graph, ExecutorFactory make,
+            int cpu_reference_max_n = kCpuReferenceMaxN,
             const std::string& reference = kAutoReference);
 
   int n() const { return n_; }
@@ -51,7 +53,9 @@ class Workbench {
   // drop_expected() (std::logic_error after it).
   int64_t max_weight() const;
   // "" when v may run on this input (admission_problem); else why not.
-  std::string admission(const Variant& v) const { return v.admits ? admission_problem(v, n_, max_weight()) : ""; }
+  std::string admission(const Variant& v) const {
+    return v.admits ? admission_problem(v, n_, max_weight()) : "";
+  }
   const std::string& reference() const { return reference_; }
   // The executor of v's target on `gpus` GPUs, holding this input.
   Executor& executor(const Variant& v, int gpus = 1);
@@ -80,6 +84,7 @@ class Workbench {
 // "cpu-reference" up to max_n, else `reference` ("certificate" or a variant's name; "auto":
 // `baseline` up to kNaiveReferenceMaxN, "certificate" above).
 std::string reference_kind(int n, int cpu_reference_max_n = kCpuReferenceMaxN,
-                           const std::string& reference = kAutoReference, const std::string& baseline = "naive");
+                           const std::string& reference = kAutoReference,
+                           const std::string& baseline = "naive");
 
 }  // namespace apsp::harness

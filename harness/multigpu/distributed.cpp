@@ -1,5 +1,7 @@
 // The distributed engine's host side: the round loop (harness/multigpu/distributed.hpp says what it
 // does), launching the kernels its variant declares (variants/multi_gpu.hpp).
+#include "harness/multigpu/distributed.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <set>
@@ -9,7 +11,6 @@
 
 #include "core/cuda_check.hpp"
 #include "core/device_buffer.hpp"
-#include "harness/multigpu/distributed.hpp"
 
 namespace apsp::harness {
 
@@ -19,12 +20,14 @@ std::string distributed_problem(const Variant& v, const Config& c) {
 }
 
 DistributedConfig distributed_config(const Variant& v, const Config& c) {
-  if (const std::string why = distributed_problem(v, c); !why.empty()) throw std::invalid_argument(why);
+  if (const std::string why = distributed_problem(v, c); !why.empty())
+    throw std::invalid_argument(why);
   return v.multi_gpu->engine(c);
 }
 
 int distributed_tile(const Variant& v, const Config& c) {
-  if (!v.multi_gpu) throw std::invalid_argument(v.name + " has no multi-GPU engine (it runs on one GPU)");
+  if (!v.multi_gpu)
+    throw std::invalid_argument(v.name + " has no multi-GPU engine (it runs on one GPU)");
   return v.multi_gpu->tile(c);
 }
 
@@ -55,13 +58,15 @@ struct DistributedSolver::Rank {
   Rank& operator=(const Rank&) = delete;
 };
 
-DistributedSolver::DistributedSolver(Transport& transport, const Partition& p) : t_(transport), p_(p) {
+DistributedSolver::DistributedSolver(Transport& transport, const Partition& p)
+    : t_(transport), p_(p) {
   if (t_.ranks() != p_.ranks)
     throw std::invalid_argument("distributed solver: a partition over " + std::to_string(p_.ranks) +
                                 " ranks for a transport of " + std::to_string(t_.ranks()));
   const size_t panel = static_cast<size_t>(p_.tile) * p_.pitch;
   for (int r = 0; r < p_.ranks; ++r)
-    ranks_.push_back(std::make_unique<Rank>(t_.device(r), static_cast<size_t>(p_.padded_rows(r)) * p_.pitch, panel));
+    ranks_.push_back(std::make_unique<Rank>(
+        t_.device(r), static_cast<size_t>(p_.padded_rows(r)) * p_.pitch, panel));
 }
 
 DistributedSolver::~DistributedSolver() = default;
@@ -150,8 +155,8 @@ struct DistributedSolver::Loop {
 void DistributedSolver::solve(const DistributedConfig& c) {
   if (!c.kernels) throw std::invalid_argument("distributed solve: a config without kernels");
   if (c.tile() != p_.tile)
-    throw std::invalid_argument("distributed solve at tile " + std::to_string(c.tile()) + " of a partition at tile " +
-                                std::to_string(p_.tile));
+    throw std::invalid_argument("distributed solve at tile " + std::to_string(c.tile()) +
+                                " of a partition at tile " + std::to_string(p_.tile));
   const Loop loop{*this, *c.kernels};
   std::set<int> devices;
   for (const auto& rank : ranks_) devices.insert(rank->device);
@@ -170,7 +175,8 @@ void DistributedSolver::solve(const DistributedConfig& c) {
     for (int r = 0; r < p_.ranks; ++r) {
       Rank& R = *ranks_[r];
       DeviceGuard guard(R.device);
-      if (round.prepared_in >= 0) APSP_CUDA_CHECK(cudaStreamWaitEvent(R.main, R.ready));  // panel kt landed
+      if (round.prepared_in >= 0)
+        APSP_CUDA_CHECK(cudaStreamWaitEvent(R.main, R.ready));  // panel kt landed
       // Round kt - 1, the last to read buffer (kt + 1) % 2, is all before this point.
       if (ahead) APSP_CUDA_CHECK(cudaEventRecord(R.freed, R.main));
       if (!p_.idle(r)) loop.update(r, kt, next);

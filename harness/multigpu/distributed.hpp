@@ -98,6 +98,7 @@ class DistributedSolver {
 std::unique_ptr<Executor> make_distributed_executor(std::unique_ptr<Transport> t);
 // Over `gpus` ranks of the transport registered as `transport` (make_transport: "nccl" on GPUs
 // 0 .. gpus - 1, "single-device" every rank on GPU `device`).
-std::unique_ptr<Executor> make_multi_gpu_executor(int gpus, const std::string& transport, int device = 0);
+std::unique_ptr<Executor> make_multi_gpu_executor(int gpus, const std::string& transport,
+                                                  int device = 0);
 
 }  // namespace apsp::harness

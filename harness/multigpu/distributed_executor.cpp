@@ -9,8 +9,8 @@
 
 #include "core/cuda_check.hpp"
 #include "core/device_buffer.hpp"
-#include "harness/multigpu/distributed.hpp"
 #include "harness/measure/matrix_layout.hpp"
+#include "harness/multigpu/distributed.hpp"
 
 namespace apsp::harness {
 
@@ -40,7 +40,8 @@ void synchronize_ranks(const Transport& t, const DistributedSolver& solver) {
 class RanksClock final : public SampleClock {
  public:
   // `solver`: the executor's, as it is at each sample.
-  RanksClock(const Transport& t, const std::unique_ptr<DistributedSolver>& solver) : t_(t), solver_(solver) {
+  RanksClock(const Transport& t, const std::unique_ptr<DistributedSolver>& solver)
+      : t_(t), solver_(solver) {
     DeviceGuard guard(t_.device(0));
     start_ = std::make_unique<CudaEvent>();
     stop_ = std::make_unique<CudaEvent>();
@@ -133,7 +134,8 @@ class DistributedExecutor final : public LocalExecutor {
       DeviceBuffer<char>& scrub = scrub_.at(d);
       if (flushed[d] || scrub.size() == 0) continue;
       DeviceGuard guard(d);
-      APSP_CUDA_CHECK(cudaMemsetAsync(scrub.get(), ++flushes_ & 0xff, scrub.size(), solver_->stream(r)));
+      APSP_CUDA_CHECK(
+          cudaMemsetAsync(scrub.get(), ++flushes_ & 0xff, scrub.size(), solver_->stream(r)));
       flushed[d] = true;
     }
   }
@@ -149,7 +151,8 @@ class DistributedExecutor final : public LocalExecutor {
     memory_.solve_bytes = p.max_bytes_per_rank();
     memory_.peak_bytes = 0;
     for (int r = 0; r < p.ranks; ++r) {
-      const uint64_t held = p.bytes_per_rank(r) + pristine_[r].bytes() + scrub_.at(t_->device(r)).bytes();
+      const uint64_t held =
+          p.bytes_per_rank(r) + pristine_[r].bytes() + scrub_.at(t_->device(r)).bytes();
       memory_.peak_bytes = std::max(memory_.peak_bytes, held);
     }
   }
@@ -161,8 +164,8 @@ class DistributedExecutor final : public LocalExecutor {
     for (int r = 0; r < p.ranks; ++r) {
       if (p.real_rows(r) == 0) continue;
       DeviceGuard guard(t_->device(r));
-      get_rows(out.row(p.first_row(r)), solver_->block(r), p.pitch, p.n, p.real_rows(r), cudaMemcpyDeviceToHost,
-               solver_->stream(r));
+      get_rows(out.row(p.first_row(r)), solver_->block(r), p.pitch, p.n, p.real_rows(r),
+               cudaMemcpyDeviceToHost, solver_->stream(r));
     }
     synchronize();
     return out;
@@ -176,7 +179,9 @@ class DistributedExecutor final : public LocalExecutor {
   DeviceMemory device_memory() const override { return memory_; }
 
  private:
-  DistributedConfig config_of(const Variant& v, const Config& c) const { return distributed_config(v, c); }
+  DistributedConfig config_of(const Variant& v, const Config& c) const {
+    return distributed_config(v, c);
+  }
 
   // The partition at `tile`, its blocks and panels, the pristine copies that fit, the L2 flush
   // buffers: made when the tile changes or a new input came.
@@ -225,7 +230,8 @@ class DistributedExecutor final : public LocalExecutor {
   void put_block(int r, int* dst) {
     const Partition& p = solver_->partition();
     const int32_t* src = p.real_rows(r) > 0 ? input_.row(p.first_row(r)) : input_.data();
-    put_rows(dst, p.pitch, p.padded_rows(r), src, p.n, p.real_rows(r), cudaMemcpyHostToDevice, solver_->stream(r));
+    put_rows(dst, p.pitch, p.padded_rows(r), src, p.n, p.real_rows(r), cudaMemcpyHostToDevice,
+             solver_->stream(r));
   }
 
   void synchronize() { synchronize_ranks(*t_, *solver_); }
@@ -233,9 +239,9 @@ class DistributedExecutor final : public LocalExecutor {
   std::unique_ptr<Transport> t_;
   DistMatrix input_;
   std::unique_ptr<DistributedSolver> solver_;
-  std::vector<DeviceBuffer<int>> pristine_;    // per rank; empty where it did not fit
-  std::map<int, DeviceBuffer<char>> scrub_;    // per device: twice its L2
-  DistributedConfig dc_;                       // of the latest reserve()
+  std::vector<DeviceBuffer<int>> pristine_;  // per rank; empty where it did not fit
+  std::map<int, DeviceBuffer<char>> scrub_;  // per device: twice its L2
+  DistributedConfig dc_;                     // of the latest reserve()
   std::unique_ptr<RanksClock> clock_;
   int flushes_ = 0;
   DeviceMemory memory_;
@@ -247,7 +253,8 @@ std::unique_ptr<Executor> make_distributed_executor(std::unique_ptr<Transport> t
   return std::make_unique<DistributedExecutor>(std::move(t));
 }
 
-std::unique_ptr<Executor> make_multi_gpu_executor(int gpus, const std::string& transport, int device) {
+std::unique_ptr<Executor> make_multi_gpu_executor(int gpus, const std::string& transport,
+                                                  int device) {
   return make_distributed_executor(make_transport(transport, gpus, device));
 }
 

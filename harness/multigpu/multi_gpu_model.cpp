@@ -26,7 +26,8 @@ LinkModel h200_nvlink_model() {
 
 Prediction predict(int n, int gpus, int tile, const LinkModel& link) {
   if (n < 1 || gpus < 1 || tile < 1)
-    throw std::invalid_argument(fmt::format("predict: n = {}, gpus = {}, tile = {}: each must be at least 1", n, gpus, tile));
+    throw std::invalid_argument(fmt::format(
+        "predict: n = {}, gpus = {}, tile = {}: each must be at least 1", n, gpus, tile));
   const Partition part = partition_rows(n, tile, gpus);  // what the engine allocates
   Prediction p;
   p.tiles = part.tiles;
@@ -59,13 +60,16 @@ double rows_per_gpu_to_hide(int n, int tile, const LinkModel& link) {
   // A round's phase 3 on r rows, r * n * tile / R, against the next panel's making, tile^2 * n / R,
   // and its broadcast, latency + 4 * tile * n / B: r >= tile + 4R / B + latency * R / (n * tile).
   const double r = link.rate_updates_per_s;
-  return tile + 4 * r / link.bytes_per_s + link.round_latency_s * r / (static_cast<double>(n) * tile);
+  return tile + 4 * r / link.bytes_per_s +
+         link.round_latency_s * r / (static_cast<double>(n) * tile);
 }
 
 std::string describe(int n, int gpus, const Prediction& p) {
-  std::string line = fmt::format("n = {} on {} GPU{}: {:.2f} s predicted", n, gpus, gpus == 1 ? "" : "s", p.total_s);
+  std::string line = fmt::format("n = {} on {} GPU{}: {:.2f} s predicted", n, gpus,
+                                 gpus == 1 ? "" : "s", p.total_s);
   if (gpus > 1) line += fmt::format(" ({:.1f}% parallel efficiency)", 100 * p.efficiency);
-  line += fmt::format(", {} per GPU{}", human_bytes(p.bytes_per_gpu), p.fits ? "" : " (does not fit)");
+  line +=
+      fmt::format(", {} per GPU{}", human_bytes(p.bytes_per_gpu), p.fits ? "" : " (does not fit)");
   if (gpus > 1)
     line += fmt::format("; {} broadcasts of {} ({:.3f} s, {:.3f} s of it not hidden)", p.tiles,
                         human_bytes(p.panel_bytes), p.comm_s, p.exposed_s);

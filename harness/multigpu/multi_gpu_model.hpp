@@ -29,16 +29,16 @@ struct LinkModel {
 LinkModel h200_nvlink_model();
 
 struct Prediction {
-  int tiles = 0;             // row tiles (rounds)
-  int max_tiles_per_gpu = 0; // the busiest GPU's row tiles
-  uint64_t panel_bytes = 0;  // one broadcast: tile rows x pitch ints
+  int tiles = 0;              // row tiles (rounds)
+  int max_tiles_per_gpu = 0;  // the busiest GPU's row tiles
+  uint64_t panel_bytes = 0;   // one broadcast: tile rows x pitch ints
   uint64_t bytes_per_gpu = 0;
-  bool fits = false;         // bytes_per_gpu within device_bytes
-  double compute_s = 0;      // the busiest GPU's updates at the one-GPU rate
-  double comm_s = 0;         // every round's broadcast, end to end
-  double exposed_s = 0;      // the part of comm_s (and the next panel's making) not hidden
+  bool fits = false;     // bytes_per_gpu within device_bytes
+  double compute_s = 0;  // the busiest GPU's updates at the one-GPU rate
+  double comm_s = 0;     // every round's broadcast, end to end
+  double exposed_s = 0;  // the part of comm_s (and the next panel's making) not hidden
   double total_s = 0;
-  double efficiency = 0;     // one GPU's time / (P x total), the one-GPU time being n^3 / rate
+  double efficiency = 0;  // one GPU's time / (P x total), the one-GPU time being n^3 / rate
 };
 
 // tile: the row tile (sm90's default, 128). Throws std::invalid_argument on n < 1, gpus < 1 or

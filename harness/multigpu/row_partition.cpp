@@ -21,9 +21,7 @@ int Partition::owner(int kt) const {
   return kt < big ? kt / (base + 1) : extra + (kt - big) / base;
 }
 
-int Partition::real_rows(int r) const {
-  return std::clamp(n - first_row(r), 0, padded_rows(r));
-}
+int Partition::real_rows(int r) const { return std::clamp(n - first_row(r), 0, padded_rows(r)); }
 
 int Partition::active_ranks() const { return std::min(ranks, tiles); }
 
@@ -35,14 +33,17 @@ uint64_t Partition::panel_bytes() const {
   return static_cast<uint64_t>(tile) * static_cast<uint64_t>(pitch) * sizeof(int32_t);
 }
 
-uint64_t Partition::bytes_per_rank(int r) const { return block_bytes(r) + kPanelBuffers * panel_bytes(); }
+uint64_t Partition::bytes_per_rank(int r) const {
+  return block_bytes(r) + kPanelBuffers * panel_bytes();
+}
 
 uint64_t Partition::max_bytes_per_rank() const { return bytes_per_rank(0); }
 
 Partition partition_rows(int n, int tile, int ranks) {
   auto refuse = [&](const std::string& why) {
     throw std::invalid_argument("row partition of n = " + std::to_string(n) + ", tile " +
-                                std::to_string(tile) + " over " + std::to_string(ranks) + " ranks: " + why);
+                                std::to_string(tile) + " over " + std::to_string(ranks) +
+                                " ranks: " + why);
   };
   if (n < 1) refuse("n must be positive");
   if (tile < 1) refuse("the tile must be positive");

@@ -70,10 +70,10 @@ struct TransportRegistrar {
 #define APSP_REGISTER_TRANSPORT_CAT(a, b) APSP_REGISTER_TRANSPORT_CAT2(a, b)
 // In a transport's file, at namespace scope: APSP_REGISTER_TRANSPORT(make_kind), make_kind
 // returning its TransportKind.
-#define APSP_REGISTER_TRANSPORT(kind)                                                            \
-  namespace {                                                                                    \
+#define APSP_REGISTER_TRANSPORT(kind)                                                              \
+  namespace {                                                                                      \
   const ::apsp::harness::TransportRegistrar APSP_REGISTER_TRANSPORT_CAT(apsp_transport_registrar_, \
-                                                                        __LINE__){kind};         \
+                                                                        __LINE__){kind};           \
   }
 
 // `ranks` ranks on CUDA device `device`. Throws std::invalid_argument for ranks < 1.

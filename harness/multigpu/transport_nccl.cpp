@@ -23,7 +23,8 @@ namespace {
 
 void nccl_check(ncclResult_t result, const char* call) {
   if (result != ncclSuccess && result != ncclInProgress)
-    throw std::runtime_error(std::string("NCCL: ") + call + " failed: " + ncclGetErrorString(result));
+    throw std::runtime_error(std::string("NCCL: ") + call +
+                             " failed: " + ncclGetErrorString(result));
 }
 #define APSP_NCCL_CHECK(call) nccl_check((call), #call)
 
@@ -36,15 +37,18 @@ class NcclTransport final : public Transport {
     std::set<int> seen;
     for (int d : devices) {
       if (d < 0 || d >= count)
-        throw std::invalid_argument("NCCL transport: device " + std::to_string(d) + " asked, " + std::to_string(count) + " present");
+        throw std::invalid_argument("NCCL transport: device " + std::to_string(d) + " asked, " +
+                                    std::to_string(count) + " present");
       if (!seen.insert(d).second)
-        throw std::invalid_argument("NCCL transport: device " + std::to_string(d) + " given twice (one rank per GPU)");
+        throw std::invalid_argument("NCCL transport: device " + std::to_string(d) +
+                                    " given twice (one rank per GPU)");
     }
     // Before NCCL initialises: no NVLink multicast (NVLS), which can put GPUs shared with other
     // users out of service. Always overwritten, whatever the environment says.
     setenv("NCCL_NVLS_ENABLE", "0", 1);
     comms_.resize(devices.size());
-    APSP_NCCL_CHECK(ncclCommInitAll(comms_.data(), static_cast<int>(devices.size()), devices.data()));
+    APSP_NCCL_CHECK(
+        ncclCommInitAll(comms_.data(), static_cast<int>(devices.size()), devices.data()));
   }
   ~NcclTransport() override {
     for (ncclComm_t c : comms_)
@@ -64,7 +68,8 @@ class NcclTransport final : public Transport {
     APSP_NCCL_CHECK(ncclGroupStart());
     for (int r = 0; r < ranks(); ++r) {
       // The root sends in place (recvbuff = sendbuff); a receiver's sendbuff is not read.
-      const ncclResult_t result = ncclBroadcast(buffers[root], buffers[r], bytes, ncclInt8, root, comms_[r], streams[r]);
+      const ncclResult_t result =
+          ncclBroadcast(buffers[root], buffers[r], bytes, ncclInt8, root, comms_[r], streams[r]);
       if (result != ncclSuccess) {
         ncclGroupEnd();
         nccl_check(result, "ncclBroadcast");
@@ -89,7 +94,8 @@ bool nccl_available() { return true; }
 #else
 
 std::unique_ptr<Transport> make_nccl_transport(const std::vector<int>&) {
-  throw std::runtime_error("NCCL transport: this build has no NCCL (CMake found no nccl.h or libnccl; set NCCL_ROOT)");
+  throw std::runtime_error(
+      "NCCL transport: this build has no NCCL (CMake found no nccl.h or libnccl; set NCCL_ROOT)");
 }
 
 bool nccl_available() { return false; }
@@ -106,7 +112,9 @@ std::unique_ptr<Transport> make_on_first_gpus(int ranks, int) {
 }
 
 TransportKind nccl_kind() {
-  return {"nccl", "one process drives GPUs 0 .. P-1, one NCCL communicator each, the pivot panels broadcast over NCCL",
+  return {"nccl",
+          "one process drives GPUs 0 .. P-1, one NCCL communicator each, the pivot panels "
+          "broadcast over NCCL",
           /*shares_device=*/false, make_on_first_gpus};
 }
 

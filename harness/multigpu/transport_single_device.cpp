@@ -16,7 +16,9 @@ namespace {
 class SingleDeviceTransport final : public Transport {
  public:
   SingleDeviceTransport(int ranks, int device) : ranks_(ranks), device_(device) {
-    if (ranks < 1) throw std::invalid_argument("single-device transport: at least one rank is needed, got " + std::to_string(ranks));
+    if (ranks < 1)
+      throw std::invalid_argument("single-device transport: at least one rank is needed, got " +
+                                  std::to_string(ranks));
     DeviceGuard guard(device_);
     events_.reserve(ranks + 1);
     for (int i = 0; i <= ranks; ++i) {
@@ -45,7 +47,8 @@ class SingleDeviceTransport final : public Transport {
     for (int r = 0; r < ranks_; ++r) {
       if (r == root) continue;
       APSP_CUDA_CHECK(cudaStreamWaitEvent(streams[r], sent));
-      APSP_CUDA_CHECK(cudaMemcpyAsync(buffers[r], buffers[root], bytes, cudaMemcpyDeviceToDevice, streams[r]));
+      APSP_CUDA_CHECK(
+          cudaMemcpyAsync(buffers[r], buffers[root], bytes, cudaMemcpyDeviceToDevice, streams[r]));
       APSP_CUDA_CHECK(cudaEventRecord(events_[r], streams[r]));
       APSP_CUDA_CHECK(cudaStreamWaitEvent(streams[root], events_[r]));
     }
@@ -53,7 +56,8 @@ class SingleDeviceTransport final : public Transport {
 
  private:
   int ranks_, device_;
-  std::vector<cudaEvent_t> events_;  // [r]: rank r's copy done; [ranks]: the root's stream reached the call
+  // [r]: rank r's copy done; [ranks]: the root's stream reached the call
+  std::vector<cudaEvent_t> events_;
 };
 
 }  // namespace
@@ -66,7 +70,8 @@ namespace {
 
 TransportKind single_device_kind() {
   return {"single-device",
-          "every rank as separate buffers on one GPU: the distributed schedule checked on a machine with one GPU, "
+          "every rank as separate buffers on one GPU: the distributed schedule checked on a "
+          "machine with one GPU, "
           "its times no speedup",
           /*shares_device=*/true, make_single_device_transport};
 }

@@ -10,11 +10,11 @@
 #include "core/console.hpp"
 #include "core/memory.hpp"
 #include "core/stats.hpp"
-#include "harness/plan/build_identity.hpp"
-#include "harness/multigpu/distributed.hpp"
-#include "harness/tune/policy.hpp"
 #include "harness/measure/sampler.hpp"
 #include "harness/measure/statistics.hpp"
+#include "harness/multigpu/distributed.hpp"
+#include "harness/plan/build_identity.hpp"
+#include "harness/tune/policy.hpp"
 #include "harness/tune/tuned.hpp"
 
 namespace apsp::harness {
@@ -96,34 +96,38 @@ std::vector<int> gpu_counts(const Plan& plan, const Request& req) {
 
 // One request at one size on `gpus` GPUs: its config checked and verified; its samples planned.
 void verify_slot(const Plan& plan, const Request& req, int gpus, Workbench& bench, const Session& s,
-                 const std::optional<TunedSource>& tuned, const Observer& obs, std::vector<Slot>& slots,
-                 bool& any_failed) {
+                 const std::optional<TunedSource>& tuned, const Observer& obs,
+                 std::vector<Slot>& slots, bool& any_failed) {
   const int n = bench.n();
   Slot slot{select(req, n, s, tuned, obs), gpus, &bench, {}, 0, 0};
   if (gpus > 1) slot.sel.label += fmt::format(" on {} GPUs", gpus);
   slot.result = new_result(slot.sel, n, describe(plan.graph));
   RunResult& r = slot.result;
   r.gpus = gpus;
-  say(obs.progress, fmt::format("n = {}: verifying {}{}", n, r.name, gpus > 1 ? fmt::format(" on {} GPUs", gpus) : ""));
+  say(obs.progress, fmt::format("n = {}: verifying {}{}", n, r.name,
+                                gpus > 1 ? fmt::format(" on {} GPUs", gpus) : ""));
   if (const std::string why = bench.admission(*slot.sel.variant); !why.empty()) {
     // The graph is outside what the variant solves exactly (sm90_u16 on distances that need
     // more than 16 bits): it never runs on it. Not a failure: nothing went wrong.
     r.verified = "skipped";
     r.error = why;
-  } else if (const std::string why = cannot_run(*slot.sel.variant, slot.sel.config, n, s, gpus); !why.empty()) {
+  } else if (const std::string why = cannot_run(*slot.sel.variant, slot.sel.config, n, s, gpus);
+             !why.empty()) {
     r.verified = "skipped";
     r.error = why;
     any_failed = true;
   } else {
-    const Verdict v = bench.verify(*slot.sel.variant, slot.sel.config, plan.sampling.flush_l2, gpus);
+    const Verdict v =
+        bench.verify(*slot.sel.variant, slot.sel.config, plan.sampling.flush_l2, gpus);
     r.verified = v.verified;
     if (v.memory.peak_bytes > 0) {
       r.solve_device_bytes = v.memory.solve_bytes;
       r.peak_device_bytes = v.memory.peak_bytes;
     }
     if (v.verified == kCertificate)
-      say(obs.note, fmt::format("n = {}: {} checked by the certificate in {:.1f} ms (its solve: {:.1f} ms)", n,
-                                slot.sel.label, v.check_ms, v.first_ms));
+      say(obs.note,
+          fmt::format("n = {}: {} checked by the certificate in {:.1f} ms (its solve: {:.1f} ms)",
+                      n, slot.sel.label, v.check_ms, v.first_ms));
     if (v.ok()) {
       slot.reps = planned_reps(v.first_ms, plan.sampling);
       slot.first_ms = v.first_ms;
@@ -145,16 +149,18 @@ std::vector<int> count_groups(const Plan& plan) {
 
 // Pass 1 of one size and one GPU count: each request's config checked and verified there.
 void verify_size(const Plan& plan, int gpus, Workbench& bench, const Session& s,
-                 const std::optional<TunedSource>& tuned, const Observer& obs, std::vector<Slot>& slots,
-                 bool& any_failed) {
+                 const std::optional<TunedSource>& tuned, const Observer& obs,
+                 std::vector<Slot>& slots, bool& any_failed) {
   const int n = bench.n();
   for (const Request& req : plan.requests) {
     const std::vector<int> counts = gpu_counts(plan, req);
     if (std::find(counts.begin(), counts.end(), gpus) == counts.end()) continue;
-    if (plan.baseline_added && req.variant->name == plan.baseline && !req.config && n > plan.baseline_max_n) {
-      say(obs.note, fmt::format("n = {}: {} is not timed above n = {} (its n^3 steps would take minutes); no "
-                                "speedups at this n, the share of the ceiling stands in",
-                                n, plan.baseline, plan.baseline_max_n));
+    if (plan.baseline_added && req.variant->name == plan.baseline && !req.config &&
+        n > plan.baseline_max_n) {
+      say(obs.note,
+          fmt::format("n = {}: {} is not timed above n = {} (its n^3 steps would take minutes); no "
+                      "speedups at this n, the share of the ceiling stands in",
+                      n, plan.baseline, plan.baseline_max_n));
       continue;
     }
     verify_slot(plan, req, gpus, bench, s, tuned, obs, slots, any_failed);
@@ -174,12 +180,14 @@ void sample_slot(const Plan& plan, Slot& s) {
     const auto graph = take_samples(ex, v, s.sel.config, s.reps, plan.sampling, Mode::kCudaGraph);
     s.result.graph_median_ms = median(graph);
   }
-  if (plan.phases && !v.space.empty() && v.name != plan.baseline) s.result.phases_ms = take_phases(ex, v, s.sel.config);
+  if (plan.phases && !v.space.empty() && v.name != plan.baseline)
+    s.result.phases_ms = take_phases(ex, v, s.sel.config);
 }
 
 // The samples of one size's runs, with the time left from each run's planned samples. A run
 // whose timing throws is FAILED with the error; the others go on.
-void sample_size(const Plan& plan, std::vector<Slot>& slots, const Observer& obs, bool& any_failed) {
+void sample_size(const Plan& plan, std::vector<Slot>& slots, const Observer& obs,
+                 bool& any_failed) {
   double left_ms = 0;
   int total = 0, done = 0;
   for (const Slot& s : slots) {
@@ -188,9 +196,9 @@ void sample_size(const Plan& plan, std::vector<Slot>& slots, const Observer& obs
   }
   for (Slot& s : slots) {
     if (s.reps == 0) continue;
-    say(obs.progress, fmt::format("n = {}: [{}/{}] timing {}{}{}", s.result.n, ++done, total, s.result.name,
-                                  s.gpus > 1 ? fmt::format(" on {} GPUs", s.gpus) : "",
-                                  eta(left_ms / 1000)));
+    say(obs.progress,
+        fmt::format("n = {}: [{}/{}] timing {}{}{}", s.result.n, ++done, total, s.result.name,
+                    s.gpus > 1 ? fmt::format(" on {} GPUs", s.gpus) : "", eta(left_ms / 1000)));
     left_ms -= s.reps * s.first_ms;
     try {
       sample_slot(plan, s);
@@ -207,9 +215,11 @@ void sample_size(const Plan& plan, std::vector<Slot>& slots, const Observer& obs
 
 Workbench::ExecutorFactory Session::executor_factory() const {
   // Copies of the factories, not `this`: a Workbench may outlive a Session it was made from.
-  return [executors = executors, multi_gpu = multi_gpu](Target t, int gpus) -> std::unique_ptr<Executor> {
+  return [executors = executors, multi_gpu = multi_gpu](Target t,
+                                                        int gpus) -> std::unique_ptr<Executor> {
     if (gpus == 1) return executors(t);
-    if (!multi_gpu) throw std::runtime_error(fmt::format("no multi-GPU executor here ({} GPUs asked)", gpus));
+    if (!multi_gpu)
+      throw std::runtime_error(fmt::format("no multi-GPU executor here ({} GPUs asked)", gpus));
     return multi_gpu(gpus);
   };
 }
@@ -232,8 +242,10 @@ DeviceInfo dry_run_device(std::string& note) {
   }
   DeviceInfo d = nominal_h200();
   d.name = "NVIDIA H200";
-  note = "no CUDA device here: the configs and checks shown are an NVIDIA H200's (its shipped policy); "
-         "another device runs its own policy, heuristic or declared defaults";
+  note =
+      "no CUDA device here: the configs and checks shown are an NVIDIA H200's (its shipped "
+      "policy); "
+      "another device runs its own policy, heuristic or declared defaults";
   return d;
 }
 
@@ -245,8 +257,11 @@ Context make_context(const Session& session) {
     c.device = {{"name", "host (no CUDA device)"}, {"cc", ""}, {"sms", 0}};
   }
   const BuildInfo b = build_info();
-  c.build = {{"git", session.build.commit}, {"kernels", session.build.kernels}, {"nvcc", b.nvcc},
-             {"archs", b.archs}, {"flags", "-O3 -lineinfo"}};
+  c.build = {{"git", session.build.commit},
+             {"kernels", session.build.kernels},
+             {"nvcc", b.nvcc},
+             {"archs", b.archs},
+             {"flags", "-O3 -lineinfo"}};
   char host[256] = {};
   gethostname(host, sizeof host - 1);
   c.host = host;
@@ -254,8 +269,8 @@ Context make_context(const Session& session) {
   return c;
 }
 
-Outcome run_plan(const Plan& plan, const Session& s, const Observer& obs, const std::optional<TunedSource>& tuned_in,
-                 const Results* baseline) {
+Outcome run_plan(const Plan& plan, const Session& s, const Observer& obs,
+                 const std::optional<TunedSource>& tuned_in, const Results* baseline) {
   Outcome out;
   out.results.context = make_context(s);
   std::optional<TunedSource> tuned = tuned_in;
@@ -263,21 +278,24 @@ Outcome run_plan(const Plan& plan, const Session& s, const Observer& obs, const 
     const GraphDesc g = describe(plan.graph);
     tuned->match = tuned_match(tuned->match, *s.device, {g.kind, g.density, g.wmax}, s.build);
   }
-  const bool any_device = std::any_of(plan.requests.begin(), plan.requests.end(),
-                                      [](const Request& r) { return r.variant->target != Target::kHost; });
+  const bool any_device =
+      std::any_of(plan.requests.begin(), plan.requests.end(),
+                  [](const Request& r) { return r.variant->target != Target::kHost; });
   if (s.ceiling && s.device && any_device && plan.ceiling_s > 0) {
     // Both precisions, each its own budget: a 16-bit run's share is against the 16-bit one.
     say(obs.progress, "measuring the min-plus ceilings");
     Context& c = out.results.context;
     c.ceiling_updates_per_s = s.ceiling(plan.ceiling_s, kPrecisionInt32);
     c.ceiling_u16_updates_per_s = s.ceiling(plan.ceiling_s, kPrecisionU16x2);
-    say(obs.note, fmt::format("min-plus ceilings: int32 {:.2f} T updates/s, packed 16-bit {:.2f} T updates/s",
-                              c.ceiling_updates_per_s / 1e12, c.ceiling_u16_updates_per_s / 1e12));
+    say(obs.note,
+        fmt::format("min-plus ceilings: int32 {:.2f} T updates/s, packed 16-bit {:.2f} T updates/s",
+                    c.ceiling_updates_per_s / 1e12, c.ceiling_u16_updates_per_s / 1e12));
   }
   const int most_gpus = *std::max_element(plan.gpus.begin(), plan.gpus.end());
   if (most_gpus > 1 && s.device) {  // every GPU a multi-GPU run uses, in rank order
     for (int rank = 0; rank < most_gpus; ++rank) {
-      nlohmann::json gpu = device_json(query_device(transport_shares_device(s.transport) ? s.device->ordinal : rank));
+      nlohmann::json gpu = device_json(
+          query_device(transport_shares_device(s.transport) ? s.device->ordinal : rank));
       gpu["rank"] = rank;
       out.results.context.gpus.push_back(gpu);
     }
@@ -285,31 +303,37 @@ Outcome run_plan(const Plan& plan, const Session& s, const Observer& obs, const 
   }
   // One size at a time: its matrices (host and device) are freed before the next is made.
   for (int n : plan.sizes) {
-    const std::string reference = reference_kind(n, plan.cpu_reference_max_n, plan.reference, plan.baseline);
-    say(obs.progress, fmt::format("n = {}: the graph and its {}", n,
-                                  reference == "cpu-reference" ? "CPU reference"
-                                  : reference == kCertificate  ? "certificate's edges"
-                                                               : "reference output (" + reference + ")"));
+    const std::string reference =
+        reference_kind(n, plan.cpu_reference_max_n, plan.reference, plan.baseline);
+    say(obs.progress,
+        fmt::format("n = {}: the graph and its {}", n,
+                    reference == "cpu-reference" ? "CPU reference"
+                    : reference == kCertificate  ? "certificate's edges"
+                                                 : "reference output (" + reference + ")"));
     std::optional<Workbench> bench;
     {  // a std::bad_alloc here reaches the user as "out of memory while ..." (core/console: Doing)
-      const Doing doing(fmt::format("making the n = {} graph and its expected output ({} a matrix)", n,
-                                    human_bytes(matrix_bytes(n))));
-      bench.emplace(*make_graph(plan.graph, n), s.executor_factory(), plan.cpu_reference_max_n, reference);
+      const Doing doing(fmt::format("making the n = {} graph and its expected output ({} a matrix)",
+                                    n, human_bytes(matrix_bytes(n))));
+      bench.emplace(*make_graph(plan.graph, n), s.executor_factory(), plan.cpu_reference_max_n,
+                    reference);
     }
     // One GPU count at a time, verified and then timed, its executors freed before the next
     // (the one-GPU runs' two matrices and each count's engine would not fit on GPU 0 together).
     const std::vector<int> groups = count_groups(plan);
-    if (!groups.empty() && groups.front() != 1) bench->release(1);  // the reference variant's, if any
+    if (!groups.empty() && groups.front() != 1)
+      bench->release(1);  // the reference variant's, if any
     for (size_t g = 0; g < groups.size(); ++g) {
       std::vector<Slot> slots;
       verify_size(plan, groups[g], *bench, s, tuned, obs, slots, out.any_failed);
-      if (g + 1 == groups.size()) bench->drop_expected();  // host memory: only verification needs it
+      if (g + 1 == groups.size())
+        bench->drop_expected();  // host memory: only verification needs it
       sample_size(plan, slots, obs, out.any_failed);
       if (g + 1 < groups.size()) bench->release(groups[g]);
       for (Slot& slot : slots) out.results.runs.push_back(std::move(slot.result));
     }
   }
-  compute_statistics(out.results, plan.baseline, baseline ? baseline->runs : std::vector<RunResult>{},
+  compute_statistics(out.results, plan.baseline,
+                     baseline ? baseline->runs : std::vector<RunResult>{},
                      transport_shares_device(out.results.context.transport));
   return out;
 }

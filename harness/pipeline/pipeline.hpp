@@ -15,8 +15,8 @@
 #include "core/tuning_db.hpp"
 #include "harness/measure/executor.hpp"
 #include "harness/multigpu/transport.hpp"
-#include "harness/userkernel/isolated_executor.hpp"
 #include "harness/plan/plan.hpp"
+#include "harness/userkernel/isolated_executor.hpp"
 
 namespace apsp::harness {
 
@@ -44,7 +44,8 @@ struct Session {
   // This machine: its first CUDA device if there is one, host executors always; user kernels
   // (Target::kIsolated) in worker processes started with `workers`; multi-GPU executors over
   // `transport` (NCCL: the first GPUs; single-device: every rank on the first GPU).
-  static Session here(const WorkerOptions& workers = {}, const std::string& transport = kDefaultTransport);
+  static Session here(const WorkerOptions& workers = {},
+                      const std::string& transport = kDefaultTransport);
 };
 
 // A tuning database for `apsp_bench --tuned`: requests marked tuned run its pick at each n
@@ -64,7 +65,8 @@ struct Outcome {
 // Runs the plan. `baseline` (may be null) supplies baseline samples for sizes the plan does not
 // time it at (--baseline); the caller has checked it comes from the same device model.
 Outcome run_plan(const Plan& plan, const Session& session, const Observer& observer,
-                 const std::optional<TunedSource>& tuned = std::nullopt, const Results* baseline = nullptr);
+                 const std::optional<TunedSource>& tuned = std::nullopt,
+                 const Results* baseline = nullptr);
 
 // The limits of the H200 the project is tuned on (name set to say it is assumed), for dry runs
 // on a machine with no GPU and for tests.

@@ -1,9 +1,9 @@
 // Session::here(): the CUDA device of this machine, if any. Kept apart from the pipeline so
 // that the pipeline's logic has no device code in it.
-#include "harness/plan/build_identity.hpp"
 #include "harness/multigpu/distributed.hpp"
-#include "harness/userkernel/isolated_executor.hpp"
 #include "harness/pipeline/pipeline.hpp"
+#include "harness/plan/build_identity.hpp"
+#include "harness/userkernel/isolated_executor.hpp"
 #include "variants/ceiling_probe.hpp"
 
 namespace apsp::harness {

@@ -2,15 +2,15 @@
 
 #include <fmt/format.h>
 
-#include "core/memory.hpp"
-#include "harness/verify/certificate.hpp"
-#include "harness/multigpu/row_partition.hpp"
-#include "variants/multi_gpu.hpp"
-
 #include <algorithm>
 #include <charconv>
 #include <sstream>
 #include <stdexcept>
+
+#include "core/memory.hpp"
+#include "harness/multigpu/row_partition.hpp"
+#include "harness/verify/certificate.hpp"
+#include "variants/multi_gpu.hpp"
 
 namespace apsp::harness {
 
@@ -18,8 +18,8 @@ namespace {
 
 // "1000,2500": positive integers up to `max`; messages name an item `item` ("size") and its
 // value `value` ("n").
-std::vector<int> parse_positive_list(const std::string& text, const std::string& flag, int max, const char* item_name,
-                                     const char* value) {
+std::vector<int> parse_positive_list(const std::string& text, const std::string& flag, int max,
+                                     const char* item_name, const char* value) {
   std::vector<int> out;
   // Every item between commas counts, so "1000," is refused as ",1000" is.
   for (size_t start = 0;;) {
@@ -28,13 +28,17 @@ std::vector<int> parse_positive_list(const std::string& text, const std::string&
     int v = 0;
     auto [p, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
     if (ec == std::errc::result_out_of_range && p == item.data() + item.size())
-      throw std::invalid_argument(fmt::format("{}: {} is out of range (at most {})", flag, item, max));
-    if (item.empty()) throw std::invalid_argument(fmt::format("{}: an empty {} in '{}'", flag, item_name, text));
+      throw std::invalid_argument(
+          fmt::format("{}: {} is out of range (at most {})", flag, item, max));
+    if (item.empty())
+      throw std::invalid_argument(fmt::format("{}: an empty {} in '{}'", flag, item_name, text));
     if (ec != std::errc() || p != item.data() + item.size()) {
       throw std::invalid_argument(fmt::format("{}: '{}' is not an integer", flag, item));
     }
-    if (v <= 0) throw std::invalid_argument(fmt::format("{}: {} must be positive, got {}", flag, value, v));
-    if (v > max) throw std::invalid_argument(fmt::format("{}: {} is out of range (at most {})", flag, v, max));
+    if (v <= 0)
+      throw std::invalid_argument(fmt::format("{}: {} must be positive, got {}", flag, value, v));
+    if (v > max)
+      throw std::invalid_argument(fmt::format("{}: {} is out of range (at most {})", flag, v, max));
     out.push_back(v);
     if (comma == text.size()) break;
     start = comma + 1;
@@ -50,7 +54,8 @@ std::vector<int> parse_sizes(const std::string& text, const std::string& flag) {
 
 std::vector<int> parse_gpu_counts(const std::string& text) {
   if (text == "all") return {kAllGpus};
-  std::vector<int> counts = parse_positive_list(text, "--gpus", kMaxGpus, "GPU count", "a GPU count");
+  std::vector<int> counts =
+      parse_positive_list(text, "--gpus", kMaxGpus, "GPU count", "a GPU count");
   std::sort(counts.begin(), counts.end());
   counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
   return counts;
@@ -72,12 +77,16 @@ std::string gpu_count_problem(const std::vector<int>& counts, int present) {
 void check_reps(SampleOptions& s, bool min_given, bool max_given) {
   if (s.min_reps <= s.max_reps) return;
   if (min_given && max_given)
-    throw std::invalid_argument(fmt::format("--min-reps {} is more than --reps {}", s.min_reps, s.max_reps));
+    throw std::invalid_argument(
+        fmt::format("--min-reps {} is more than --reps {}", s.min_reps, s.max_reps));
   if (max_given) s.min_reps = s.max_reps;  // --reps 2 alone: fewer than the default minimum
-  else s.max_reps = s.min_reps;            // --min-reps 20 alone: more than the default maximum
+  // --min-reps 20 alone: more than the default maximum
+  else
+    s.max_reps = s.min_reps;
 }
 
-std::vector<Request> select_requests(const std::string& variants, const std::vector<std::string>& configs) {
+std::vector<Request> select_requests(const std::string& variants,
+                                     const std::vector<std::string>& configs) {
   std::vector<Request> out;
   auto add = [&](Request r) {
     auto same = [&](const Request& o) { return o.variant == r.variant && o.config == r.config; };
@@ -91,8 +100,8 @@ std::vector<Request> select_requests(const std::string& variants, const std::vec
     }
     const Variant* v = find_variant(item);
     if (!v) {
-      throw std::invalid_argument(fmt::format("--variant: unknown variant '{}' (known: {}, all)", item,
-                                              fmt::join(variant_names(), ", ")));
+      throw std::invalid_argument(fmt::format("--variant: unknown variant '{}' (known: {}, all)",
+                                              item, fmt::join(variant_names(), ", ")));
     }
     add(Request{v, std::nullopt});
   }
@@ -119,8 +128,9 @@ void check_weights(const Plan& plan) {
   if (plan.graph.edges) return;  // a file: the reader has checked it
   for (int n : plan.sizes) {
     if (static_cast<int64_t>(n - 1) * plan.graph.spec.wmax >= kInf) {
-      throw std::invalid_argument(fmt::format(
-          "--wmax {} with n = {}: distances could reach the unreachable value", plan.graph.spec.wmax, n));
+      throw std::invalid_argument(
+          fmt::format("--wmax {} with n = {}: distances could reach the unreachable value",
+                      plan.graph.spec.wmax, n));
     }
   }
 }
@@ -130,46 +140,58 @@ uint64_t expected_edges(const GraphInput& graph, int n) {
   const GraphSpec& s = graph.spec;
   const double pairs = static_cast<double>(n) * (n - 1), copies = 1 + s.duplicates;
   switch (s.kind) {
-    case GraphKind::kRandom: return static_cast<uint64_t>(s.density * pairs * copies);
-    case GraphKind::kComponents: return static_cast<uint64_t>(s.density * pairs / std::max(1, s.components) * copies);
-    default: return static_cast<uint64_t>(4.0 * n * copies);  // chain, grid, star: a few edges a vertex
+    case GraphKind::kRandom:
+      return static_cast<uint64_t>(s.density * pairs * copies);
+    case GraphKind::kComponents:
+      return static_cast<uint64_t>(s.density * pairs / std::max(1, s.components) * copies);
+    default:
+      return static_cast<uint64_t>(4.0 * n * copies);  // chain, grid, star: a few edges a vertex
   }
 }
 
 WorkingSet working_set(const Plan& plan, int n) {
   const uint64_t matrix = matrix_bytes(n), edges = expected_edges(plan.graph, n);
-  const std::string reference = reference_kind(n, plan.cpu_reference_max_n, plan.reference, plan.baseline);
+  const std::string reference =
+      reference_kind(n, plan.cpu_reference_max_n, plan.reference, plan.baseline);
   const bool certificate = reference == kCertificate;
   // The work buffer in the widest layout a request solves in (sm90 pads its rows to its tile;
   // a request without a config is taken at its declared defaults, the widest of its tiles).
   // Beside it, the most scratch a request's solve allocates itself (sm90_u16: its 16-bit copy).
   uint64_t work = 0, scratch = 0;
-  bool several = false;  // a run on several GPUs: the input kept on the host, the output gathered there
+  // a run on several GPUs: the input kept on the host, the output gathered there
+  bool several = false;
   for (const Request& r : plan.requests) {
     const Config& c = r.config.value_or(r.variant->defaults);
     if (runs_on_one_gpu(plan, r, n)) {
       work = std::max<uint64_t>(work, buffer_elems(*r.variant, c, n) * sizeof(int32_t));
       scratch = std::max(scratch, scratch_bytes(*r.variant, c, n));
     }
-    several = several || (r.variant->multi_gpu && *std::max_element(plan.gpus.begin(), plan.gpus.end()) > 1);
+    several = several ||
+              (r.variant->multi_gpu && *std::max_element(plan.gpus.begin(), plan.gpus.end()) > 1);
   }
   WorkingSet w;
-  if (work > 0) w.device = matrix + work + scratch + (certificate ? device_certificate_bytes(n, edges) : 0);  // the pristine copy too
-  w.host = matrix * (reference == "cpu-reference" ? 2 : 1) + edges * sizeof(Edge) + (certificate ? edges * 8 : 0) +
-           (several ? 2 * matrix : 0);
+  if (work > 0)
+    // the pristine copy too
+    w.device = matrix + work + scratch + (certificate ? device_certificate_bytes(n, edges) : 0);
+  w.host = matrix * (reference == "cpu-reference" ? 2 : 1) + edges * sizeof(Edge) +
+           (certificate ? edges * 8 : 0) + (several ? 2 * matrix : 0);
   return w;
 }
 
 bool runs_on_one_gpu(const Plan& plan, const Request& r, int n) {
-  if (plan.baseline_added && r.variant->name == plan.baseline && !r.config && n > plan.baseline_max_n) return false;
-  return !r.variant->multi_gpu || std::find(plan.gpus.begin(), plan.gpus.end(), 1) != plan.gpus.end();
+  if (plan.baseline_added && r.variant->name == plan.baseline && !r.config &&
+      n > plan.baseline_max_n)
+    return false;
+  return !r.variant->multi_gpu ||
+         std::find(plan.gpus.begin(), plan.gpus.end(), 1) != plan.gpus.end();
 }
 
 uint64_t multi_gpu_bytes(const Plan& plan, int n, int gpus) {
   uint64_t most = 0;
   for (const Request& r : plan.requests) {
     if (!r.variant->multi_gpu) continue;
-    const Partition part = partition_rows(n, r.variant->multi_gpu->tile(r.config.value_or(r.variant->defaults)), gpus);
+    const Partition part =
+        partition_rows(n, r.variant->multi_gpu->tile(r.config.value_or(r.variant->defaults)), gpus);
     uint64_t bytes = part.max_bytes_per_rank();
     if (transport_shares_device(plan.transport)) {
       bytes = 0;
@@ -187,15 +209,20 @@ std::string memory_problem(const Plan& plan, uint64_t device_free, uint64_t host
     for (int gpus : plan.gpus) {
       const uint64_t need = gpus > 1 ? multi_gpu_bytes(plan, n, gpus) : 0;
       if (need > device_free)
-        return fmt::format("n = {} on {} GPUs needs {} of device memory {}, {} are free", n, gpus, human_bytes(need),
-                           transport_shares_device(plan.transport) ? "on the one GPU that holds every rank" : "per GPU",
+        return fmt::format("n = {} on {} GPUs needs {} of device memory {}, {} are free", n, gpus,
+                           human_bytes(need),
+                           transport_shares_device(plan.transport)
+                               ? "on the one GPU that holds every rank"
+                               : "per GPU",
                            human_bytes(device_free));
     }
     const WorkingSet w = working_set(plan, n);
     if (w.device > device_free)
-      return fmt::format("n = {} needs {} of device memory, {} are free", n, human_bytes(w.device), human_bytes(device_free));
+      return fmt::format("n = {} needs {} of device memory, {} are free", n, human_bytes(w.device),
+                         human_bytes(device_free));
     if (w.host > host_free)
-      return fmt::format("n = {} needs {} of host memory, {} are available", n, human_bytes(w.host), human_bytes(host_free));
+      return fmt::format("n = {} needs {} of host memory, {} are available", n, human_bytes(w.host),
+                         human_bytes(host_free));
   }
   return "";
 }

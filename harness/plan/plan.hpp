@@ -77,7 +77,8 @@ std::string gpu_count_problem(const std::vector<int>& counts, int present);
 void check_reps(SampleOptions& s, bool min_given, bool max_given);
 
 // Requests from --variant (names or "all") and --config texts; throws std::invalid_argument.
-std::vector<Request> select_requests(const std::string& variants, const std::vector<std::string>& configs);
+std::vector<Request> select_requests(const std::string& variants,
+                                     const std::vector<std::string>& configs);
 
 // Puts the baseline variant first unless it is requested at its default or `reuse` says its
 // samples come from an earlier results file.

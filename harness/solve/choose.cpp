@@ -93,9 +93,9 @@ NamedConfig choose_for_gpus(const Choice& c, const DeviceInfo& dev, int n, int g
   const Partition part = partition_rows(n, distributed_tile(v, chosen.config), gpus);
   const uint64_t need = part.max_bytes_per_rank() * (one_gpu ? gpus : 1);
   if (const uint64_t free = device_free_bytes(); need > free)
-    throw std::runtime_error(fmt::format(
-        "V = {} on {} GPUs needs {} of device memory {}, {} are free", n, gpus, human_bytes(need),
-        one_gpu ? "on the one GPU" : "per GPU", human_bytes(free)));
+    throw std::runtime_error(
+        fmt::format("V = {} on {} GPUs needs {} of device memory {}, {} are free", n, gpus,
+                    human_bytes(need), one_gpu ? "on the one GPU" : "per GPU", human_bytes(free)));
   check_host_matrices(n, 3, "the input, the distributed engine's copy and the gathered distances");
   if (log)
     log(fmt::format("solving with {} on {} {}s ({})", config_name(v.name, chosen.config), gpus,

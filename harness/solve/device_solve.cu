@@ -1,11 +1,10 @@
 // harness/solve/device_solve.hpp; the kernels are in kernels/adjacency.cuh.
-#include "harness/solve/device_solve.hpp"
-
 #include <algorithm>
 #include <chrono>
 
 #include "core/cuda_check.hpp"
 #include "harness/measure/matrix_layout.hpp"
+#include "harness/solve/device_solve.hpp"
 #include "kernels/adjacency.cuh"
 
 namespace apsp::harness {
@@ -15,15 +14,17 @@ constexpr int kThreads = 256, kBlocks = 4096;  // grid-stride loops: enough bloc
 static_assert(sizeof(int3) == sizeof(Edge), "edges go to the device as (src, dst, w) triples");
 }  // namespace
 
-uint64_t device_build_bytes(const EdgeList& g) { return std::max<uint64_t>(g.edges.size(), 1) * sizeof(Edge); }
+uint64_t device_build_bytes(const EdgeList& g) {
+  return std::max<uint64_t>(g.edges.size(), 1) * sizeof(Edge);
+}
 
 void build_matrix_on_device(int32_t* d, int pitch, const EdgeList& g, cudaStream_t stream) {
   const DeviceBuffer<int3> edges = to_device<int3>(g.edges);  // landed when it returns
   kernels::adjacency::fill<<<kBlocks, kThreads, 0, stream>>>(d, g.num_vertices, pitch, kPadding);
   APSP_CUDA_CHECK_LAUNCH();
   if (!g.edges.empty()) {
-    kernels::adjacency::scatter<<<kBlocks, kThreads, 0, stream>>>(d, pitch, edges.get(),
-                                                                   static_cast<long long>(g.edges.size()));
+    kernels::adjacency::scatter<<<kBlocks, kThreads, 0, stream>>>(
+        d, pitch, edges.get(), static_cast<long long>(g.edges.size()));
     APSP_CUDA_CHECK_LAUNCH();
   }
   APSP_CUDA_CHECK(cudaStreamSynchronize(stream));  // the edges' buffer is freed on return
@@ -39,9 +40,13 @@ struct DeviceSolve::Bands {
 };
 
 DeviceSolve::DeviceSolve(const EdgeList& g, const Variant& v, const Config& c, size_t band_bytes)
-    : g_(g), v_(v), c_(c), n_(g.num_vertices), pitch_(row_pitch(v, c, n_)),
-      band_rows_(static_cast<int>(std::clamp<size_t>(band_bytes / (sizeof(int32_t) * std::max(n_, 1)), 1,
-                                                     std::max(n_, 1)))),
+    : g_(g),
+      v_(v),
+      c_(c),
+      n_(g.num_vertices),
+      pitch_(row_pitch(v, c, n_)),
+      band_rows_(static_cast<int>(std::clamp<size_t>(
+          band_bytes / (sizeof(int32_t) * std::max(n_, 1)), 1, std::max(n_, 1)))),
       d_(buffer_elems(v, c, n_)) {}
 
 DeviceSolve::~DeviceSolve() = default;
@@ -50,7 +55,8 @@ DeviceSolve::Times DeviceSolve::run() {
   Times t;
   const auto start = std::chrono::steady_clock::now();
   build_matrix_on_device(d_.get(), pitch_, g_, stream_.get());
-  t.build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  t.build_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   CudaEvent e0, e1;
   e0.record(stream_.get());
   v_.run(d_.get(), n_, c_, stream_.get(), nullptr);
@@ -80,8 +86,8 @@ const int32_t* DeviceSolve::compact() {
 
 int32_t DeviceSolve::at(int i, int j) {
   int32_t x = 0;
-  APSP_CUDA_CHECK(cudaMemcpyAsync(&x, d_.get() + static_cast<size_t>(i) * pitch_ + j, sizeof x, cudaMemcpyDeviceToHost,
-                                  stream_.get()));
+  APSP_CUDA_CHECK(cudaMemcpyAsync(&x, d_.get() + static_cast<size_t>(i) * pitch_ + j, sizeof x,
+                                  cudaMemcpyDeviceToHost, stream_.get()));
   stream_.synchronize();
   return x;
 }
@@ -90,9 +96,10 @@ const int32_t* DeviceSolve::band(int first, int count) {
   Bands& b = *bands_;
   const auto copy = [&](int slot, int from, int rows) {
     const size_t row = static_cast<size_t>(n_) * sizeof(int32_t);
-    APSP_CUDA_CHECK(cudaMemcpy2DAsync(b.buf[slot].get(), row, d_.get() + static_cast<size_t>(from) * pitch_,
-                                      static_cast<size_t>(pitch_) * sizeof(int32_t), row, rows, cudaMemcpyDeviceToHost,
-                                      copies_.get()));
+    APSP_CUDA_CHECK(cudaMemcpy2DAsync(b.buf[slot].get(), row,
+                                      d_.get() + static_cast<size_t>(from) * pitch_,
+                                      static_cast<size_t>(pitch_) * sizeof(int32_t), row, rows,
+                                      cudaMemcpyDeviceToHost, copies_.get()));
     b.ready[slot].record(copies_.get());
     b.first[slot] = from;
     b.count[slot] = rows;
@@ -104,7 +111,8 @@ const int32_t* DeviceSolve::band(int first, int count) {
   APSP_CUDA_CHECK(cudaEventSynchronize(b.ready[other].get()));
   b.slot = other;
   // The next band goes into the buffer handed out before, which the caller is done with.
-  if (const int next = first + count; next < n_) copy(other ^ 1, next, std::min(band_rows_, n_ - next));
+  if (const int next = first + count; next < n_)
+    copy(other ^ 1, next, std::min(band_rows_, n_ - next));
   return b.buf[other].get();
 }
 

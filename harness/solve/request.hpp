@@ -21,7 +21,7 @@ struct SolveRequest {
   std::string db_path;  // a tuning database auto may pick from; "": none is read
   int gpus = 1;         // above 1: the distributed engine over this many GPUs
   std::string transport = kDefaultTransport;  // how those ranks exchange panels (registered name)
-  bool verify = false;            // the shortest-path certificate, before anything is written
+  bool verify = false;  // the shortest-path certificate, before anything is written
   // One shortest path (s, t), read from the next hops after the solve (Solver::path_line).
   std::optional<std::pair<int, int>> path;
   // Where the distances and the next-hop matrix go: a file (it appears only when whole), or "-"

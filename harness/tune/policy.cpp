@@ -26,13 +26,15 @@ extern const int kEmbeddedPolicyCount;
 Policy policy_from_json(const json& j, const std::string& where) {
   const auto schema = j.is_object() ? j.find("schema") : j.end();
   if (schema == j.end() || *schema != kPolicySchema)
-    throw std::runtime_error(fmt::format("{}: not a policy table (schema \"{}\" expected)", where, kPolicySchema));
+    throw std::runtime_error(
+        fmt::format("{}: not a policy table (schema \"{}\" expected)", where, kPolicySchema));
   Policy p;
   try {
     namespace jr = json_read;
     p.device = device_model_from_json(jr::member(j, "device", ""), "/device");
     p.provenance = jr::member(j, "provenance", "");
-    for (const auto& [variant, ranges] : jr::object(jr::member(j, "variants", ""), "/variants").items()) {
+    for (const auto& [variant, ranges] :
+         jr::object(jr::member(j, "variants", ""), "/variants").items()) {
       std::vector<PolicyRange>& out = p.variants[variant];
       for (size_t i = 0; i < jr::array(ranges, jr::at("/variants", variant)).size(); ++i) {
         const json& r = ranges[i];
@@ -44,12 +46,14 @@ Policy policy_from_json(const json& j, const std::string& where) {
         range.config = jr::config(jr::member(r, "config", at), jr::at(at, "config"));
         range.tuned_n = jr::size(jr::member(r, "tuned_n", at), jr::at(at, "tuned_n"));
         range.median_ms = jr::non_negative(jr::member(r, "median_ms", at), jr::at(at, "median_ms"));
-        range.default_ms = r.contains("default_ms") ? jr::non_negative(r["default_ms"], jr::at(at, "default_ms")) : 0.0;
+        range.default_ms = r.contains("default_ms")
+                               ? jr::non_negative(r["default_ms"], jr::at(at, "default_ms"))
+                               : 0.0;
         if (range.n_min < 1 || range.n_max < range.n_min || range.median_ms <= 0 ||
             // n_min - 1, not n_max + 1: a range after an open one (n_max INT_MAX) would overflow.
             (!out.empty() && range.n_min - 1 != out.back().n_max))
-          throw std::runtime_error(fmt::format("{}: {} has a malformed range at n_min = {}", where, escaped(variant),
-                                               range.n_min));
+          throw std::runtime_error(fmt::format("{}: {} has a malformed range at n_min = {}", where,
+                                               escaped(variant), range.n_min));
         out.push_back(std::move(range));
       }
     }
@@ -120,7 +124,8 @@ bool runs(const Variant& v, const Config& c, int n, const DeviceInfo& device) {
 
 // An entry's fastest sample (its median where it has none).
 double fastest_sample_ms(const TuningEntry& e) {
-  return e.samples_ms.empty() ? e.median_ms : *std::min_element(e.samples_ms.begin(), e.samples_ms.end());
+  return e.samples_ms.empty() ? e.median_ms
+                              : *std::min_element(e.samples_ms.begin(), e.samples_ms.end());
 }
 
 }  // namespace
@@ -175,12 +180,12 @@ std::optional<PolicyRange> range_at(const TuningDb& db, const TuningMatch& match
   const TuningEntry* best = fastest_by_median([](const TuningEntry&) { return true; });
   const std::string replaced = config_name(v.name, default_config(v, n, &device, current).config);
   const TuningEntry* ref = db.find(match, replaced, n);
-  const std::string why = !best ? fmt::format("none of its measured configs is compiled by this build ({})", not_built)
-                          : !ref ? fmt::format("the database lacks the default it would replace ({})", replaced)
-                          : ref->status != "ok"
-                              ? fmt::format("the default it would replace ({}) is {} there: {}", replaced, ref->status,
-                                            ref->reason)
-                              : "";
+  const std::string why =
+      !best  ? fmt::format("none of its measured configs is compiled by this build ({})", not_built)
+      : !ref ? fmt::format("the database lacks the default it would replace ({})", replaced)
+      : ref->status != "ok" ? fmt::format("the default it would replace ({}) is {} there: {}",
+                                          replaced, ref->status, ref->reason)
+                            : "";
   if (!why.empty()) {
     if (skipped) skipped->push_back(fmt::format("{} at n = {}: {}", v.name, n, why));
     return std::nullopt;
@@ -208,7 +213,8 @@ std::optional<PolicyRange> range_at(const TuningDb& db, const TuningMatch& match
 void split_n_axis(std::vector<PolicyRange>& ranges) {
   ranges.front().n_min = 1;
   for (size_t i = 0; i + 1 < ranges.size(); ++i) {
-    const int split = static_cast<int>(std::sqrt(double(ranges[i].tuned_n) * ranges[i + 1].tuned_n));
+    const int split =
+        static_cast<int>(std::sqrt(double(ranges[i].tuned_n) * ranges[i + 1].tuned_n));
     ranges[i].n_max = split;
     ranges[i + 1].n_min = split + 1;
   }
@@ -230,7 +236,8 @@ Policy policy_from_db(const TuningDb& db, const TuningMatch& match, const Device
       if (match.accepts(e) && e.variant == v.name && e.status == "ok") sizes.insert(e.n);
     std::vector<PolicyRange> ranges;
     for (int n : sizes)
-      if (auto r = range_at(db, match, device, current, v, n, skipped)) ranges.push_back(std::move(*r));
+      if (auto r = range_at(db, match, device, current, v, n, skipped))
+        ranges.push_back(std::move(*r));
     if (ranges.empty()) continue;
     split_n_axis(ranges);
     p.variants[v.name] = std::move(ranges);

@@ -5,10 +5,9 @@
 // variant's heuristic (Variant::heuristic), then to its declared defaults.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <climits>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -29,9 +28,9 @@ inline constexpr const char* kSolverVariantU16 = "sm90_u16";
 struct PolicyRange {
   int n_min = 1, n_max = INT_MAX;  // inclusive
   Config config;
-  int tuned_n = 0;          // where it was measured
-  double median_ms = 0;     // its time there
-  double default_ms = 0;    // the default it replaced, measured there (0: it is the default)
+  int tuned_n = 0;        // where it was measured
+  double median_ms = 0;   // its time there
+  double default_ms = 0;  // the default it replaced, measured there (0: it is the default)
 };
 
 struct Policy {

@@ -38,7 +38,8 @@ class Tracker {
 bool exists_in(const Exists& exists, const Config& c) { return !exists || exists(c); }
 
 // The points of the space: its combinations that exist.
-std::vector<Config> points_of(const std::vector<Param>& space, const Config& base, const Exists& exists) {
+std::vector<Config> points_of(const std::vector<Param>& space, const Config& base,
+                              const Exists& exists) {
   std::vector<Config> all = enumerate_space(space, base);
   std::erase_if(all, [&](const Config& c) { return !exists_in(exists, c); });
   return all;
@@ -90,7 +91,8 @@ SearchResult hill_climb(const std::vector<Param>& space, const Config& base, int
         if (exists_in(exists, c)) neighbours.push_back(std::move(c));
       }
     }
-    for (size_t i = neighbours.size(); i > 1; --i) std::swap(neighbours[i - 1], neighbours[rng.below(i)]);
+    for (size_t i = neighbours.size(); i > 1; --i)
+      std::swap(neighbours[i - 1], neighbours[rng.below(i)]);
     std::optional<Config> next;
     std::optional<double> next_score;
     for (const Config& c : neighbours) {
@@ -107,7 +109,8 @@ SearchResult hill_climb(const std::vector<Param>& space, const Config& base, int
       continue;
     }
     // A local optimum: restart from an unvisited point, if any is left.
-    auto fresh = std::find_if(restarts.begin(), restarts.end(), [&](const Config& c) { return !t.seen(c); });
+    auto fresh =
+        std::find_if(restarts.begin(), restarts.end(), [&](const Config& c) { return !t.seen(c); });
     if (fresh == restarts.end() || t.evaluated() >= budget) break;
     current = *fresh;
     score = t.eval(current);

@@ -24,8 +24,9 @@ SolverChoice choose_solver(const DeviceInfo& dev, int n, int64_t max_weight, con
   // Why 16 bits, when so: the rule with this graph's numbers.
   const std::string precision =
       solver.precision == kPrecisionU16x2
-          ? fmt::format("16-bit distances: (V - 1) * largest weight = {} * {} = {} < {}; ", std::max(n - 1, 0),
-                        max_weight, static_cast<int64_t>(std::max(n - 1, 0)) * max_weight, kInf16)
+          ? fmt::format("16-bit distances: (V - 1) * largest weight = {} * {} = {} < {}; ",
+                        std::max(n - 1, 0), max_weight,
+                        static_cast<int64_t>(std::max(n - 1, 0)) * max_weight, kInf16)
           : "";
   SolverChoice out{{&solver, d.config}, precision + d.source};
   if (!db) return out;
@@ -33,23 +34,27 @@ SolverChoice choose_solver(const DeviceInfo& dev, int n, int64_t max_weight, con
   match.device = DeviceModel::of(dev);
   match.kernels = current_build().kernels;
   match.any_graph = true;
-  auto reference_at = [&](int m) { return NamedConfig{&solver, default_config(solver, m, &dev).config}; };
+  auto reference_at = [&](int m) {
+    return NamedConfig{&solver, default_config(solver, m, &dev).config};
+  };
   auto admits = [&](const std::string& name) {
     const Variant* v = find_variant(name);
     return v && admission_problem(*v, n, max_weight).empty();
   };
   const auto pick = pick_tuned(*db, match, "", n, reference_at, admits);
   if (!pick) {
-    out.why = fmt::format("{}{}; {} holds no entries for this device and build within a factor 2 of n = {} that "
-                          "include that default",
-                          precision, d.source, db_path, n);
+    out.why = fmt::format(
+        "{}{}; {} holds no entries for this device and build within a factor 2 of n = {} that "
+        "include that default",
+        precision, d.source, db_path, n);
   } else if (!pick->improves()) {
-    out.why = fmt::format("{}{}; in {} nothing beat it at n = {} ({:.3f} ms)", precision, d.source, db_path,
-                          pick->reference->n, pick->reference->median_ms);
+    out.why = fmt::format("{}{}; in {} nothing beat it at n = {} ({:.3f} ms)", precision, d.source,
+                          db_path, pick->reference->n, pick->reference->median_ms);
   } else {
     out.chosen = NamedConfig{find_variant(pick->pick->variant), pick->pick->config};
-    out.why = fmt::format("{}tuned in {} at n = {}: {:.3f} ms against the default's {:.3f} ms", precision, db_path,
-                          pick->pick->n, pick->pick->median_ms, pick->reference->median_ms);
+    out.why =
+        fmt::format("{}tuned in {} at n = {}: {:.3f} ms against the default's {:.3f} ms", precision,
+                    db_path, pick->pick->n, pick->pick->median_ms, pick->reference->median_ms);
   }
   return out;
 }
@@ -61,10 +66,11 @@ std::optional<double> cpu_solve_estimate_s(double elapsed_s, int rounds_done, in
 
 std::string cpu_solve_estimate_line(int n, double estimate_s) {
   if (estimate_s <= 60) return "";
-  return fmt::format("the CPU solve of V = {} will take {} (at the rate so far); with a CUDA "
-                     "device present (nvidia-smi lists it, CUDA_VISIBLE_DEVICES does not hide it) apsp solves "
-                     "on the GPU by default",
-                     n, rough_duration(estimate_s));
+  return fmt::format(
+      "the CPU solve of V = {} will take {} (at the rate so far); with a CUDA "
+      "device present (nvidia-smi lists it, CUDA_VISIBLE_DEVICES does not hide it) apsp solves "
+      "on the GPU by default",
+      n, rough_duration(estimate_s));
 }
 
 }  // namespace apsp::harness

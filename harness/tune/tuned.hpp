@@ -27,9 +27,10 @@ using ReferenceAt = std::function<NamedConfig(int n)>;
 // `variant` ("" for any variant; then only those `allowed` passes, when given) that this build
 // compiles, or the reference if none beats it. nullopt when no such size exists: run the
 // shipped default.
-std::optional<TunedPick> pick_tuned(const TuningDb& db, const TuningMatch& match,
-                                    const std::string& variant, int n, const ReferenceAt& reference_at,
-                                    const std::function<bool(const std::string& variant)>& allowed = {});
+std::optional<TunedPick> pick_tuned(
+    const TuningDb& db, const TuningMatch& match, const std::string& variant, int n,
+    const ReferenceAt& reference_at,
+    const std::function<bool(const std::string& variant)>& allowed = {});
 
 // What a variant asked for with --tuned runs at n on `device` (null: none): the database's pick
 // where it beat the shipped default there, else that default. `note` is the line saying which
@@ -41,16 +42,18 @@ struct TunedChoice {
   std::string note;
   bool picked = false;  // the database's pick, not the default
 };
-TunedChoice choose_tuned(const TuningDb& db, const std::string& db_path, const TuningMatch& match, const Variant& v,
-                         int n, const DeviceInfo* device);
+TunedChoice choose_tuned(const TuningDb& db, const std::string& db_path, const TuningMatch& match,
+                         const Variant& v, int n, const DeviceInfo* device);
 
 // A dry run's lines for a variant asked with --tuned: per n, the config it would run (the
 // pick or the default) and why; one line instead when the database holds no entry of the
 // device model at all (none apply).
-std::vector<std::string> describe_tuned(const TuningDb& db, const std::string& db_path, const TuningMatch& match,
-                                        const Variant& v, const std::vector<int>& sizes, const DeviceInfo& device);
+std::vector<std::string> describe_tuned(const TuningDb& db, const std::string& db_path,
+                                        const TuningMatch& match, const Variant& v,
+                                        const std::vector<int>& sizes, const DeviceInfo& device);
 
 // The match of --tuned for a run on `device` with this graph and build (the relaxations kept).
-TuningMatch tuned_match(TuningMatch relaxed, const DeviceInfo& device, const GraphKey& graph, const BuildId& build);
+TuningMatch tuned_match(TuningMatch relaxed, const DeviceInfo& device, const GraphKey& graph,
+                        const BuildId& build);
 
 }  // namespace apsp::harness

@@ -32,7 +32,8 @@ std::vector<const Variant*> tunable_variants(const std::string& names, const std
     }
   }
   std::erase_if(out, [&](const Variant* v) { return params_in_group(*v, group).empty(); });
-  if (out.empty()) throw std::invalid_argument(fmt::format("no selected variant has {} parameters", group));
+  if (out.empty())
+    throw std::invalid_argument(fmt::format("no selected variant has {} parameters", group));
   return out;
 }
 
@@ -78,8 +79,8 @@ class SizeTuner {
     match_.graph = GraphKey{std::string(to_string(spec.kind)), spec.density, spec.wmax};
     match_.kernels = s.build.kernels;
     if (obs.progress) obs.progress(fmt::format("n = {}: the graph and its reference output", n));
-    const Doing doing(fmt::format("making the n = {} graph and its reference output ({} a matrix)", n,
-                                  human_bytes(matrix_bytes(n))));
+    const Doing doing(fmt::format("making the n = {} graph and its reference output ({} a matrix)",
+                                  n, human_bytes(matrix_bytes(n))));
     bench_.emplace(generate(spec), s.executor_factory());
   }
 
@@ -100,8 +101,8 @@ class SizeTuner {
     if (!o_.fresh || measured_here_.count(name)) {
       if (const TuningEntry* e = db_.find(match(v), name, n_)) return ok_median(*e);
     }
-    TuningEntry e{match_.device, v.name, n_, c, name, match_.graph, o_.graph.seed, build_of(v, s_.build), "ok", "", {},
-                  0, now_iso()};
+    TuningEntry e{match_.device,         v.name, n_, c,  name, match_.graph, o_.graph.seed,
+                  build_of(v, s_.build), "ok",   "", {}, 0,    now_iso()};
     // A graph the variant does not solve exactly (Variant::admits) is never run: rejected.
     std::string why = bench_->admission(v);
     if (why.empty()) why = v.check(c, n_, *s_.device);
@@ -117,13 +118,15 @@ class SizeTuner {
         e.status = "failed";
         e.reason = verdict.error;
         disqualified_ = true;
-        note(fmt::format("  !! n = {}: {} DISQUALIFIED, wrong result: {}", n_, name, verdict.error));
+        note(
+            fmt::format("  !! n = {}: {} DISQUALIFIED, wrong result: {}", n_, name, verdict.error));
       } else {
         const int reps = planned_reps(verdict.first_ms, o_.sampling);
         e.samples_ms = take_samples(bench_->executor(v), v, c, reps, o_.sampling);
         e.median_ms = median(e.samples_ms);
       }
-      measuring_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      measuring_s_ +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       ++measured_for_rate_;
     }
     ++measured_now_;
@@ -147,7 +150,8 @@ class SizeTuner {
     const int total = std::max(planned_, visited_);
     const double mean_s = measured_for_rate_ > 0 ? measuring_s_ / measured_for_rate_ : 0;
     const std::string left = time_left(mean_s * (total - visited_ + 1));
-    return fmt::format("n = {}: [{}/{}] {}{}", n_, visited_, total, name, left.empty() ? "" : ", " + left);
+    return fmt::format("n = {}: [{}/{}] {}{}", n_, visited_, total, name,
+                       left.empty() ? "" : ", " + left);
   }
 
   int n_;
@@ -175,7 +179,8 @@ Leaderboard leaderboard(const Variant& v, int n, const TuningDb& db, const Tunin
     if (match.accepts(e) && e.variant == v.name && e.n == n && e.status == "ok") ok.push_back(&e);
   std::sort(ok.begin(), ok.end(), [](auto* a, auto* b) { return a->median_ms < b->median_ms; });
   for (size_t i = 0; i < ok.size() && i < static_cast<size_t>(top); ++i) {
-    LeaderRow row{*ok[i], bootstrap_ratio_ci95(ok[i]->samples_ms, {1.0}), std::nullopt, std::nullopt};
+    LeaderRow row{*ok[i], bootstrap_ratio_ci95(ok[i]->samples_ms, {1.0}), std::nullopt,
+                  std::nullopt};
     if (d && d->status == "ok") row.vs_default = d->median_ms / ok[i]->median_ms;
     if (naive_ms) row.vs_naive = *naive_ms / ok[i]->median_ms;
     b.rows.push_back(row);
@@ -185,8 +190,9 @@ Leaderboard leaderboard(const Variant& v, int n, const TuningDb& db, const Tunin
 
 }  // namespace
 
-TuneReport tune(const std::vector<const Variant*>& variants, const std::vector<int>& sizes, const TuneOptions& o,
-                const Session& s, TuningDb& db, const std::string& db_path, const Observer& obs) {
+TuneReport tune(const std::vector<const Variant*>& variants, const std::vector<int>& sizes,
+                const TuneOptions& o, const Session& s, TuningDb& db, const std::string& db_path,
+                const Observer& obs) {
   TuneReport report;
   const DeviceInfo& dev = *s.device;
   for (int n : sizes) {
@@ -211,9 +217,10 @@ TuneReport tune(const std::vector<const Variant*>& variants, const std::vector<i
       const Objective f = [&](const Config& c) { return size.measure(*v, c); };
       const Exists built = [&](const Config& c) { return is_built(*v, c); };
       size.measure(*v, def);
-      const SearchResult r = strategy == "grid"     ? grid_search(space, def, f, built)
-                             : strategy == "random" ? random_search(space, def, budget, o.seed, f, built)
-                                                    : hill_climb(space, def, budget, o.seed, f, built);
+      const SearchResult r = strategy == "grid" ? grid_search(space, def, f, built)
+                             : strategy == "random"
+                                 ? random_search(space, def, budget, o.seed, f, built)
+                                 : hill_climb(space, def, budget, o.seed, f, built);
       Leaderboard b = leaderboard(*v, n, db, size.match(*v), def, naive_ms, o.top);
       b.strategy = r.strategy;
       b.evaluated = r.evaluated;
@@ -231,15 +238,25 @@ nlohmann::json leaderboards_json(const TuneReport& report, const Session& s) {
   for (const Leaderboard& b : report.boards) {
     nlohmann::json top = nlohmann::json::array();
     for (const LeaderRow& r : b.rows) {
-      top.push_back({{"config", r.entry.config}, {"name", r.entry.name}, {"median_ms", r.entry.median_ms},
-                     {"ci95", {r.ci95.first, r.ci95.second}},
-                     {"speedup_vs_default", r.vs_default ? nlohmann::json(*r.vs_default) : nlohmann::json()},
-                     {"speedup_vs_naive", r.vs_naive ? nlohmann::json(*r.vs_naive) : nlohmann::json()}});
+      top.push_back(
+          {{"config", r.entry.config},
+           {"name", r.entry.name},
+           {"median_ms", r.entry.median_ms},
+           {"ci95", {r.ci95.first, r.ci95.second}},
+           {"speedup_vs_default", r.vs_default ? nlohmann::json(*r.vs_default) : nlohmann::json()},
+           {"speedup_vs_naive", r.vs_naive ? nlohmann::json(*r.vs_naive) : nlohmann::json()}});
     }
-    boards.push_back({{"variant", b.variant}, {"n", b.n}, {"strategy", b.strategy}, {"evaluated", b.evaluated},
-                      {"measured_now", b.measured_now}, {"default", b.default_name}, {"top", top}});
+    boards.push_back({{"variant", b.variant},
+                      {"n", b.n},
+                      {"strategy", b.strategy},
+                      {"evaluated", b.evaluated},
+                      {"measured_now", b.measured_now},
+                      {"default", b.default_name},
+                      {"top", top}});
   }
-  return {{"schema", "apsp-leaderboard/2"}, {"context", to_json(make_context(s))}, {"leaderboards", boards}};
+  return {{"schema", "apsp-leaderboard/2"},
+          {"context", to_json(make_context(s))},
+          {"leaderboards", boards}};
 }
 
 }  // namespace apsp::harness

@@ -11,21 +11,21 @@
 
 #include "core/generators.hpp"
 #include "core/tuning_db.hpp"
+#include "harness/measure/sampler.hpp"
 #include "harness/pipeline/describe_plan.hpp"
 #include "harness/pipeline/pipeline.hpp"
-#include "harness/measure/sampler.hpp"
 
 namespace apsp::harness {
 
 struct TuneOptions {
-  std::string group = "batch";  // the search group (Param::group), or "all"
+  std::string group = "batch";    // the search group (Param::group), or "all"
   std::string strategy = "auto";  // grid, random, local; auto: grid when the space fits the budget
   int budget = 0;                 // most points per (variant, n); 0: the whole space
   uint64_t seed = 1;
   bool fresh = false;  // measure again points the database has
   SampleOptions sampling;
-  GraphSpec graph;  // num_vertices set per n
-  int top = 5;      // leaderboard rows
+  GraphSpec graph;                 // num_vertices set per n
+  int top = 5;                     // leaderboard rows
   std::string baseline = "naive";  // measured at every n: the leaderboards' "vs naive"
   std::string solver;              // its shipped default measured at every n; "": kSolverVariant
 };
@@ -71,8 +71,8 @@ SearchSpace search_space(const Variant& v, const TuneOptions& o);
 // Runs the search on `session`'s device, saving `db` to `db_path` after every new point.
 // The database's entries are keyed by this device, the graph spec and the session's build.
 TuneReport tune(const std::vector<const Variant*>& variants, const std::vector<int>& sizes,
-                const TuneOptions& options, const Session& session, TuningDb& db, const std::string& db_path,
-                const Observer& observer);
+                const TuneOptions& options, const Session& session, TuningDb& db,
+                const std::string& db_path, const Observer& observer);
 
 // The leaderboards as JSON (schema apsp-leaderboard/2).
 nlohmann::json leaderboards_json(const TuneReport& report, const Session& session);

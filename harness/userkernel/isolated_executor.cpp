@@ -1,7 +1,6 @@
 #include "harness/userkernel/isolated_executor.hpp"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -14,6 +13,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 extern char** environ;
@@ -44,7 +44,8 @@ class SharedMatrices {
     unmap();
     n_ = n;
     bytes_ = shared_matrices_bytes(n);
-    if (ftruncate(fd_, static_cast<off_t>(bytes_)) != 0) throw sys_error("ftruncate of the shared matrices");
+    if (ftruncate(fd_, static_cast<off_t>(bytes_)) != 0)
+      throw sys_error("ftruncate of the shared matrices");
     void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
     if (p == MAP_FAILED) throw sys_error("mmap of the shared matrices");
     base_ = static_cast<int32_t*>(p);
@@ -80,7 +81,8 @@ class Worker {
     close(sv[1]);
     if (rc != 0) {
       close(sv[0]);
-      throw std::runtime_error(fmt::format("cannot start the kernel worker {}: {}", program, std::strerror(rc)));
+      throw std::runtime_error(
+          fmt::format("cannot start the kernel worker {}: {}", program, std::strerror(rc)));
     }
     fd_ = sv[0];
   }
@@ -113,15 +115,18 @@ class Worker {
  private:
   // The next line from the worker, without its newline.
   std::string read_line(double timeout_s) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
     while (buffer_.find('\n') == std::string::npos) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
       pollfd p{fd_, POLLIN, 0};
       const int ready = left.count() > 0 ? poll(&p, 1, static_cast<int>(left.count())) : 0;
       if (ready < 0 && errno == EINTR) continue;
       if (ready == 0) {
         kill(pid_, SIGKILL);
-        throw std::runtime_error(fmt::format("no answer within {:g} s (--kernel-timeout); the kernel was stopped", timeout_s));
+        throw std::runtime_error(fmt::format(
+            "no answer within {:g} s (--kernel-timeout); the kernel was stopped", timeout_s));
       }
       char buf[4096];
       const ssize_t r = read(fd_, buf, sizeof buf);
@@ -139,8 +144,11 @@ class Worker {
     int status = 0;
     waitpid(pid_, &status, 0);
     pid_ = -1;
-    if (WIFSIGNALED(status)) return std::runtime_error(fmt::format("the kernel worker died (signal {})", WTERMSIG(status)));
-    return std::runtime_error(fmt::format("the kernel worker exited with code {}", WEXITSTATUS(status)));
+    if (WIFSIGNALED(status))
+      return std::runtime_error(
+          fmt::format("the kernel worker died (signal {})", WTERMSIG(status)));
+    return std::runtime_error(
+        fmt::format("the kernel worker exited with code {}", WEXITSTATUS(status)));
   }
 
   pid_t pid_ = -1;
@@ -151,7 +159,10 @@ class Worker {
 // What the worker needs to build the same UserKernel: the file, its hash (the worker refuses a
 // file changed since), the macros set from outside (the same compile-cache key) and the config.
 json kernel_of(const Variant& v, const Config& c) {
-  return {{"source", v.source}, {"hash", v.kernel_hash}, {"params", user_param_names(v)}, {"config", c}};
+  return {{"source", v.source},
+          {"hash", v.kernel_hash},
+          {"params", user_param_names(v)},
+          {"config", c}};
 }
 
 class IsolatedExecutor final : public Executor {
@@ -168,7 +179,9 @@ class IsolatedExecutor final : public Executor {
 
   // The worker's Sampler takes it on its device executor, reporting each sample as it goes.
   Measurement measure(const Variant& v, const Config& c, const MeasureSpec& spec) override {
-    return ask({{"op", "measure"}, {"kernel", kernel_of(v, c)}, {"spec", spec}}).at("measurement").get<Measurement>();
+    return ask({{"op", "measure"}, {"kernel", kernel_of(v, c)}, {"spec", spec}})
+        .at("measurement")
+        .get<Measurement>();
   }
 
   DistMatrix output() override {
@@ -193,7 +206,8 @@ class IsolatedExecutor final : public Executor {
       }
       return check(worker_->ask(command, o_.timeout_s));
     } catch (...) {
-      worker_.reset();  // a worker that failed once is not trusted again: the next command starts another
+      // a worker that failed once is not trusted again: the next command starts another
+      worker_.reset();
       loaded_in_worker_ = false;
       throw;
     }

@@ -20,7 +20,9 @@ namespace apsp::harness {
 
 // The memory file both sides map: the worker's fd 3, the input n x n matrix, then the output.
 inline constexpr int kWorkerMatrixFd = 3;
-inline size_t shared_matrices_bytes(int n) { return 2 * static_cast<size_t>(n) * n * sizeof(int32_t); }
+inline size_t shared_matrices_bytes(int n) {
+  return 2 * static_cast<size_t>(n) * n * sizeof(int32_t);
+}
 
 struct WorkerOptions {
   std::string program;     // "": default_worker_program()

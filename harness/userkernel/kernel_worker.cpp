@@ -2,7 +2,6 @@
 // parent. Every command is answered with one JSON line on fd 1 (a measurement's after a progress
 // line per sample); after an error it answers and exits, because its CUDA context may be dead.
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -11,6 +10,7 @@
 #include <functional>
 #include <iostream>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "core/device_info.hpp"
 #include "harness/measure/sampler.hpp"
@@ -24,7 +24,8 @@ using nlohmann::json;
 
 class WorkerState {
  public:
-  WorkerState() : device_(query_device()), executor_(make_executor(Target::kDevice, device_.l2_bytes)) {}
+  WorkerState()
+      : device_(query_device()), executor_(make_executor(Target::kDevice, device_.l2_bytes)) {}
   ~WorkerState() { unmap(); }
 
   // `progress` sends a line ahead of the answer.
@@ -53,7 +54,9 @@ class WorkerState {
     n_ = n;
     bytes_ = shared_matrices_bytes(n);
     void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, kWorkerMatrixFd, 0);
-    if (p == MAP_FAILED) throw std::runtime_error(fmt::format("the worker cannot map the matrices: {}", std::strerror(errno)));
+    if (p == MAP_FAILED)
+      throw std::runtime_error(
+          fmt::format("the worker cannot map the matrices: {}", std::strerror(errno)));
     map_ = static_cast<int32_t*>(p);
     DistMatrix input(n);
     std::memcpy(input.data(), map_, input.bytes());
@@ -77,8 +80,10 @@ class WorkerState {
       throw std::runtime_error(fmt::format("{} changed on disk since the run started", path));
     std::vector<Param> params;
     for (const std::string& name : names) params.push_back(Param{name, {}, "", "kernel"});
-    const CompileOptions options{cmd.at("arch").get<std::string>(), cmd.at("cache").get<std::string>()};
-    auto& kernel = kernels_.emplace_back(std::make_unique<UserKernel>(std::move(src), std::move(params), options));
+    const CompileOptions options{cmd.at("arch").get<std::string>(),
+                                 cmd.at("cache").get<std::string>()};
+    auto& kernel = kernels_.emplace_back(
+        std::make_unique<UserKernel>(std::move(src), std::move(params), options));
     return variants_.emplace(key, kernel->variant(Target::kDevice)).first->second;
   }
 
@@ -111,7 +116,8 @@ int serve_worker() {
     WorkerState state;
     for (std::string line; std::getline(std::cin, line);) {
       try {
-        reply(answers, state.handle(json::parse(line), [answers](const json& j) { reply(answers, j); }));
+        reply(answers,
+              state.handle(json::parse(line), [answers](const json& j) { reply(answers, j); }));
       } catch (const std::exception& e) {
         reply(answers, {{"error", e.what()}});
         return 1;

@@ -4,13 +4,13 @@
 #include <nvrtc.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <chrono>
-#include <cctype>
-#include <optional>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -30,7 +30,8 @@ constexpr int kContractVersion = 1;
 // kernels' prototypes, so that a definition with another signature is a compile error that
 // names the kernel.
 constexpr const char* kHeaderName = "apsp_kernel.h";
-constexpr const char* kHeader = R"(// apsp_kernel.h: included before every user kernel (docs/kernel-contract.md)
+constexpr const char* kHeader =
+    R"(// apsp_kernel.h: included before every user kernel (docs/kernel-contract.md)
 #pragma once
 #define APSP_INF 1073741823
 extern "C" __global__ void fw_phase1(int* d, int n, int k);
@@ -39,7 +40,19 @@ extern "C" __global__ void fw_phase3(int* d, int n, int k);
 )";
 
 // Values, in this order, of the array the epilogue defines; read back from the cubin.
-enum Slot { kTile, kThreadsX, kThreadsY, kBatch2, kHasBatch2, kBatch3, kHasBatch3, kShmem1, kShmem2, kShmem3, kSlots };
+enum Slot {
+  kTile,
+  kThreadsX,
+  kThreadsY,
+  kBatch2,
+  kHasBatch2,
+  kBatch3,
+  kHasBatch3,
+  kShmem1,
+  kShmem2,
+  kShmem3,
+  kSlots
+};
 constexpr const char* kGeometrySymbol = "apsp_contract_values";
 constexpr const char* kContractFile = "apsp-contract";
 
@@ -48,19 +61,27 @@ constexpr const char* kContractFile = "apsp-contract";
 std::string epilogue(const std::vector<std::string>& params) {
   std::string s = fmt::format("\n#line 1 \"{}\"\n", kContractFile);
   for (const char* required : {"TILE", "THREADS_X", "THREADS_Y"}) {
-    s += fmt::format("#ifndef {0}\n#error \"apsp-contract: the file does not #define {0}\"\n#endif\n", required);
+    s += fmt::format(
+        "#ifndef {0}\n#error \"apsp-contract: the file does not #define {0}\"\n#endif\n", required);
   }
   for (const char* optional : {"BATCH2", "BATCH3"}) {
-    s += fmt::format("#ifdef {0}\n#define APSP_HAS_{0} 1\n#else\n#define APSP_HAS_{0} 0\n#define {0} 1\n#endif\n",
-                     optional);
+    s += fmt::format(
+        "#ifdef {0}\n#define APSP_HAS_{0} 1\n#else\n#define APSP_HAS_{0} 0\n#define {0} "
+        "1\n#endif\n",
+        optional);
   }
-  for (const char* smem : {"SHMEM1", "SHMEM2", "SHMEM3"}) s += fmt::format("#ifndef {0}\n#define {0} 0\n#endif\n", smem);
+  for (const char* smem : {"SHMEM1", "SHMEM2", "SHMEM3"})
+    s += fmt::format("#ifndef {0}\n#define {0} 0\n#endif\n", smem);
   for (const std::string& p : params) {
-    s += fmt::format("#ifndef {0}\n#error \"apsp-contract: --param {0}: the file has no macro {0}\"\n#endif\n", p);
+    s += fmt::format(
+        "#ifndef {0}\n#error \"apsp-contract: --param {0}: the file has no macro {0}\"\n#endif\n",
+        p);
   }
-  s += fmt::format("extern \"C\" __device__ const int {}[] = {{TILE, THREADS_X, THREADS_Y, BATCH2, APSP_HAS_BATCH2, "
-                   "BATCH3, APSP_HAS_BATCH3, SHMEM1, SHMEM2, SHMEM3",
-                   kGeometrySymbol);
+  s += fmt::format(
+      "extern \"C\" __device__ const int {}[] = {{TILE, THREADS_X, THREADS_Y, BATCH2, "
+      "APSP_HAS_BATCH2, "
+      "BATCH3, APSP_HAS_BATCH3, SHMEM1, SHMEM2, SHMEM3",
+      kGeometrySymbol);
   for (const std::string& p : params) s += ", " + p;
   return s + "};\n";
 }
@@ -87,21 +108,26 @@ std::string nvrtc_log(nvrtcProgram prog) {
 // Contract faults NVRTC reports as errors, turned into the one line that names them.
 void throw_contract_faults(const KernelSource& src, const std::string& log) {
   static const std::regex contract_error(R"(#error directive: "apsp-contract: ([^"]*)\")");
-  static const std::regex linkage(R"re((\S+\(\d+\)): error: more than one instance of overloaded function "(fw_phase[123])" has "C" linkage)re");
+  static const std::regex linkage(
+      R"re((\S+\(\d+\)): error: more than one instance of overloaded function "(fw_phase[123])" has "C" linkage)re");
   std::smatch m;
-  if (std::regex_search(log, m, contract_error)) throw ContractError(fmt::format("{}: {}", src.path, m[1].str()));
+  if (std::regex_search(log, m, contract_error))
+    throw ContractError(fmt::format("{}: {}", src.path, m[1].str()));
   if (std::regex_search(log, m, linkage)) {
-    throw ContractError(fmt::format("{}: {} has the wrong signature; the contract's is {}", m[1].str(), m[2].str(),
+    throw ContractError(fmt::format("{}: {} has the wrong signature; the contract's is {}",
+                                    m[1].str(), m[2].str(),
                                     fmt::format(fmt::runtime(kPhaseSignature), m[2].str())));
   }
 }
 
 // NVRTC: the cubin of `src` compiled with `options`, or CompileError / ContractError.
-std::string run_nvrtc(const KernelSource& src, const std::string& code, const std::vector<std::string>& options) {
+std::string run_nvrtc(const KernelSource& src, const std::string& code,
+                      const std::vector<std::string>& options) {
   nvrtcProgram prog;
   const char* headers[] = {kHeader};
   const char* header_names[] = {kHeaderName};
-  if (nvrtcCreateProgram(&prog, code.c_str(), src.path.c_str(), 1, headers, header_names) != NVRTC_SUCCESS)
+  if (nvrtcCreateProgram(&prog, code.c_str(), src.path.c_str(), 1, headers, header_names) !=
+      NVRTC_SUCCESS)
     throw std::runtime_error(fmt::format("{}: NVRTC could not create a program", src.path));
   std::vector<const char*> argv;
   for (const std::string& o : options) argv.push_back(o.c_str());
@@ -110,7 +136,8 @@ std::string run_nvrtc(const KernelSource& src, const std::string& code, const st
   if (rc != NVRTC_SUCCESS) {
     nvrtcDestroyProgram(&prog);
     throw_contract_faults(src, log);
-    throw CompileError(fmt::format("{}: does not compile ({})", src.path, nvrtcGetErrorString(rc)), log);
+    throw CompileError(fmt::format("{}: does not compile ({})", src.path, nvrtcGetErrorString(rc)),
+                       log);
   }
   size_t size = 0;
   nvrtcGetCUBINSize(prog, &size);
@@ -120,7 +147,8 @@ std::string run_nvrtc(const KernelSource& src, const std::string& code, const st
   return cubin;
 }
 
-KernelGeometry read_geometry(const KernelSource& src, const Cubin& cubin, const std::vector<std::string>& params) {
+KernelGeometry read_geometry(const KernelSource& src, const Cubin& cubin,
+                             const std::vector<std::string>& params) {
   for (const char* k : kPhaseKernels) {
     if (!cubin.has_function(k)) {
       throw ContractError(fmt::format("{}: no phase kernel {}: the contract needs {}", src.path, k,
@@ -128,7 +156,8 @@ KernelGeometry read_geometry(const KernelSource& src, const Cubin& cubin, const 
     }
   }
   const std::vector<int32_t> v = cubin.int_array(kGeometrySymbol);
-  if (v.size() != kSlots + params.size()) throw std::runtime_error(fmt::format("{}: the compiled module has no geometry", src.path));
+  if (v.size() != kSlots + params.size())
+    throw std::runtime_error(fmt::format("{}: the compiled module has no geometry", src.path));
   KernelGeometry g;
   g.tile = v[kTile];
   g.threads_x = v[kThreadsX];
@@ -138,10 +167,13 @@ KernelGeometry read_geometry(const KernelSource& src, const Cubin& cubin, const 
   g.batch3 = v[kBatch3];
   g.declares_batch3 = v[kHasBatch3] != 0;
   g.dynamic_smem = {v[kShmem1], v[kShmem2], v[kShmem3]};
-  for (size_t i = 0; i < kPhaseKernels.size(); ++i) g.static_smem[i] = cubin.static_shared_bytes(kPhaseKernels[i]);
+  for (size_t i = 0; i < kPhaseKernels.size(); ++i)
+    g.static_smem[i] = cubin.static_shared_bytes(kPhaseKernels[i]);
   for (size_t i = 0; i < params.size(); ++i) g.params[params[i]] = v[kSlots + i];
   auto positive = [&](const char* name, int value) {
-    if (value < 1) throw ContractError(fmt::format("{}: {} is {}; it must be at least 1", src.path, name, value));
+    if (value < 1)
+      throw ContractError(
+          fmt::format("{}: {} is {}; it must be at least 1", src.path, name, value));
   };
   positive("TILE", g.tile);
   positive("THREADS_X", g.threads_x);
@@ -149,13 +181,15 @@ KernelGeometry read_geometry(const KernelSource& src, const Cubin& cubin, const 
   positive("BATCH2", g.batch2);
   positive("BATCH3", g.batch3);
   for (int i = 0; i < 3; ++i)
-    if (g.dynamic_smem[i] < 0) throw ContractError(fmt::format("{}: SHMEM{} is negative", src.path, i + 1));
+    if (g.dynamic_smem[i] < 0)
+      throw ContractError(fmt::format("{}: SHMEM{} is negative", src.path, i + 1));
   return g;
 }
 
 std::vector<std::string> nvrtc_options(const Config& macros, const std::string& arch) {
-  std::vector<std::string> o = {"--gpu-architecture=" + arch, std::string("--pre-include=") + kHeaderName,
-                                "-std=c++17", "-lineinfo"};
+  std::vector<std::string> o = {"--gpu-architecture=" + arch,
+                                std::string("--pre-include=") + kHeaderName, "-std=c++17",
+                                "-lineinfo"};
   for (const auto& [name, value] : macros) o.push_back(fmt::format("-D{}={}", name, value));
   return o;
 }
@@ -179,30 +213,36 @@ Config KernelGeometry::config() const {
 
 KernelSource read_kernel_source(const std::string& path) {
   std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) throw std::invalid_argument(fmt::format("--kernel {}: no such file", path));
+  if (!fs::is_regular_file(path, ec))
+    throw std::invalid_argument(fmt::format("--kernel {}: no such file", path));
   std::ifstream in(path, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
-  if (!in && !in.eof()) throw std::invalid_argument(fmt::format("--kernel {}: cannot read it", path));
+  if (!in && !in.eof())
+    throw std::invalid_argument(fmt::format("--kernel {}: cannot read it", path));
   KernelSource s{path, fs::path(path).stem().string(), ss.str(), ""};
   s.hash = hex64(fnv1a(s.text));
   static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*");
   if (!std::regex_match(s.name, identifier)) {
-    throw std::invalid_argument(fmt::format("--kernel {}: the file's name '{}' must be an identifier (letters, digits, "
-                                            "_): it names the variant",
-                                            path, s.name));
+    throw std::invalid_argument(
+        fmt::format("--kernel {}: the file's name '{}' must be an identifier (letters, digits, "
+                    "_): it names the variant",
+                    path, s.name));
   }
   return s;
 }
 
 std::string default_cache_dir() {
   if (const char* d = std::getenv("APSP_KERNEL_CACHE"); d && *d) return d;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/apsp/kernels";
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
+    return std::string(x) + "/apsp/kernels";
   if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/apsp/kernels";
   return fs::temp_directory_path().string() + "/apsp-kernels";
 }
 
-std::string arch_of(const DeviceInfo& dev) { return fmt::format("sm_{}{}", dev.cc_major, dev.cc_minor); }
+std::string arch_of(const DeviceInfo& dev) {
+  return fmt::format("sm_{}{}", dev.cc_major, dev.cc_minor);
+}
 
 std::string nvrtc_version() {
   int major = 0, minor = 0;
@@ -210,15 +250,17 @@ std::string nvrtc_version() {
   return fmt::format("{}.{}", major, minor);
 }
 
-CompiledKernel compile_kernel(const KernelSource& src, const Config& macros, const std::vector<std::string>& params,
-                              const CompileOptions& o) {
+CompiledKernel compile_kernel(const KernelSource& src, const Config& macros,
+                              const std::vector<std::string>& params, const CompileOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   const std::vector<std::string> options = nvrtc_options(macros, o.arch);
-  std::string key_text = fmt::format("contract {}\nnvrtc {}\n{}\n", kContractVersion, nvrtc_version(), fmt::join(params, ","));
+  std::string key_text = fmt::format("contract {}\nnvrtc {}\n{}\n", kContractVersion,
+                                     nvrtc_version(), fmt::join(params, ","));
   for (const std::string& opt : options) key_text += opt + "\n";
   const std::string dir = o.cache_dir.empty() ? default_cache_dir() : o.cache_dir;
   CompiledKernel k;
-  k.cache_file = fmt::format("{}/{}-{}-{}.cubin", dir, src.name, o.arch, hex64(fnv1a(src.text, fnv1a(key_text))));
+  k.cache_file = fmt::format("{}/{}-{}-{}.cubin", dir, src.name, o.arch,
+                             hex64(fnv1a(src.text, fnv1a(key_text))));
   std::error_code ec;
   if (fs::is_regular_file(k.cache_file, ec)) {
     k.cubin = read_binary(k.cache_file);
@@ -253,30 +295,36 @@ CompiledKernel compile_kernel(const KernelSource& src, const Config& macros, con
   for (const auto& [name, value] : macros) {
     const auto it = compiled.find(name);
     if (it != compiled.end() && it->second != value) {
-      throw ContractError(fmt::format("{}: {}={} was asked, but the file sets {} to {}; wrap its #define in #ifndef {} "
-                                      "so that it can be set",
-                                      src.path, name, value, name, it->second, name));
+      throw ContractError(fmt::format(
+          "{}: {}={} was asked, but the file sets {} to {}; wrap its #define in #ifndef {} "
+          "so that it can be set",
+          src.path, name, value, name, it->second, name));
     }
   }
-  k.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  k.compile_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return k;
 }
 
 std::string geometry_problem(const KernelGeometry& g, int n, const DeviceInfo& dev) {
   if (n < 1) return fmt::format("n must be at least 1, got {}", n);
   if (g.threads() > dev.max_threads_per_block) {
-    return fmt::format("THREADS_X x THREADS_Y = {} threads per block, the device allows {}", g.threads(),
-                       dev.max_threads_per_block);
+    return fmt::format("THREADS_X x THREADS_Y = {} threads per block, the device allows {}",
+                       g.threads(), dev.max_threads_per_block);
   }
   for (size_t i = 0; i < kPhaseKernels.size(); ++i) {
     const int64_t bytes = g.static_smem[i] + g.dynamic_smem[i];
     if (bytes > dev.smem_per_block_optin) {
-      return fmt::format("{} needs {} bytes of shared memory per block ({} static + SHMEM{} = {}), the device allows {}",
-                         kPhaseKernels[i], bytes, g.static_smem[i], i + 1, g.dynamic_smem[i], dev.smem_per_block_optin);
+      return fmt::format(
+          "{} needs {} bytes of shared memory per block ({} static + SHMEM{} = {}), the device "
+          "allows {}",
+          kPhaseKernels[i], bytes, g.static_smem[i], i + 1, g.dynamic_smem[i],
+          dev.smem_per_block_optin);
     }
   }
   const int64_t tiles = (static_cast<int64_t>(n) + g.tile - 1) / g.tile;
-  if ((tiles + g.batch3 - 1) / g.batch3 > 65535) return fmt::format("phase 3's grid would exceed 65535 blocks in y at n = {}", n);
+  if ((tiles + g.batch3 - 1) / g.batch3 > 65535)
+    return fmt::format("phase 3's grid would exceed 65535 blocks in y at n = {}", n);
   return "";
 }
 
@@ -287,10 +335,12 @@ namespace apsp::harness {
 UserKernel::UserKernel(KernelSource src, std::vector<Param> params, CompileOptions options)
     : src_(std::move(src)), params_(std::move(params)), options_(std::move(options)) {
   // One order everywhere: the parent and its worker must name the same compile-cache entries.
-  std::sort(params_.begin(), params_.end(), [](const Param& a, const Param& b) { return a.name < b.name; });
+  std::sort(params_.begin(), params_.end(),
+            [](const Param& a, const Param& b) { return a.name < b.name; });
   for (Param& p : params_)
     if (p.group.empty() || p.group == kContractGroup) p.group = "kernel";
-  default_ = std::make_shared<const CompiledKernel>(compile_kernel(src_, {}, param_names(), options_));
+  default_ =
+      std::make_shared<const CompiledKernel>(compile_kernel(src_, {}, param_names(), options_));
   builds_[default_->geometry.config()] = default_;
 }
 
@@ -303,7 +353,8 @@ std::vector<std::string> UserKernel::param_names() const {
 std::shared_ptr<const CompiledKernel> UserKernel::build(const Config& c) {
   std::lock_guard lock(mutex_);
   auto& slot = builds_[c];
-  if (!slot) slot = std::make_shared<const CompiledKernel>(compile_kernel(src_, c, param_names(), options_));
+  if (!slot)
+    slot = std::make_shared<const CompiledKernel>(compile_kernel(src_, c, param_names(), options_));
   return slot;
 }
 
@@ -314,8 +365,10 @@ Variant UserKernel::variant(Target target) {
   v.target = target;
   v.defaults = default_->geometry.config();
   for (const auto& [name, value] : v.defaults) {
-    auto asked = std::find_if(params_.begin(), params_.end(), [&](const Param& p) { return p.name == name; });
-    Param p = asked != params_.end() ? *asked : Param{name, {value}, "the file's value", kContractGroup};
+    auto asked = std::find_if(params_.begin(), params_.end(),
+                              [&](const Param& p) { return p.name == name; });
+    Param p =
+        asked != params_.end() ? *asked : Param{name, {value}, "the file's value", kContractGroup};
     p.any_value = true;
     v.space.push_back(std::move(p));
   }
@@ -360,7 +413,8 @@ namespace {
 int positive_int(const std::string& text, const std::string& context) {
   int v = 0;
   const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || p != text.data() + text.size() || text.empty() || !std::isdigit(text[0]) || v < 1)
+  if (ec != std::errc() || p != text.data() + text.size() || text.empty() ||
+      !std::isdigit(text[0]) || v < 1)
     throw std::invalid_argument(fmt::format("{}: '{}' is not a positive integer", context, text));
   return v;
 }
@@ -375,8 +429,10 @@ Param parse_kernel_param(const std::string& text) {
   Param p{text.substr(0, eq), {}, "set with -D by the tuner", "kernel"};
   const std::string values = text.substr(eq + 1);
   if (const auto colon = values.find(':'); colon != std::string::npos) {
-    const int first = positive_int(values.substr(0, colon), context), last = positive_int(values.substr(colon + 1), context);
-    if (last < first || last - first >= 4096) throw std::invalid_argument(fmt::format("{}: an empty or too long range", context));
+    const int first = positive_int(values.substr(0, colon), context),
+              last = positive_int(values.substr(colon + 1), context);
+    if (last < first || last - first >= 4096)
+      throw std::invalid_argument(fmt::format("{}: an empty or too long range", context));
     for (int v = first; v <= last; ++v) p.values.push_back(v);
   } else {
     std::stringstream ss(values);
@@ -386,17 +442,20 @@ Param parse_kernel_param(const std::string& text) {
         throw std::invalid_argument(fmt::format("{}: {} is listed twice", context, v));
       p.values.push_back(v);
     }
-    if (p.values.empty() || values.back() == ',') throw std::invalid_argument(fmt::format("{}: no values", context));
+    if (p.values.empty() || values.back() == ',')
+      throw std::invalid_argument(fmt::format("{}: no values", context));
   }
   p.any_value = true;
   return p;
 }
 
-UserKernels register_user_kernels(const std::vector<std::string>& files, const std::vector<Param>& params,
-                                  Target target, const CompileOptions& options) {
+UserKernels register_user_kernels(const std::vector<std::string>& files,
+                                  const std::vector<Param>& params, Target target,
+                                  const CompileOptions& options) {
   UserKernels out;
   for (const std::string& file : files) {
-    auto& k = out.kernels.emplace_back(std::make_unique<UserKernel>(read_kernel_source(file), params, options));
+    auto& k = out.kernels.emplace_back(
+        std::make_unique<UserKernel>(read_kernel_source(file), params, options));
     out.variants.push_back(&add_runtime_variant(k->variant(target)));
   }
   return out;
@@ -404,12 +463,15 @@ UserKernels register_user_kernels(const std::vector<std::string>& files, const s
 
 std::string describe_compile(const UserKernel& k) {
   const CompiledKernel& c = k.default_build();
-  const std::string cached = c.cache_file.empty() ? "the compile cache is not writable" : "cached in " + c.cache_file;
-  return c.from_cache ? fmt::format("{}: {} from the compile cache ({:.1f} ms; {})", k.source().path,
-                                    config_name(k.source().name, c.geometry.config()), c.compile_ms, c.cache_file)
-                      : fmt::format("{}: {} compiled by NVRTC {} in {:.1f} ms; {}", k.source().path,
-                                    config_name(k.source().name, c.geometry.config()), nvrtc_version(), c.compile_ms,
-                                    cached);
+  const std::string cached =
+      c.cache_file.empty() ? "the compile cache is not writable" : "cached in " + c.cache_file;
+  return c.from_cache
+             ? fmt::format("{}: {} from the compile cache ({:.1f} ms; {})", k.source().path,
+                           config_name(k.source().name, c.geometry.config()), c.compile_ms,
+                           c.cache_file)
+             : fmt::format("{}: {} compiled by NVRTC {} in {:.1f} ms; {}", k.source().path,
+                           config_name(k.source().name, c.geometry.config()), nvrtc_version(),
+                           c.compile_ms, cached);
 }
 
 std::string compile_failure_text(const std::string& program, const CompileError& e) {

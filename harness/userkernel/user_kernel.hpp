@@ -22,16 +22,17 @@ namespace apsp::harness {
 
 inline constexpr std::array<const char*, 3> kPhaseKernels = {"fw_phase1", "fw_phase2", "fw_phase3"};
 // The signature every phase kernel has, as the contract writes it.
-inline constexpr const char* kPhaseSignature = "extern \"C\" __global__ void {}(int* d, int n, int k)";
+inline constexpr const char* kPhaseSignature =
+    "extern \"C\" __global__ void {}(int* d, int n, int k)";
 
 // The launch geometry a compiled file declares, read back from the module itself.
 struct KernelGeometry {
   int tile = 0, threads_x = 0, threads_y = 0;
   int batch2 = 1, batch3 = 1;  // phase-2 tiles per block; phase-3 block edge in tiles
   bool declares_batch2 = false, declares_batch3 = false;
-  std::array<int, 3> dynamic_smem{};       // SHMEM1..3: dynamic shared bytes per block, by phase
-  std::array<int64_t, 3> static_smem{};    // each phase kernel's static shared memory (the cubin's)
-  Config params;                           // the tuned macros (--param) as compiled
+  std::array<int, 3> dynamic_smem{};     // SHMEM1..3: dynamic shared bytes per block, by phase
+  std::array<int64_t, 3> static_smem{};  // each phase kernel's static shared memory (the cubin's)
+  Config params;                         // the tuned macros (--param) as compiled
   int threads() const { return threads_x * threads_y; }
   // The config results show: TILE, BATCH2/BATCH3 where the file declares them, the --param macros.
   Config config() const;
@@ -48,7 +49,8 @@ KernelSource read_kernel_source(const std::string& path);
 
 // NVRTC refused the file: `what()` is one line, `log` NVRTC's log (lines "file(line): error: ...").
 struct CompileError : std::runtime_error {
-  CompileError(const std::string& what, std::string log) : std::runtime_error(what), log(std::move(log)) {}
+  CompileError(const std::string& what, std::string log)
+      : std::runtime_error(what), log(std::move(log)) {}
   std::string log;
 };
 // The file compiles but breaks the contract; `what()` names what is wrong, in one line.
@@ -81,7 +83,8 @@ std::string nvrtc_version();
 // compiled (a file that fixes TILE with a bare #define cannot be tuned over it). `params` are the
 // macros the config may set besides the contract's (the tuner's --param names).
 // Throws CompileError or ContractError.
-CompiledKernel compile_kernel(const KernelSource& src, const Config& macros, const std::vector<std::string>& params,
+CompiledKernel compile_kernel(const KernelSource& src, const Config& macros,
+                              const std::vector<std::string>& params,
                               const CompileOptions& options);
 
 // "" when kernels of geometry `g` can be launched on `dev` at size n; otherwise why not.
@@ -134,14 +137,16 @@ struct UserKernels {
   std::vector<std::unique_ptr<UserKernel>> kernels;
   std::vector<const Variant*> variants;
 };
-UserKernels register_user_kernels(const std::vector<std::string>& files, const std::vector<Param>& params,
-                                  Target target, const CompileOptions& options);
+UserKernels register_user_kernels(const std::vector<std::string>& files,
+                                  const std::vector<Param>& params, Target target,
+                                  const CompileOptions& options);
 // "fw32: compiled for sm_90 in 412.3 ms, cached in <file>" or "... from the compile cache (0.4 ms)".
 std::string describe_compile(const UserKernel& k);
 // What `program` prints for a kernel that does not compile: NVRTC's log, then the one line.
 std::string compile_failure_text(const std::string& program, const CompileError& e);
 
 // Runs a compiled kernel's rounds on `stream` (user_kernel_launch.cpp; the CUDA runtime).
-void launch_user_kernel(const CompiledKernel& k, int* d, int n, cudaStream_t stream, PhaseTimer* phases);
+void launch_user_kernel(const CompiledKernel& k, int* d, int n, cudaStream_t stream,
+                        PhaseTimer* phases);
 
 }  // namespace apsp::harness

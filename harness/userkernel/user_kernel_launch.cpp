@@ -23,7 +23,8 @@ struct Loaded {
 
 Loaded load(const CompiledKernel& k) {
   Loaded l;
-  APSP_CUDA_CHECK(cudaLibraryLoadData(&l.library, k.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+  APSP_CUDA_CHECK(
+      cudaLibraryLoadData(&l.library, k.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
   int device = 0;
   APSP_CUDA_CHECK(cudaGetDevice(&device));
   for (size_t p = 0; p < kPhaseKernels.size(); ++p) {
@@ -31,12 +32,14 @@ Loaded load(const CompiledKernel& k) {
     cudaFuncAttributes attr{};
     APSP_CUDA_CHECK(cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(l.kernels[p])));
     if (attr.maxThreadsPerBlock < k.geometry.threads()) {
-      throw std::runtime_error(fmt::format("{} can run at most {} threads per block ({} registers per thread), the "
-                                           "contract's THREADS_X x THREADS_Y is {}",
-                                           kPhaseKernels[p], attr.maxThreadsPerBlock, attr.numRegs, k.geometry.threads()));
+      throw std::runtime_error(fmt::format(
+          "{} can run at most {} threads per block ({} registers per thread), the "
+          "contract's THREADS_X x THREADS_Y is {}",
+          kPhaseKernels[p], attr.maxThreadsPerBlock, attr.numRegs, k.geometry.threads()));
     }
     // Above 48 KB a kernel must opt in to its dynamic shared memory.
-    APSP_CUDA_CHECK(cudaKernelSetAttributeForDevice(l.kernels[p], cudaFuncAttributeMaxDynamicSharedMemorySize,
+    APSP_CUDA_CHECK(cudaKernelSetAttributeForDevice(l.kernels[p],
+                                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                     k.geometry.dynamic_smem[p], device));
   }
   return l;
@@ -44,22 +47,25 @@ Loaded load(const CompiledKernel& k) {
 
 }  // namespace
 
-void launch_user_kernel(const CompiledKernel& k, int* d, int n, cudaStream_t stream, PhaseTimer* phases) {
-  static std::map<const CompiledKernel*, Loaded> loaded;  // compiles live as long as their UserKernel
+void launch_user_kernel(const CompiledKernel& k, int* d, int n, cudaStream_t stream,
+                        PhaseTimer* phases) {
+  // compiles live as long as their UserKernel
+  static std::map<const CompiledKernel*, Loaded> loaded;
   auto it = loaded.find(&k);
   if (it == loaded.end()) it = loaded.emplace(&k, load(k)).first;
   const Loaded& l = it->second;
   const KernelGeometry& g = k.geometry;
   const int tiles = (n + g.tile - 1) / g.tile;
   const dim3 block(g.threads_x, g.threads_y);
-  const dim3 grids[3] = {dim3(1), dim3((tiles + g.batch2 - 1) / g.batch2, 2),
-                         dim3((tiles + g.batch3 - 1) / g.batch3, (tiles + g.batch3 - 1) / g.batch3)};
+  const dim3 grids[3] = {
+      dim3(1), dim3((tiles + g.batch2 - 1) / g.batch2, 2),
+      dim3((tiles + g.batch3 - 1) / g.batch3, (tiles + g.batch3 - 1) / g.batch3)};
   for (int kt = 0; kt < tiles; ++kt) {
     void* args[] = {&d, &n, &kt};
     for (int p = 0; p < 3; ++p) {
       mark_phase(phases, p + 1);
-      APSP_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(l.kernels[p]), grids[p], block, args,
-                                       g.dynamic_smem[p], stream));
+      APSP_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(l.kernels[p]), grids[p], block,
+                                       args, g.dynamic_smem[p], stream));
     }
   }
 }

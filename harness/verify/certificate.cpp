@@ -28,7 +28,8 @@ namespace {
 // The lowest fault of row s over g (the rules 1 to 3), as (v, fault); v = -1 when the row is
 // right. Every entry is looked at (a fault does not stop the scan), so that an ungrounded entry
 // before the first relaxed one is the one reported, as on the device.
-std::pair<int, Fault> certify_row(MatrixView d, const InEdges& g, int s, std::vector<char>& grounded) {
+std::pair<int, Fault> certify_row(MatrixView d, const InEdges& g, int s,
+                                  std::vector<char>& grounded) {
   const int32_t* row = d.row(s);
   std::pair<int, Fault> first{-1, Fault::kNone};
   auto found = [&](int v, Fault f) {
@@ -104,20 +105,25 @@ uint64_t certify_rows(MatrixView d, const InEdges& g, int threads) {
 std::string describe_fault(const int32_t* row, const InEdges& g, int s, int v, Fault f) {
   const std::string entry = fmt::format("d[{}][{}] = {}", s, v, row[v]);
   switch (f) {
-    case Fault::kNone: return "";
-    case Fault::kDiagonal: return entry + ": a vertex's distance to itself must be 0";
-    case Fault::kRange: return fmt::format("{}: outside [0, {}]", entry, kInf);
+    case Fault::kNone:
+      return "";
+    case Fault::kDiagonal:
+      return entry + ": a vertex's distance to itself must be 0";
+    case Fault::kRange:
+      return fmt::format("{}: outside [0, {}]", entry, kInf);
     case Fault::kRelaxed:
       for (int64_t e = g.start[v]; e < g.start[v + 1]; ++e) {
         const int32_t du = row[g.from[e]];
         if (du >= 0 && du < kInf && int64_t{du} + g.weight[e] < row[v]) {
-          return fmt::format("{}: an edge relaxes it (d[{}][{}] + w({} -> {}) = {})", entry, s, g.from[e], g.from[e], v,
-                             int64_t{du} + g.weight[e]);
+          return fmt::format("{}: an edge relaxes it (d[{}][{}] + w({} -> {}) = {})", entry, s,
+                             g.from[e], g.from[e], v, int64_t{du} + g.weight[e]);
         }
       }
       return entry + ": an edge relaxes it";
     case Fault::kUngrounded:
-      return entry + ": no path of tight edges reaches it from the source (too small, e.g. on a zero-weight cycle)";
+      return entry +
+             ": no path of tight edges reaches it from the source (too small, e.g. on a "
+             "zero-weight cycle)";
   }
   return "";
 }
@@ -128,14 +134,17 @@ Essential essential_edges(MatrixView d, const InEdges& g, int threads) {
   kept.n = g.n;
   kept.start.assign(static_cast<size_t>(g.n) + 1, 0);
   std::atomic<uint64_t> first{kNoFault};
-  auto essential = [&](int64_t e, int v) { return g.from[e] != v && d.row(g.from[e])[v] == g.weight[e]; };
+  auto essential = [&](int64_t e, int v) {
+    return g.from[e] != v && d.row(g.from[e])[v] == g.weight[e];
+  };
   parallel_for(g.n, threads, [&](int v) {  // count a column's essential in-edges; the faults
     int64_t count = 0;
     for (int64_t e = g.start[v]; e < g.start[v + 1]; ++e) {
       const int u = g.from[e];
       if (u == v) continue;  // a self loop never shortens d[u][u] = 0
       const Fault f = edge_fault(d, u, v, g.weight[e]);
-      if (f != Fault::kNone) keep_lowest(first, fault_key(u, f == Fault::kDiagonal ? u : v, g.n, f));
+      if (f != Fault::kNone)
+        keep_lowest(first, fault_key(u, f == Fault::kDiagonal ? u : v, g.n, f));
       count += essential(e, v);
     }
     kept.start[static_cast<size_t>(v) + 1] = count;

@@ -37,7 +37,7 @@ struct InEdges {
   int n = 0;
   std::vector<int64_t> start;  // n + 1: the in-edges of v are [start[v], start[v + 1])
   std::vector<int32_t> from, weight;
-  std::vector<Edge> zero;      // the edges of weight 0 (self loops left out)
+  std::vector<Edge> zero;  // the edges of weight 0 (self loops left out)
   static InEdges of(const EdgeList& graph);
   size_t bytes() const { return start.size() * 8 + from.size() * 8 + zero.size() * sizeof(Edge); }
 };
@@ -59,8 +59,8 @@ struct FaultAt {
 };
 inline FaultAt decode_fault(uint64_t key, int n) {
   const uint64_t cell = key >> 3;
-  return {static_cast<int>(cell / static_cast<uint64_t>(n)), static_cast<int>(cell % static_cast<uint64_t>(n)),
-          static_cast<Fault>(key & 7)};
+  return {static_cast<int>(cell / static_cast<uint64_t>(n)),
+          static_cast<int>(cell % static_cast<uint64_t>(n)), static_cast<Fault>(key & 7)};
 }
 
 // The essential subgraph G' of g under d, and the lowest fault of the first pass over the edges

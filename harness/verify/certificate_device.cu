@@ -1,7 +1,6 @@
 // The device side of harness/verify/certificate.hpp: the kernels are in kernels/certificate.cuh.
-#include <cub/device/device_scan.cuh>
-
 #include <algorithm>
+#include <cub/device/device_scan.cuh>
 #include <vector>
 
 #include "core/cuda_check.hpp"
@@ -16,7 +15,7 @@ namespace k = kernels::certificate;
 struct DeviceCertificate::Buffers {
   DeviceBuffer<long long> start;
   DeviceBuffer<int> from, weight;
-  DeviceBuffer<long long> kept_start;      // the essential subgraph G', made by each check
+  DeviceBuffer<long long> kept_start;  // the essential subgraph G', made by each check
   DeviceBuffer<int> kept_from, kept_weight;
   DeviceBuffer<char> scan_scratch;
   DeviceBuffer<int2> zero;
@@ -28,7 +27,7 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kSourcesPerBlock = 8;  // check_edges: sources sharing one read of the in-edges
 constexpr size_t kGroundedBytes = size_t{256} << 20;  // a batch's flags: sources x n bytes
-constexpr long long kMaxZeroBlocks = 65535LL * 16;      // ground_zero_edges strides past it
+constexpr long long kMaxZeroBlocks = 65535LL * 16;    // ground_zero_edges strides past it
 }  // namespace
 
 DeviceCertificate::DeviceCertificate(const InEdges& g) : g_(g), b_(new Buffers) {
@@ -49,37 +48,44 @@ DeviceCertificate::~DeviceCertificate() { delete b_; }
 unsigned long long DeviceCertificate::reduce(const int* d, int pitch, cudaStream_t stream) {
   const int n = g_.n;
   Buffers& b = *b_;
-  const unsigned warps_grid = static_cast<unsigned>((static_cast<long long>(n) * 32 + kThreads - 1) / kThreads);
-  if (b.kept_start.size() != static_cast<size_t>(n) + 1) b.kept_start = DeviceBuffer<long long>(static_cast<size_t>(n) + 1);
+  const unsigned warps_grid =
+      static_cast<unsigned>((static_cast<long long>(n) * 32 + kThreads - 1) / kThreads);
+  if (b.kept_start.size() != static_cast<size_t>(n) + 1)
+    b.kept_start = DeviceBuffer<long long>(static_cast<size_t>(n) + 1);
   APSP_CUDA_CHECK(cudaMemsetAsync(b.kept_start.get(), 0, sizeof(long long), stream));
-  k::count_essential<<<warps_grid, kThreads, 0, stream>>>(d, n, pitch, b.start.get(), b.from.get(), b.weight.get(),
-                                                          b.kept_start.get() + 1, b.first.get());
+  k::count_essential<<<warps_grid, kThreads, 0, stream>>>(d, n, pitch, b.start.get(), b.from.get(),
+                                                          b.weight.get(), b.kept_start.get() + 1,
+                                                          b.first.get());
   APSP_CUDA_CHECK_LAUNCH();
   size_t scratch = 0;
-  APSP_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, scratch, b.kept_start.get() + 1, b.kept_start.get() + 1, n, stream));
-  if (b.scan_scratch.size() < scratch) b.scan_scratch = DeviceBuffer<char>(scratch);
-  APSP_CUDA_CHECK(cub::DeviceScan::InclusiveSum(b.scan_scratch.get(), scratch, b.kept_start.get() + 1,
+  APSP_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, scratch, b.kept_start.get() + 1,
                                                 b.kept_start.get() + 1, n, stream));
+  if (b.scan_scratch.size() < scratch) b.scan_scratch = DeviceBuffer<char>(scratch);
+  APSP_CUDA_CHECK(cub::DeviceScan::InclusiveSum(
+      b.scan_scratch.get(), scratch, b.kept_start.get() + 1, b.kept_start.get() + 1, n, stream));
   unsigned long long first = 0;
   long long kept = 0;
-  APSP_CUDA_CHECK(cudaMemcpyAsync(&first, b.first.get(), sizeof first, cudaMemcpyDeviceToHost, stream));
-  APSP_CUDA_CHECK(cudaMemcpyAsync(&kept, b.kept_start.get() + n, sizeof kept, cudaMemcpyDeviceToHost, stream));
+  APSP_CUDA_CHECK(
+      cudaMemcpyAsync(&first, b.first.get(), sizeof first, cudaMemcpyDeviceToHost, stream));
+  APSP_CUDA_CHECK(
+      cudaMemcpyAsync(&kept, b.kept_start.get() + n, sizeof kept, cudaMemcpyDeviceToHost, stream));
   APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
   if (first != kNoFault) return first;
   if (b.kept_from.size() < static_cast<size_t>(kept) || b.kept_from.size() == 0) {
     b.kept_from = DeviceBuffer<int>(std::max<size_t>(static_cast<size_t>(kept), 1));
     b.kept_weight = DeviceBuffer<int>(b.kept_from.size());
   }
-  k::gather_essential<<<warps_grid, kThreads, 0, stream>>>(d, n, pitch, b.start.get(), b.from.get(), b.weight.get(),
-                                                           b.kept_start.get(), b.kept_from.get(), b.kept_weight.get(),
-                                                           b.first.get());
+  k::gather_essential<<<warps_grid, kThreads, 0, stream>>>(
+      d, n, pitch, b.start.get(), b.from.get(), b.weight.get(), b.kept_start.get(),
+      b.kept_from.get(), b.kept_weight.get(), b.first.get());
   APSP_CUDA_CHECK_LAUNCH();
   return kNoFault;
 }
 
 namespace {
 int source_batch(int n) {
-  return static_cast<int>(std::clamp<size_t>(kGroundedBytes / std::max(n, 1), 1, std::min(n, 65535)));
+  return static_cast<int>(
+      std::clamp<size_t>(kGroundedBytes / std::max(n, 1), 1, std::min(n, 65535)));
 }
 }  // namespace
 
@@ -90,7 +96,8 @@ uint64_t device_certificate_bytes(int n, uint64_t edges) {
 size_t DeviceCertificate::held_bytes() const {
   const Buffers& b = *b_;
   return b.start.size() * 8 + (b.from.size() + b.weight.size()) * 4 + b.kept_start.size() * 8 +
-         (b.kept_from.size() + b.kept_weight.size()) * 4 + b.scan_scratch.size() + b.zero.size() * 8 + 16;
+         (b.kept_from.size() + b.kept_weight.size()) * 4 + b.scan_scratch.size() +
+         b.zero.size() * 8 + 16;
 }
 
 size_t DeviceCertificate::peak_check_bytes() const {
@@ -101,32 +108,39 @@ std::string DeviceCertificate::check(const int* d, int pitch, cudaStream_t strea
   const int n = g_.n;
   const int batch = source_batch(n);
   const unsigned long long none = kNoFault;
-  APSP_CUDA_CHECK(cudaMemcpyAsync(b_->first.get(), &none, sizeof none, cudaMemcpyHostToDevice, stream));
-  if (const unsigned long long first = reduce(d, pitch, stream); first != kNoFault) return describe(d, pitch, first);
+  APSP_CUDA_CHECK(
+      cudaMemcpyAsync(b_->first.get(), &none, sizeof none, cudaMemcpyHostToDevice, stream));
+  if (const unsigned long long first = reduce(d, pitch, stream); first != kNoFault)
+    return describe(d, pitch, first);
   DeviceBuffer<unsigned char> grounded(static_cast<size_t>(batch) * n);
   for (int s0 = 0; s0 < n; s0 += batch) {
     const int rows = std::min(batch, n - s0);
     const dim3 grid((n + kThreads - 1) / kThreads, rows);
     const dim3 edge_block(32, kSourcesPerBlock);
-    k::check_edges<<<dim3((n + 31) / 32, (rows + kSourcesPerBlock - 1) / kSourcesPerBlock), edge_block, 0, stream>>>(
-        d, n, pitch, b_->kept_start.get(), b_->kept_from.get(), b_->kept_weight.get(), s0, rows, grounded.get(),
-        b_->first.get());
+    k::check_edges<<<dim3((n + 31) / 32, (rows + kSourcesPerBlock - 1) / kSourcesPerBlock),
+                     edge_block, 0, stream>>>(d, n, pitch, b_->kept_start.get(),
+                                              b_->kept_from.get(), b_->kept_weight.get(), s0, rows,
+                                              grounded.get(), b_->first.get());
     APSP_CUDA_CHECK_LAUNCH();
     const long long zero_edges = static_cast<long long>(g_.zero.size()), work = zero_edges * rows;
     for (int changed = zero_edges > 0; changed;) {
       APSP_CUDA_CHECK(cudaMemsetAsync(b_->changed.get(), 0, sizeof(int), stream));
-      const long long blocks = std::min<long long>((work + kThreads - 1) / kThreads, kMaxZeroBlocks);
+      const long long blocks =
+          std::min<long long>((work + kThreads - 1) / kThreads, kMaxZeroBlocks);
       k::ground_zero_edges<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
           d, n, pitch, b_->zero.get(), zero_edges, s0, rows, grounded.get(), b_->changed.get());
       APSP_CUDA_CHECK_LAUNCH();
-      APSP_CUDA_CHECK(cudaMemcpyAsync(&changed, b_->changed.get(), sizeof(int), cudaMemcpyDeviceToHost, stream));
+      APSP_CUDA_CHECK(cudaMemcpyAsync(&changed, b_->changed.get(), sizeof(int),
+                                      cudaMemcpyDeviceToHost, stream));
       APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
     }
-    k::check_grounded<<<grid, kThreads, 0, stream>>>(d, n, pitch, s0, grounded.get(), b_->first.get());
+    k::check_grounded<<<grid, kThreads, 0, stream>>>(d, n, pitch, s0, grounded.get(),
+                                                     b_->first.get());
     APSP_CUDA_CHECK_LAUNCH();
   }
   unsigned long long first = none;
-  APSP_CUDA_CHECK(cudaMemcpyAsync(&first, b_->first.get(), sizeof first, cudaMemcpyDeviceToHost, stream));
+  APSP_CUDA_CHECK(
+      cudaMemcpyAsync(&first, b_->first.get(), sizeof first, cudaMemcpyDeviceToHost, stream));
   APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
   return first == none ? "" : describe(d, pitch, first);
 }
@@ -135,7 +149,8 @@ std::string DeviceCertificate::describe(const int* d, int pitch, unsigned long l
   const int n = g_.n;
   const FaultAt at = decode_fault(key, n);
   std::vector<int32_t> row(n);
-  APSP_CUDA_CHECK(cudaMemcpy(row.data(), d + static_cast<size_t>(at.s) * pitch, n * sizeof(int32_t), cudaMemcpyDeviceToHost));
+  APSP_CUDA_CHECK(cudaMemcpy(row.data(), d + static_cast<size_t>(at.s) * pitch, n * sizeof(int32_t),
+                             cudaMemcpyDeviceToHost));
   return describe_fault(row.data(), g_, at.s, at.v, at.fault);
 }
 

@@ -18,7 +18,8 @@ TEST(GbenchReport, UnknownFlagsAndTheOutputFlagsAreRefused) {
 }
 
 TEST(GbenchReport, WritesEachRunsSamplesAndNothingElse) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("apsp-gbench-" + std::to_string(getpid()));
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("apsp-gbench-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   const std::string path = (dir / "g.json").string();
   Results r;

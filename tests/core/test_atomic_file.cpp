@@ -105,9 +105,10 @@ TEST_F(AtomicFileTest, KilledWriterLeavesTheOldFileAndNoTemporary) {
     AtomicFile::Mode mode;
     int sig;
   };
-  for (const Case c : {Case{AtomicFile::Mode::named, SIGTERM}, Case{AtomicFile::Mode::named, SIGINT},
-                       Case{AtomicFile::Mode::named, SIGHUP}, Case{AtomicFile::Mode::automatic, SIGKILL},
-                       Case{AtomicFile::Mode::automatic, SIGTERM}}) {
+  for (const Case c :
+       {Case{AtomicFile::Mode::named, SIGTERM}, Case{AtomicFile::Mode::named, SIGINT},
+        Case{AtomicFile::Mode::named, SIGHUP}, Case{AtomicFile::Mode::automatic, SIGKILL},
+        Case{AtomicFile::Mode::automatic, SIGTERM}}) {
     const int status = in_child([&] {
       AtomicFile f(target_, c.mode);
       f.write(std::string(1 << 20, 'x'));
@@ -151,7 +152,9 @@ TEST_F(AtomicFileTest, RefusesAMissingFolderAndAFolderAsTarget) {
     AtomicFile f((dir_ / "no-such-folder" / "x.txt").string());
     FAIL() << "created a file in a missing folder";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("no-such-folder/x.txt: cannot create a file in"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("no-such-folder/x.txt: cannot create a file in"),
+              std::string::npos)
+        << e.what();
   }
   try {
     AtomicFile f(dir_.string());

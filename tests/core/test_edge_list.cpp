@@ -64,14 +64,19 @@ TEST(EdgeListReader, EveryFaultNamesItsLine) {
 }
 
 TEST(EdgeListReader, InvisibleBytesAreShownAndNamed) {
-  EXPECT_EQ(parse_error("\xEF\xBB\xBF" "2 1\n0 1 4\n"),
-            "g.txt:1: the file starts with a UTF-8 byte order mark (\\xEF\\xBB\\xBF): save it without one");
-  EXPECT_EQ(parse_error(std::string("2 1\n0 1 4\0x\n", 12)), "g.txt:2: expected an integer, found '4\\0x'");
+  EXPECT_EQ(parse_error("\xEF\xBB\xBF"
+                        "2 1\n0 1 4\n"),
+            "g.txt:1: the file starts with a UTF-8 byte order mark (\\xEF\\xBB\\xBF): save it "
+            "without one");
+  EXPECT_EQ(parse_error(std::string("2 1\n0 1 4\0x\n", 12)),
+            "g.txt:2: expected an integer, found '4\\0x'");
   EXPECT_EQ(parse_error("2 1\n0 1 \xC3\xA9\n"), "g.txt:2: expected an integer, found '\\xC3\\xA9'");
   EXPECT_EQ(parse_error("3 2\r0 1 5\r1 2 3\r"),
-            "g.txt:1: expected 2 integers 'V E', found 8 (the lines end in CR alone, as on classic Mac OS: "
+            "g.txt:1: expected 2 integers 'V E', found 8 (the lines end in CR alone, as on classic "
+            "Mac OS: "
             "convert them to \\n, e.g. tr '\\r' '\\n')");
-  EXPECT_NO_THROW(parse_edge_list("1 0\r", "g")) << "a lone CR is blank space where the file is valid";
+  EXPECT_NO_THROW(parse_edge_list("1 0\r", "g"))
+      << "a lone CR is blank space where the file is valid";
 }
 
 TEST(EdgeListReader, RejectsWeightsWhoseSumsCouldReachUnreachable) {
@@ -84,8 +89,9 @@ TEST(EdgeListReader, RejectsWeightsWhoseSumsCouldReachUnreachable) {
 
 TEST(EdgeListReader, RejectsAMatrixTooLargeBeforeAllocating) {
   const std::string e = parse_error("100000 1\n0 1 1\n", /*max_bytes=*/1ull << 30);
-  EXPECT_EQ(e, "g.txt:1: V = 100000 needs a 40.0 GB distance matrix (40000000000 bytes), more "
-               "than the 1.1 GB available");
+  EXPECT_EQ(e,
+            "g.txt:1: V = 100000 needs a 40.0 GB distance matrix (40000000000 bytes), more "
+            "than the 1.1 GB available");
   // A huge E with a small file fails on the missing lines, not on an allocation.
   EXPECT_EQ(parse_error("3 4000000000000\n0 1 1\n"),
             "g.txt:3: end of input after 1 of 4000000000000 edges");
@@ -104,7 +110,8 @@ TEST(EdgeListReader, ReadsFilesAndReportsMissingOnes) {
     read_edge_list("/nonexistent/graph.txt");
     FAIL() << "expected an InputError";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), "/nonexistent/graph.txt: cannot open: No such file or directory");
+    EXPECT_EQ(std::string(e.what()),
+              "/nonexistent/graph.txt: cannot open: No such file or directory");
   }
 }
 

@@ -65,7 +65,8 @@ TEST(Generators, OutputIsPinned) {
   s.seed = 42;
   const EdgeList g = generate(s);
   EXPECT_EQ(g.edges.size(), 500u);  // about 0.05 * 100 * 99 = 495
-  EXPECT_EQ(fingerprint(g), 5531785854938525517ull) << "update only with a reason: every recorded graph changes";
+  EXPECT_EQ(fingerprint(g), 5531785854938525517ull)
+      << "update only with a reason: every recorded graph changes";
 }
 
 TEST(Generators, ShapesAreRight) {

@@ -30,7 +30,8 @@ std::string message_of(const std::function<void()>& f) {
 // The progress line of long work (apsp's CPU solve and write, the tuner's points): the share
 // done and the time left at the rate so far.
 TEST(Progress, LineShowsTheShareAndTheTimeLeft) {
-  EXPECT_EQ(progress_text("writing the output", 25, 100, 3.0), "writing the output: 25% (about 9 s left)");
+  EXPECT_EQ(progress_text("writing the output", 25, 100, 3.0),
+            "writing the output: 25% (about 9 s left)");
   EXPECT_EQ(progress_text("solving", 1, 157, 1.7), "solving: 1% (about 4.4 min left)");
   EXPECT_EQ(progress_text("solving", 0, 157, 5.0), "solving: 0%") << "no rate yet, no guess";
   EXPECT_EQ(progress_text("solving", 157, 157, 267.0), "solving: 100%");
@@ -59,7 +60,10 @@ TEST(FailureText, NamesWhatWasBeingDoneAndTheMemory) {
     throw std::bad_alloc();
   } catch (const std::exception& e) {
     const std::string line = failure_text(e);
-    EXPECT_EQ(line.rfind("out of memory while building the 46341 x 46341 distance matrix (8.6 GB needed; ", 0), 0u)
+    EXPECT_EQ(
+        line.rfind(
+            "out of memory while building the 46341 x 46341 distance matrix (8.6 GB needed; ", 0),
+        0u)
         << line;
     EXPECT_EQ(line.find('\n'), std::string::npos);
   }
@@ -77,7 +81,8 @@ TEST(FailureText, NamesWhatWasBeingDoneAndTheMemory) {
     } catch (const std::exception&) {
     }
   }
-  EXPECT_EQ(failure_text(std::runtime_error("plain")), "plain") << "a handled failure leaves no stale record";
+  EXPECT_EQ(failure_text(std::runtime_error("plain")), "plain")
+      << "a handled failure leaves no stale record";
 }
 
 // The probes' command line: one argument at most, --help with the exit codes, and a refusal
@@ -95,7 +100,8 @@ TEST(ProbeArgument, OneArgumentHelpOrARefusal) {
 
   const char* help[] = {"probe", "--help"};
   testing::internal::CaptureStdout();
-  const ProbeArgument helped = probe_argument(2, help, "probe", "n", "probe: what it times", "a wrong value");
+  const ProbeArgument helped =
+      probe_argument(2, help, "probe", "n", "probe: what it times", "a wrong value");
   const std::string out = testing::internal::GetCapturedStdout();
   ASSERT_TRUE(helped.exit_code);
   EXPECT_EQ(*helped.exit_code, kExitOk);
@@ -144,7 +150,8 @@ TEST(OutputPath, FolderMustExistAndTheTargetMustNotBeAFolder) {
   EXPECT_EQ(message_of([&] { check_output_path("r.json", "--json"); }), "") << "the current folder";
   EXPECT_EQ(message_of([&] { check_output_path("/no-such-folder/r.json", "--json"); }),
             "--json /no-such-folder/r.json: the folder /no-such-folder does not exist");
-  EXPECT_EQ(message_of([&] { check_output_path(dir, "-o"); }), "-o " + dir + ": is a folder, not a file");
+  EXPECT_EQ(message_of([&] { check_output_path(dir, "-o"); }),
+            "-o " + dir + ": is a folder, not a file");
   EXPECT_EQ(message_of([&] { check_output_path("/etc/hostname/x", "-o"); }),
             "-o /etc/hostname/x: /etc/hostname is not a folder");
   EXPECT_EQ(message_of([&] { check_output_path("-", "-o", /*dash_is_stdout=*/true); }), "");
@@ -156,7 +163,8 @@ TEST(OutputPath, AReadOnlyFolderIsRefused) {
   const std::string dir = testing::TempDir() + "apsp-read-only";
   std::filesystem::create_directories(dir);
   chmod(dir.c_str(), 0555);
-  EXPECT_NE(message_of([&] { check_output_path(dir + "/x", "-o"); }).find("is not writable"), std::string::npos);
+  EXPECT_NE(message_of([&] { check_output_path(dir + "/x", "-o"); }).find("is not writable"),
+            std::string::npos);
   chmod(dir.c_str(), 0755);
   std::filesystem::remove_all(dir);
 }
@@ -173,7 +181,8 @@ TEST(MemoryLimit, TheTightestSourceWinsAndIsNamed) {
   EXPECT_EQ(m.bytes, 2'000'000'000u);
   EXPECT_EQ(m.source, "what the cgroup's memory limit leaves");
   EXPECT_EQ(tightest({8'000'000'000, std::nullopt, 1'000}).source, "what ulimit -v leaves");
-  EXPECT_EQ(tightest({8'000'000'000, std::nullopt, std::nullopt}).source, "available memory (MemAvailable)");
+  EXPECT_EQ(tightest({8'000'000'000, std::nullopt, std::nullopt}).source,
+            "available memory (MemAvailable)");
 }
 
 TEST(MemoryLimit, ThisMachineHasSomeAndNotMoreThanItsRam) {
@@ -205,7 +214,8 @@ TEST(ReadInput, APipeIsStreamedToItsEnd) {
 }
 
 TEST(ReadInput, AFolderIsRefusedWithoutAllocating) {
-  EXPECT_EQ(message_of([] { read_whole_input("/tmp"); }), "/tmp: is a folder, not an edge-list file");
+  EXPECT_EQ(message_of([] { read_whole_input("/tmp"); }),
+            "/tmp: is a folder, not an edge-list file");
 }
 
 }  // namespace

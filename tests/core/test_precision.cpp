@@ -13,15 +13,18 @@ namespace {
 TEST(U16Admission, ExactlyUpToTheLimit) {
   EXPECT_EQ(u16_admission(16384, 2), "") << "16383 * 2 = 0x7FFE, the largest distance 16 bits hold";
   EXPECT_EQ(u16_admission(16385, 2),
-            "16-bit distances are exact only while (V - 1) * the largest weight < 32767; here 16384 * 2 = 32768");
+            "16-bit distances are exact only while (V - 1) * the largest weight < 32767; here "
+            "16384 * 2 = 32768");
   EXPECT_EQ(u16_admission(32767, 1), "");
   EXPECT_EQ(u16_admission(32768, 1),
-            "16-bit distances are exact only while (V - 1) * the largest weight < 32767; here 32767 * 1 = 32767");
+            "16-bit distances are exact only while (V - 1) * the largest weight < 32767; here "
+            "32767 * 1 = 32767");
   EXPECT_EQ(u16_admission(2, 0x7FFE), "");
   EXPECT_NE(u16_admission(2, 0x7FFF), "");
   EXPECT_EQ(u16_admission(1 << 20, 0), "") << "zero weights: distances 0 or unreachable at any n";
   EXPECT_EQ(u16_admission(1, 0), "");
-  EXPECT_EQ(u16_admission(1, 40000), "16-bit distances need every finite entry below 32767; here the largest is 40000");
+  EXPECT_EQ(u16_admission(1, 40000),
+            "16-bit distances need every finite entry below 32767; here the largest is 40000");
   EXPECT_NE(u16_admission(1 << 20, 1), "");
   EXPECT_NE(u16_admission(46341, kInf - 1), "") << "no overflow in the product";
 }
@@ -29,8 +32,10 @@ TEST(U16Admission, ExactlyUpToTheLimit) {
 TEST(U16Admission, TheLargestFiniteEntryOfTheInput) {
   EdgeList g{5, {{0, 1, 7}, {0, 1, 3}, {1, 2, 0}, {3, 3, 900}, {2, 0, 5}}};
   const DistMatrix d = DistMatrix::from_edges(g);
-  EXPECT_EQ(max_finite_entry(d), 5) << "duplicates keep their smallest weight, self loops never enter, kInf is not finite";
-  EXPECT_EQ(max_edge_weight(g), 7) << "the edge list's bound: at least the matrix's, self loops left out";
+  EXPECT_EQ(max_finite_entry(d), 5)
+      << "duplicates keep their smallest weight, self loops never enter, kInf is not finite";
+  EXPECT_EQ(max_edge_weight(g), 7)
+      << "the edge list's bound: at least the matrix's, self loops left out";
   EXPECT_EQ(max_finite_entry(DistMatrix(4)), 0) << "no edges: only the zero diagonal";
   EXPECT_EQ(max_finite_entry(DistMatrix()), 0);
   EXPECT_EQ(max_edge_weight(EdgeList{3, {}}), 0);
@@ -59,14 +64,17 @@ TEST(U16Admission, TheVariantsDeclareIt) {
   EXPECT_EQ(u16->precision, kPrecisionU16x2);
   EXPECT_EQ(admission_problem(*u16, 10000, 3), "");
   EXPECT_EQ(admission_problem(*u16, 10924, 3),
-            "sm90_u16 does not solve this graph exactly: 16-bit distances are exact only while (V - 1) * the "
+            "sm90_u16 does not solve this graph exactly: 16-bit distances are exact only while (V "
+            "- 1) * the "
             "largest weight < 32767; here 10923 * 3 = 32769");
   EXPECT_EQ(row_pitch(*u16, u16->defaults, 1000), 1000) << "it takes the int32 matrix as it is";
   EXPECT_EQ(scratch_bytes(*u16, u16->defaults, 1000), 1024u * 1024 * 2 + 256 + 2u * 128 * 1024 * 4)
-      << "1000 padded to tile 128, 2 bytes each, and the panel config's two panels of 128 x 1024 words";
+      << "1000 padded to tile 128, 2 bytes each, and the panel config's two panels of 128 x 1024 "
+         "words";
   Config side_stream = u16->defaults;
   side_stream["tile"] = 64;
-  EXPECT_EQ(scratch_bytes(*u16, side_stream, 1000), 1024u * 1024 * 2 + 256) << "1000 padded to tile 64, no panel";
+  EXPECT_EQ(scratch_bytes(*u16, side_stream, 1000), 1024u * 1024 * 2 + 256)
+      << "1000 padded to tile 64, no panel";
   Config pairs = u16->defaults;
   pairs["lookahead"] = 3;
   EXPECT_EQ(scratch_bytes(*u16, pairs, 1000), 1024u * 1024 * 2 + 256 + 4u * 128 * 1024 * 4)

@@ -51,14 +51,12 @@ TEST_P(ReferenceTest, BlockedEqualsTripleLoopAndDijkstra) {
 
 INSTANTIATE_TEST_SUITE_P(
     Graphs, ReferenceTest,
-    testing::Values(Case{GraphKind::kRandom, 1, 0.5, 1, 0}, Case{GraphKind::kRandom, 2, 0.5, 1, 0},
-                    Case{GraphKind::kRandom, 63, 0.3, 1, 0},
-                    Case{GraphKind::kRandom, 65, 0.02, 1, 0},
-                    Case{GraphKind::kRandom, 130, 0.1, 0, 0.5},
-                    Case{GraphKind::kRandom, 200, 0.005, 1, 0},
-                    Case{GraphKind::kChain, 129, 0, 0, 0}, Case{GraphKind::kGrid, 150, 0, 1, 0},
-                    Case{GraphKind::kComponents, 191, 0.05, 0, 0.3},
-                    Case{GraphKind::kStar, 97, 0, 1, 0}),
+    testing::Values(
+        Case{GraphKind::kRandom, 1, 0.5, 1, 0}, Case{GraphKind::kRandom, 2, 0.5, 1, 0},
+        Case{GraphKind::kRandom, 63, 0.3, 1, 0}, Case{GraphKind::kRandom, 65, 0.02, 1, 0},
+        Case{GraphKind::kRandom, 130, 0.1, 0, 0.5}, Case{GraphKind::kRandom, 200, 0.005, 1, 0},
+        Case{GraphKind::kChain, 129, 0, 0, 0}, Case{GraphKind::kGrid, 150, 0, 1, 0},
+        Case{GraphKind::kComponents, 191, 0.05, 0, 0.3}, Case{GraphKind::kStar, 97, 0, 1, 0}),
     [](const testing::TestParamInfo<Case>& info) {
       return std::string(to_string(info.param.kind)) + "_n" + std::to_string(info.param.n);
     });

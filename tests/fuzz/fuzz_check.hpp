@@ -10,7 +10,8 @@
 namespace apsp::fuzz {
 
 [[noreturn]] inline void finding(const char* what, std::string_view detail) {
-  std::fprintf(stderr, "FUZZ FINDING: %s: %.*s\n", what, static_cast<int>(detail.size()), detail.data());
+  std::fprintf(stderr, "FUZZ FINDING: %s: %.*s\n", what, static_cast<int>(detail.size()),
+               detail.data());
   std::abort();
 }
 

@@ -26,11 +26,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   fuzz::expect(parsed.variant != nullptr, "accepted without a variant", text);
-  fuzz::expect(config_problem(parsed.variant->name, parsed.config).empty(), "accepted an invalid config", text);
+  fuzz::expect(config_problem(parsed.variant->name, parsed.config).empty(),
+               "accepted an invalid config", text);
   const std::string name = config_name(parsed.variant->name, parsed.config);
   try {
     const NamedConfig again = parse_config(name);
-    fuzz::expect(again.variant == parsed.variant && again.config == parsed.config, "round trip changed it", name);
+    fuzz::expect(again.variant == parsed.variant && again.config == parsed.config,
+                 "round trip changed it", name);
   } catch (const std::invalid_argument& e) {
     fuzz::finding("an accepted config, printed by config_name, is refused", e.what());
   }

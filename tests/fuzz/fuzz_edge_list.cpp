@@ -22,12 +22,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fuzz::expect_one_line(e.what());
     return 0;
   }
-  fuzz::expect(g.num_vertices >= 1 && matrix_bytes(g.num_vertices) <= kMaxMatrixBytes, "accepted a bad V");
+  fuzz::expect(g.num_vertices >= 1 && matrix_bytes(g.num_vertices) <= kMaxMatrixBytes,
+               "accepted a bad V");
   for (const Edge& e : g.edges) {
     fuzz::expect(e.src >= 0 && e.src < g.num_vertices && e.dst >= 0 && e.dst < g.num_vertices,
                  "accepted a vertex out of range");
     fuzz::expect(e.w >= 0 && e.w < kInf, "accepted a weight out of range");
-    fuzz::expect(int64_t(g.num_vertices - 1) * e.w < kInf, "accepted a weight whose paths reach kInf");
+    fuzz::expect(int64_t(g.num_vertices - 1) * e.w < kInf,
+                 "accepted a weight whose paths reach kInf");
   }
   const std::string again = format_edge_list(g);
   EdgeList h;
@@ -36,9 +38,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const InputError& e) {
     fuzz::finding("an accepted graph, written back, is refused", e.what());
   }
-  fuzz::expect(h.num_vertices == g.num_vertices && h.edges.size() == g.edges.size(), "round trip changed the graph");
+  fuzz::expect(h.num_vertices == g.num_vertices && h.edges.size() == g.edges.size(),
+               "round trip changed the graph");
   for (size_t i = 0; i < g.edges.size(); ++i)
-    fuzz::expect(h.edges[i].src == g.edges[i].src && h.edges[i].dst == g.edges[i].dst && h.edges[i].w == g.edges[i].w,
+    fuzz::expect(h.edges[i].src == g.edges[i].src && h.edges[i].dst == g.edges[i].dst &&
+                     h.edges[i].w == g.edges[i].w,
                  "round trip changed an edge");
   return 0;
 }

@@ -1,10 +1,9 @@
 // The policy-table reader (harness/policy: policy_from_json): any JSON document is either a
 // policy or one std::runtime_error line naming the table; no other exception, no undefined
 // behaviour. An accepted policy written back (to_json) reads back to the same JSON.
-#include <nlohmann/json.hpp>
-
 #include <cstddef>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string_view>
 
@@ -27,8 +26,9 @@ using namespace apsp;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   harness::Policy p;
   try {
-    p = harness::policy_from_json(json_read::parse(std::string_view(reinterpret_cast<const char*>(data), size)),
-                                  "policies/fuzz.json");
+    p = harness::policy_from_json(
+        json_read::parse(std::string_view(reinterpret_cast<const char*>(data), size)),
+        "policies/fuzz.json");
   } catch (const std::runtime_error& e) {
     fuzz::expect_one_line(e.what());
     return 0;

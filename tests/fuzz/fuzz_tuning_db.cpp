@@ -25,7 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!note.empty()) fuzz::expect_one_line(note);
   const std::string written = db.text();
   try {
-    fuzz::expect(TuningDb::parse(written, "written").text() == written, "a written database reads back different");
+    fuzz::expect(TuningDb::parse(written, "written").text() == written,
+                 "a written database reads back different");
   } catch (const std::runtime_error& e) {
     fuzz::finding("an accepted database, written back, is refused", e.what());
   }

@@ -12,7 +12,9 @@ Variant stand_in(const char* name) {
   v.name = name;
   v.summary = "fuzz stand-in";
   v.target = Target::kHost;
-  v.check = [](const Config&, int n, const DeviceInfo&) { return n >= 1 ? std::string() : std::string("n < 1"); };
+  v.check = [](const Config&, int n, const DeviceInfo&) {
+    return n >= 1 ? std::string() : std::string("n < 1");
+  };
   v.run = [](int*, int, const Config&, cudaStream_t, PhaseTimer*) {};
   return v;
 }
@@ -21,7 +23,8 @@ Variant make_naive() { return stand_in("naive"); }
 
 Variant make_batched() {
   Variant v = stand_in("batched");
-  v.space = {Param{"batch2", {1, 2, 3, 4, 5, 6, 7, 8}, "", "batch"}, Param{"batch3", {1, 2, 3, 4, 5, 6, 7, 8}, "", "batch"}};
+  v.space = {Param{"batch2", {1, 2, 3, 4, 5, 6, 7, 8}, "", "batch"},
+             Param{"batch3", {1, 2, 3, 4, 5, 6, 7, 8}, "", "batch"}};
   v.defaults = {{"batch2", 6}, {"batch3", 6}};
   return v;
 }
@@ -31,16 +34,17 @@ Variant make_sm90() {
   v.space = {Param{"tile", {64, 128}, "", "tile"}, Param{"chunk", {8, 16, 32}, "", "tile"},
              Param{"per_thread", {4, 8}, "", "tile"}, Param{"lookahead", {0, 1, 2}, "", "tile"}};
   v.constraints = {Constraint{"(tile / per_thread)^2 <= 256 threads", [](const Config& c) {
-    const int edge = c.at("tile") / c.at("per_thread");
-    return edge * edge <= 256;
-  }}};
+                                const int edge = c.at("tile") / c.at("per_thread");
+                                return edge * edge <= 256;
+                              }}};
   v.defaults = {{"tile", 128}, {"chunk", 8}, {"per_thread", 8}, {"lookahead", 1}};
   return v;
 }
 
 Variant make_user_kernel() {
   Variant v = stand_in("fw_user");
-  v.space = {Param{"TILE", {32}, "", "contract", /*any_value=*/true}, Param{"BATCH", {1, 2, 4}, "", "kernel", true}};
+  v.space = {Param{"TILE", {32}, "", "contract", /*any_value=*/true},
+             Param{"BATCH", {1, 2, 4}, "", "kernel", true}};
   v.defaults = {{"TILE", 32}, {"BATCH", 1}};
   return v;
 }

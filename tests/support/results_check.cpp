@@ -18,7 +18,8 @@ int main(int argc, char** argv) {
     for (const apsp::RunResult& run : r.runs) {
       const std::string where = fmt::format("{} n={}", run.name, run.n);
       if (run.verified == "FAILED" || run.error) throw std::runtime_error(where + ": not verified");
-      if (!(run.median_ms > 0) || run.samples_ms.empty()) throw std::runtime_error(where + ": no timing");
+      if (!(run.median_ms > 0) || run.samples_ms.empty())
+        throw std::runtime_error(where + ": no timing");
       if (!run.speedup_vs_naive || !(*run.speedup_vs_naive > 0))
         throw std::runtime_error(where + ": no positive speedup");
     }

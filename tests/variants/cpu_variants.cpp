@@ -16,7 +16,8 @@ void plain_fw(int* d, int n) {
   for (int k = 0; k < n; ++k)
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j)
-        d[size_t(i) * n + j] = std::min(d[size_t(i) * n + j], d[size_t(i) * n + k] + d[size_t(k) * n + j]);
+        d[size_t(i) * n + j] =
+            std::min(d[size_t(i) * n + j], d[size_t(i) * n + k] + d[size_t(k) * n + j]);
 }
 
 void blocked_fw(int* d, int n) {
@@ -26,7 +27,9 @@ void blocked_fw(int* d, int n) {
   std::memcpy(d, m.data(), m.bytes());
 }
 
-std::string any_n(const Config&, int n, const DeviceInfo&) { return n >= 1 ? "" : "n must be positive"; }
+std::string any_n(const Config&, int n, const DeviceInfo&) {
+  return n >= 1 ? "" : "n must be positive";
+}
 
 Variant host_variant(const std::string& name, const std::string& summary) {
   Variant v;
@@ -39,13 +42,15 @@ Variant host_variant(const std::string& name, const std::string& summary) {
 }
 
 Variant make_cpu_naive() {
-  Variant v = host_variant("cpu_naive", "TEST ONLY: the textbook triple loop on the host (the tests' baseline)");
+  Variant v = host_variant("cpu_naive",
+                           "TEST ONLY: the textbook triple loop on the host (the tests' baseline)");
   v.run = [](int* d, int n, const Config&, cudaStream_t, PhaseTimer*) { plain_fw(d, n); };
   return v;
 }
 
 Variant make_cpu_fw() {
-  Variant v = host_variant("cpu_fw", "TEST ONLY: the CPU reference (blocked, one thread) behind the variant interface");
+  Variant v = host_variant(
+      "cpu_fw", "TEST ONLY: the CPU reference (blocked, one thread) behind the variant interface");
   v.run = [](int* d, int n, const Config&, cudaStream_t, PhaseTimer*) { blocked_fw(d, n); };
   return v;
 }
@@ -73,7 +78,8 @@ Variant make_cpu_tunable() {
 }
 
 Variant make_cpu_wrong() {
-  Variant v = host_variant("cpu_wrong", "TEST ONLY: the CPU reference with d[n-1][0] overwritten by 0");
+  Variant v =
+      host_variant("cpu_wrong", "TEST ONLY: the CPU reference with d[n-1][0] overwritten by 0");
   v.run = [](int* d, int n, const Config&, cudaStream_t, PhaseTimer*) {
     blocked_fw(d, n);
     if (n >= 2) d[size_t(n - 1) * n] = 0;
@@ -96,7 +102,8 @@ Variant make_cpu_small() {
 // core/precision.hpp); elsewhere its answers are wrong, which is what the harness's refusal to
 // run it there (skipped, with the reason) is tested against.
 Variant make_cpu_u16() {
-  Variant v = host_variant("cpu_u16", "TEST ONLY: Floyd-Warshall in 16-bit distances on the host (sm90_u16's rule)");
+  Variant v = host_variant(
+      "cpu_u16", "TEST ONLY: Floyd-Warshall in 16-bit distances on the host (sm90_u16's rule)");
   v.admits = [](int n, int64_t max_weight) { return u16_admission(n, max_weight); };
   v.precision = kPrecisionU16x2;
   v.run = [](int* d, int n, const Config&, cudaStream_t, PhaseTimer*) {

@@ -1,12 +1,11 @@
 #include <gtest/gtest.h>
 
-#include "core/integer.hpp"
-
 #include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "core/integer.hpp"
 #include "harness/plan/plan.hpp"
 #include "variants/instances.hpp"
 #include "variants/variant.hpp"
@@ -26,7 +25,8 @@ std::string parse_error(const std::string& text) {
 // The registry is whatever the variant files registered: every entry complete, names unique,
 // sorted by file name, so the course variants come first in the order users read them.
 TEST(Registry, EveryRegisteredVariantIsCompleteAndOrderedByFile) {
-  const std::vector<std::string> course{"naive", "blocked32", "regtile64", "batched", "batched_edge", "sm90"};
+  const std::vector<std::string> course{"naive",   "blocked32",    "regtile64",
+                                        "batched", "batched_edge", "sm90"};
   const std::vector<std::string> names = variant_names();
   ASSERT_GE(names.size(), course.size());
   EXPECT_TRUE(std::equal(course.begin(), course.end(), names.begin()));
@@ -37,7 +37,8 @@ TEST(Registry, EveryRegisteredVariantIsCompleteAndOrderedByFile) {
     EXPECT_FALSE(v.summary.empty()) << v.name;
     EXPECT_TRUE(v.run) << v.name;
     EXPECT_TRUE(v.check) << v.name;
-    EXPECT_FALSE(v.test_only) << v.name << ": test-only variants are listed only with APSP_TEST_VARIANTS";
+    EXPECT_FALSE(v.test_only) << v.name
+                              << ": test-only variants are listed only with APSP_TEST_VARIANTS";
     EXPECT_NO_THROW(validate_config(v, v.defaults)) << v.name;
     for (const Param& p : v.space) EXPECT_FALSE(p.group.empty()) << v.name << "." << p.name;
     if (i > 0) {
@@ -67,7 +68,8 @@ TEST(Registry, SearchGroupsComeFromTheDeclaredParameters) {
   EXPECT_EQ(search_groups(), (std::vector<std::string>{"batch", "tile"}));
   EXPECT_EQ(params_in_group(*find_variant("batched"), "batch").size(), 2u);
   EXPECT_EQ(params_in_group(*find_variant("batched"), "tile").size(), 0u);
-  EXPECT_EQ(params_in_group(*find_variant("sm90"), "all").size(), find_variant("sm90")->space.size());
+  EXPECT_EQ(params_in_group(*find_variant("sm90"), "all").size(),
+            find_variant("sm90")->space.size());
 }
 
 TEST(Registry, ConstraintsRuleOutCombinationsWithTheirRule) {
@@ -92,8 +94,12 @@ TEST(Registry, Sm90PanelConfigIsBuiltAtLookaheadOneWithTwoPanelsOfScratch) {
   EXPECT_TRUE(is_built(*v, panel));
   EXPECT_EQ(v->defaults, panel);
   EXPECT_EQ(scratch_bytes(*v, panel, 10000), 2u * 128 * 10112 * 4) << "10000 padded to 10112";
-  EXPECT_EQ(scratch_bytes(*v, parse_config("sm90[tile=128,chunk=8,per_thread=8,lookahead=1]").config, 10000), 0u);
-  EXPECT_EQ(scratch_bytes(*v, parse_config("sm90[tile=64,chunk=16,per_thread=8,lookahead=1]").config, 10000), 0u);
+  EXPECT_EQ(scratch_bytes(
+                *v, parse_config("sm90[tile=128,chunk=8,per_thread=8,lookahead=1]").config, 10000),
+            0u);
+  EXPECT_EQ(scratch_bytes(
+                *v, parse_config("sm90[tile=64,chunk=16,per_thread=8,lookahead=1]").config, 10000),
+            0u);
   for (int lookahead : {0, 2}) {
     Config other = panel;
     other["lookahead"] = lookahead;
@@ -102,7 +108,8 @@ TEST(Registry, Sm90PanelConfigIsBuiltAtLookaheadOneWithTwoPanelsOfScratch) {
 }
 
 // Each config has no kernel, and the first rule it breaks says `why`.
-void expect_unbuilt_by(const Variant& v, const std::vector<Config>& configs, const std::string& why) {
+void expect_unbuilt_by(const Variant& v, const std::vector<Config>& configs,
+                       const std::string& why) {
   for (const Config& c : configs) {
     EXPECT_FALSE(is_built(v, c)) << config_name(v.name, c);
     EXPECT_NE(broken_constraint(v, c).find(why), std::string::npos)
@@ -127,7 +134,8 @@ TEST(Registry, Sm90PairsOfRoundsAreBuiltOnThePanelOnlyWithTwoDoublePanelsOfScrat
   }
   const Variant* u16 = find_variant("sm90_u16");
   ASSERT_NE(u16, nullptr);
-  EXPECT_FALSE(is_built(*u16, Config{{"tile", 64}, {"chunk", 16}, {"per_thread", 8}, {"lookahead", 3}}));
+  EXPECT_FALSE(
+      is_built(*u16, Config{{"tile", 64}, {"chunk", 16}, {"per_thread", 8}, {"lookahead", 3}}));
   expect_unbuilt_by(*v,
                     {Config{{"tile", 128}, {"chunk", 8}, {"per_thread", 8}, {"lookahead", 3}},
                      Config{{"tile", 64}, {"chunk", 8}, {"per_thread", 8}, {"lookahead", 3}},
@@ -151,7 +159,8 @@ TEST(Registry, Sm90ShortChainSchedulesAreBuiltAtTile64Only) {
     EXPECT_TRUE(is_built(*v, c)) << config_name("sm90", c);
     EXPECT_EQ(broken_constraint(*v, c), "") << config_name("sm90", c);
   }
-  const uint64_t panels = 2u * 128 * 2560 * 4;  // 2500 padded to 2560: two panels of two columns of tiles
+  // 2500 padded to 2560: two panels of two columns of tiles
+  const uint64_t panels = 2u * 128 * 2560 * 4;
   EXPECT_EQ(scratch_bytes(*v, pairs, 2500), panels);
   for (const Config& c : {held, deferred, deferred8})
     EXPECT_EQ(scratch_bytes(*v, c, 2500), 2 * panels) << "and two row panels of two rows of tiles";
@@ -177,12 +186,13 @@ TEST(Registry, Sm90ShortChainSchedulesAreBuiltAtTile64Only) {
 TEST(Registry, Sm90LookaheadHelpExplainsEveryValue) {
   const Variant* v = find_variant("sm90");
   ASSERT_NE(v, nullptr);
-  const auto lookahead =
-      std::find_if(v->space.begin(), v->space.end(), [](const Param& p) { return p.name == "lookahead"; });
+  const auto lookahead = std::find_if(v->space.begin(), v->space.end(),
+                                      [](const Param& p) { return p.name == "lookahead"; });
   ASSERT_NE(lookahead, v->space.end());
   for (int value : lookahead->values) {
     const std::string v_text = std::to_string(value), h = "; " + lookahead->help;
-    EXPECT_TRUE(h.find("; " + v_text + ":") != std::string::npos || h.find("; " + v_text + " (") != std::string::npos)
+    EXPECT_TRUE(h.find("; " + v_text + ":") != std::string::npos ||
+                h.find("; " + v_text + " (") != std::string::npos)
         << "lookahead " << value << " is not explained: " << lookahead->help;
   }
 }
@@ -203,13 +213,15 @@ TEST(Registry, Sm90HeldSchedulesAskForTheirShareOfAnSm) {
   Config pairs = held, next_pivot = held;
   pairs["lookahead"] = 3;
   next_pivot["lookahead"] = 2;
-  for (const Config& c : {held, pairs, next_pivot}) EXPECT_EQ(v->check(c, 2500, dev), "") << config_name("sm90", c);
+  for (const Config& c : {held, pairs, next_pivot})
+    EXPECT_EQ(v->check(c, 2500, dev), "") << config_name("sm90", c);
   const int held_bytes = dev.smem_per_sm / 4;
   EXPECT_EQ(held_bytes, 58368);
   EXPECT_LE(3 * (held_bytes + 1024), dev.smem_per_sm) << "three blocks fit";
   EXPECT_GT(4 * (held_bytes + 1024), dev.smem_per_sm) << "a fourth does not";
   dev.smem_per_block_optin = held_bytes - 1;
-  EXPECT_NE(v->check(held, 2500, dev).find("needs 58368 bytes of shared memory per block"), std::string::npos)
+  EXPECT_NE(v->check(held, 2500, dev).find("needs 58368 bytes of shared memory per block"),
+            std::string::npos)
       << v->check(held, 2500, dev);
   EXPECT_EQ(v->check(pairs, 2500, dev), "");
   EXPECT_NE(v->check(next_pivot, 2500, dev).find("needs 116736 bytes"), std::string::npos);
@@ -248,7 +260,8 @@ TEST(ConfigText, UnnamedParametersTakeDefaults) {
 TEST(ConfigText, ProblemsOfStoredConfigs) {
   EXPECT_EQ(config_problem("sm90", find_variant("sm90")->defaults), "");
   EXPECT_EQ(config_problem("naive", Config{}), "");
-  EXPECT_EQ(config_problem("sm90", Config{{"chunk", 8}, {"tile", 64}}), "sm90: per_thread is not set");
+  EXPECT_EQ(config_problem("sm90", Config{{"chunk", 8}, {"tile", 64}}),
+            "sm90: per_thread is not set");
   EXPECT_EQ(config_problem("batched", Config{{"batch2", 6}, {"batch3", 99}}),
             "batched: batch3=99 is not compiled in (values: 1,2,3,4,5,6,7,8)");
   EXPECT_EQ(config_problem("fast", Config{}), "unknown variant 'fast'");
@@ -262,19 +275,26 @@ TEST(ConfigText, ErrorsSayWhatIsWrong) {
             "batched: unknown parameter 'batch4' (it has: batch2, batch3)");
   EXPECT_EQ(parse_error("batched[batch3=99]"),
             "batched: batch3=99 is not compiled in (values: 1,2,3,4,5,6,7,8)");
-  EXPECT_EQ(parse_error("batched[batch3=x]"), "'batched[batch3=x]': batch3 must be an integer, found 'x'");
-  EXPECT_EQ(parse_error("batched[batch3]"), "'batched[batch3]': expected param=value, found 'batch3'");
-  EXPECT_EQ(parse_error("batched[batch3=4"), "'batched[batch3=4': expected 'name[param=value,...]'");
+  EXPECT_EQ(parse_error("batched[batch3=x]"),
+            "'batched[batch3=x]': batch3 must be an integer, found 'x'");
+  EXPECT_EQ(parse_error("batched[batch3]"),
+            "'batched[batch3]': expected param=value, found 'batch3'");
+  EXPECT_EQ(parse_error("batched[batch3=4"),
+            "'batched[batch3=4': expected 'name[param=value,...]'");
   EXPECT_EQ(parse_error("naive[batch3=4]"), "naive: unknown parameter 'batch3' (it has: none)");
 }
 
 // One way to read an integer everywhere: no sign prefix, no spaces; a key given twice is refused
 // rather than the last one silently winning.
 TEST(ConfigText, SignPrefixesAndDuplicateKeysAreRefused) {
-  EXPECT_EQ(parse_error("batched[batch2=+6]"), "'batched[batch2=+6]': batch2 must be an integer, found '+6'");
-  EXPECT_EQ(parse_error("batched[batch2= 6]"), "'batched[batch2= 6]': batch2 must be an integer, found ' 6'");
-  EXPECT_EQ(parse_error("batched[batch2=]"), "'batched[batch2=]': batch2 must be an integer, found ''");
-  EXPECT_EQ(parse_error("batched[batch2=6,batch2=5]"), "'batched[batch2=6,batch2=5]': batch2 is given twice");
+  EXPECT_EQ(parse_error("batched[batch2=+6]"),
+            "'batched[batch2=+6]': batch2 must be an integer, found '+6'");
+  EXPECT_EQ(parse_error("batched[batch2= 6]"),
+            "'batched[batch2= 6]': batch2 must be an integer, found ' 6'");
+  EXPECT_EQ(parse_error("batched[batch2=]"),
+            "'batched[batch2=]': batch2 must be an integer, found ''");
+  EXPECT_EQ(parse_error("batched[batch2=6,batch2=5]"),
+            "'batched[batch2=6,batch2=5]': batch2 is given twice");
 }
 
 std::string sizes_error(const std::string& text) {
@@ -322,13 +342,16 @@ TEST(IntegerText, FromCharsThenRange) {
     }
     return std::string("(accepted)");
   };
-  EXPECT_EQ(fault([] { parse_integer<uint64_t>("-1", 0, UINT64_MAX); }), "-1 is out of range [0, 18446744073709551615]");
-  EXPECT_EQ(fault([] { parse_integer<uint64_t>("-99999999999999999999", 0, 5); }), "-99999999999999999999 is out of range [0, 5]");
+  EXPECT_EQ(fault([] { parse_integer<uint64_t>("-1", 0, UINT64_MAX); }),
+            "-1 is out of range [0, 18446744073709551615]");
+  EXPECT_EQ(fault([] { parse_integer<uint64_t>("-99999999999999999999", 0, 5); }),
+            "-99999999999999999999 is out of range [0, 5]");
   EXPECT_EQ(fault([] { parse_integer<int>("+5", 1, 9); }), "'+5' is not an integer");
   EXPECT_EQ(fault([] { parse_integer<int>(" 5", 1, 9); }), "' 5' is not an integer");
   EXPECT_EQ(fault([] { parse_integer<int>("5x", 1, 9); }), "'5x' is not an integer");
   EXPECT_EQ(fault([] { parse_integer<int>("", 1, 9); }), "'' is not an integer");
-  EXPECT_EQ(fault([] { parse_integer<int>("99999999999", 1, 9); }), "99999999999 is out of range [1, 9]");
+  EXPECT_EQ(fault([] { parse_integer<int>("99999999999", 1, 9); }),
+            "99999999999 is out of range [1, 9]");
   EXPECT_EQ(fault([] { parse_integer<int>("10", 1, 9); }), "10 is out of range [1, 9]");
   EXPECT_EQ(fault([] { parse_integer<int>("1\n", 1, 9); }), "'1\\x0A' is not an integer");
 }

@@ -11,9 +11,9 @@
 
 #include <cstdlib>
 #include <map>
-#include <utility>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/device_buffer.hpp"
@@ -115,8 +115,9 @@ DistMatrix solve(const Variant& v, const Config& c, const DistMatrix& input, Cud
 }
 
 std::string describe(const Mismatch& m) {
-  return std::to_string(m.count) + " elements differ, first d[" + std::to_string(m.i) + "][" + std::to_string(m.j) +
-         "] = " + std::to_string(m.got) + ", expected " + std::to_string(m.expected);
+  return std::to_string(m.count) + " elements differ, first d[" + std::to_string(m.i) + "][" +
+         std::to_string(m.j) + "] = " + std::to_string(m.got) + ", expected " +
+         std::to_string(m.expected);
 }
 
 struct Problem {
@@ -135,12 +136,15 @@ const Problem& problem(const Named& g) {
 }
 
 // (v, c) on every qualifying graph of size n, bit-exact against the CPU reference.
-void expect_reference_on_graphs_that_fit(const Variant& v, const Config& c, int n, CudaStream& stream) {
+void expect_reference_on_graphs_that_fit(const Variant& v, const Config& c, int n,
+                                         CudaStream& stream) {
   for (const Named& g : graphs(n)) {
     const auto& [input, expected] = problem(g);
-    ASSERT_EQ(admission_problem(v, n, max_finite_entry(input)), "") << g.name << " n=" << n << ": the test's graph must fit";
+    ASSERT_EQ(admission_problem(v, n, max_finite_entry(input)), "")
+        << g.name << " n=" << n << ": the test's graph must fit";
     const Mismatch m = compare(solve(v, c, input, stream), expected);
-    ASSERT_FALSE(m) << config_name(v.name, c) << " n=" << n << " graph=" << g.name << ": " << describe(m);
+    ASSERT_FALSE(m) << config_name(v.name, c) << " n=" << n << " graph=" << g.name << ": "
+                    << describe(m);
   }
 }
 
@@ -208,8 +212,9 @@ TEST(Sm90U16, TheLargestDistanceSixteenBitsHold) {
           if (row[j] != want && wrong++ == 0) first_i = i, first_j = j;
         }
       }
-      EXPECT_EQ(wrong, 0) << config_name(v.name, c) << (cycle ? " cycle" : " path") << ": first d[" << first_i
-                          << "][" << first_j << "] = " << (wrong ? got.at(first_i, first_j) : 0);
+      EXPECT_EQ(wrong, 0) << config_name(v.name, c) << (cycle ? " cycle" : " path") << ": first d["
+                          << first_i << "][" << first_j
+                          << "] = " << (wrong ? got.at(first_i, first_j) : 0);
       if (cycle) {
         EXPECT_EQ(got.at(1, 0), 0x7FFE);
       }
@@ -253,7 +258,8 @@ TEST(Sm90U16, ReplaysAsACudaGraph) {
     // One plain solve first, as the bench verifies before it captures: kernel attributes are set
     // outside the capture. The captured solve makes its own side stream (and destroys the plain
     // solve's) inside it.
-    APSP_CUDA_CHECK(cudaMemcpyAsync(d.get(), input.data(), input.bytes(), cudaMemcpyHostToDevice, stream.get()));
+    APSP_CUDA_CHECK(cudaMemcpyAsync(d.get(), input.data(), input.bytes(), cudaMemcpyHostToDevice,
+                                    stream.get()));
     v.run(d.get(), input.n(), c, stream.get(), nullptr);
     stream.synchronize();
     cudaGraph_t graph;
@@ -261,12 +267,15 @@ TEST(Sm90U16, ReplaysAsACudaGraph) {
     v.run(d.get(), input.n(), c, stream.get(), nullptr);
     APSP_CUDA_CHECK(cudaStreamEndCapture(stream.get(), &graph));
     cudaGraphExec_t exec;
-    APSP_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, cudaGraphInstantiateFlagUseNodePriority));  // as the bench
+    APSP_CUDA_CHECK(cudaGraphInstantiate(&exec, graph,
+                                         cudaGraphInstantiateFlagUseNodePriority));  // as the bench
     for (int replay = 0; replay < 2; ++replay) {
-      APSP_CUDA_CHECK(cudaMemcpyAsync(d.get(), input.data(), input.bytes(), cudaMemcpyHostToDevice, stream.get()));
+      APSP_CUDA_CHECK(cudaMemcpyAsync(d.get(), input.data(), input.bytes(), cudaMemcpyHostToDevice,
+                                      stream.get()));
       APSP_CUDA_CHECK(cudaGraphLaunch(exec, stream.get()));
       DistMatrix got(input.n());
-      APSP_CUDA_CHECK(cudaMemcpyAsync(got.data(), d.get(), got.bytes(), cudaMemcpyDeviceToHost, stream.get()));
+      APSP_CUDA_CHECK(
+          cudaMemcpyAsync(got.data(), d.get(), got.bytes(), cudaMemcpyDeviceToHost, stream.get()));
       stream.synchronize();
       EXPECT_FALSE(compare(got, expected)) << config_name(v.name, c) << " replay " << replay << ": "
                                            << describe(compare(got, expected));

@@ -10,11 +10,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
-#include <vector>
-#include <memory>
 #include <tuple>
+#include <vector>
 
 #include "core/device_buffer.hpp"
 #include "core/device_info.hpp"
@@ -22,9 +22,9 @@
 #include "core/parallel.hpp"
 #include "core/precision.hpp"
 #include "core/reference.hpp"
-#include "harness/verify/certificate.hpp"
 #include "harness/measure/matrix_layout.hpp"
 #include "harness/userkernel/user_kernel.hpp"
+#include "harness/verify/certificate.hpp"
 #include "tests/variants/pairs_of_rounds_sizes.hpp"
 #include "variants/rounds.hpp"
 #include "variants/variant.hpp"
@@ -51,10 +51,14 @@ const Graph kGraphs[] = {Graph::kDense, Graph::kSparseUnreachable, Graph::kChain
                          Graph::kZeroWeightsDuplicates};
 const char* name(Graph g) {
   switch (g) {
-    case Graph::kDense: return "dense";
-    case Graph::kSparseUnreachable: return "sparse-unreachable";
-    case Graph::kChain: return "chain";
-    case Graph::kZeroWeightsDuplicates: return "zero-weights-duplicates";
+    case Graph::kDense:
+      return "dense";
+    case Graph::kSparseUnreachable:
+      return "sparse-unreachable";
+    case Graph::kChain:
+      return "chain";
+    case Graph::kZeroWeightsDuplicates:
+      return "zero-weights-duplicates";
   }
   return "?";
 }
@@ -114,8 +118,9 @@ struct VariantConfig {
 // with the batched one at the batch sizes that leave partial batches at the matrix's edge.
 std::vector<VariantConfig> user_kernel_configs(bool defaults_only) {
   static const harness::UserKernels kernels = harness::register_user_kernels(
-      {APSP_SOURCE_DIR "/examples/kernels/fw32.cu", APSP_SOURCE_DIR "/examples/kernels/fw_batched.cu"}, {},
-      Target::kDevice, {has_device() ? harness::arch_of(query_device()) : "sm_90", ""});
+      {APSP_SOURCE_DIR "/examples/kernels/fw32.cu",
+       APSP_SOURCE_DIR "/examples/kernels/fw_batched.cu"},
+      {}, Target::kDevice, {has_device() ? harness::arch_of(query_device()) : "sm_90", ""});
   std::vector<VariantConfig> out;
   for (const Variant* v : kernels.variants) out.push_back({v, v->defaults});
   if (defaults_only) return out;
@@ -164,9 +169,9 @@ void expect_reference(const Variant& v, const Config& config, int n, CudaStream&
     harness::get_matrix(got.data(), d.get(), pitch, n, cudaMemcpyDeviceToHost, stream.get());
     stream.synchronize();
     const Mismatch m = compare(got, p.expected);
-    ASSERT_FALSE(m) << config_name(v.name, config) << " n=" << n << " graph=" << name(g) << ": " << m.count
-                    << " elements differ, first d[" << m.i << "][" << m.j << "] = " << m.got << ", expected "
-                    << m.expected;
+    ASSERT_FALSE(m) << config_name(v.name, config) << " n=" << n << " graph=" << name(g) << ": "
+                    << m.count << " elements differ, first d[" << m.i << "][" << m.j
+                    << "] = " << m.got << ", expected " << m.expected;
   }
 }
 
@@ -196,13 +201,16 @@ TEST(Sm90, SolvesInItsPaddedLayoutAndLeavesThePadding) {
       std::vector<int> all(cells);
       DeviceBuffer<int> d(cells);
       const int pitch = row_pitch(v, c, n);
-      harness::put_matrix(d.get(), pitch, problem(Graph::kDense, n).input.data(), n, cudaMemcpyHostToDevice,
-                          stream.get());
+      harness::put_matrix(d.get(), pitch, problem(Graph::kDense, n).input.data(), n,
+                          cudaMemcpyHostToDevice, stream.get());
       v.run(d.get(), n, c, stream.get(), nullptr);
-      APSP_CUDA_CHECK(cudaMemcpyAsync(all.data(), d.get(), cells * sizeof(int), cudaMemcpyDeviceToHost, stream.get()));
+      APSP_CUDA_CHECK(cudaMemcpyAsync(all.data(), d.get(), cells * sizeof(int),
+                                      cudaMemcpyDeviceToHost, stream.get()));
       stream.synchronize();
       size_t changed = 0;
-      for (size_t i = 0; i < cells; ++i) changed += (i / pitch >= static_cast<size_t>(n) || i % pitch >= static_cast<size_t>(n)) && all[i] != harness::kPadding;
+      for (size_t i = 0; i < cells; ++i)
+        changed += (i / pitch >= static_cast<size_t>(n) || i % pitch >= static_cast<size_t>(n)) &&
+                   all[i] != harness::kPadding;
       EXPECT_EQ(changed, 0u) << config_name(v.name, c) << " n=" << n << ": padding entries changed";
     }
   }
@@ -236,7 +244,8 @@ TEST(Sm90, TileSixtyFourPairsReplayAsACudaGraph) {
       const int pitch = row_pitch(v, c, n);
       DeviceBuffer<int> d(buffer_elems(v, c, n));
       auto put = [&] {
-        harness::put_matrix(d.get(), pitch, p.input.data(), n, cudaMemcpyHostToDevice, stream.get());
+        harness::put_matrix(d.get(), pitch, p.input.data(), n, cudaMemcpyHostToDevice,
+                            stream.get());
       };
       // One plain solve first, as the bench verifies before it captures: kernel attributes are
       // set outside the capture.
@@ -248,7 +257,8 @@ TEST(Sm90, TileSixtyFourPairsReplayAsACudaGraph) {
       v.run(d.get(), n, c, stream.get(), nullptr);
       APSP_CUDA_CHECK(cudaStreamEndCapture(stream.get(), &graph));
       cudaGraphExec_t exec;
-      APSP_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, cudaGraphInstantiateFlagUseNodePriority));  // as the bench
+      APSP_CUDA_CHECK(cudaGraphInstantiate(
+          &exec, graph, cudaGraphInstantiateFlagUseNodePriority));  // as the bench
       for (int replay = 0; replay < 2; ++replay) {
         put();
         APSP_CUDA_CHECK(cudaGraphLaunch(exec, stream.get()));
@@ -256,8 +266,8 @@ TEST(Sm90, TileSixtyFourPairsReplayAsACudaGraph) {
         harness::get_matrix(got.data(), d.get(), pitch, n, cudaMemcpyDeviceToHost, stream.get());
         stream.synchronize();
         const Mismatch m = compare(got, p.expected);
-        EXPECT_FALSE(m) << config_name(v.name, c) << " n=" << n << " replay " << replay << ": " << m.count
-                        << " elements differ";
+        EXPECT_FALSE(m) << config_name(v.name, c) << " n=" << n << " replay " << replay << ": "
+                        << m.count << " elements differ";
       }
       APSP_CUDA_CHECK(cudaGraphExecDestroy(exec));
       APSP_CUDA_CHECK(cudaGraphDestroy(graph));
@@ -313,7 +323,8 @@ void PrintTo(const LargeCase& c, std::ostream* os) { *os << c.variant << " at n 
 
 std::vector<LargeCase> large_cases() {
   const char* env = std::getenv("APSP_TEST_LARGE_VARIANTS");
-  if (!env) return {{"sm90", kSignedBoundary}, {"regtile64", kSignedBoundary}, {"sm90", kUnsignedBoundary}};
+  if (!env)
+    return {{"sm90", kSignedBoundary}, {"regtile64", kSignedBoundary}, {"sm90", kUnsignedBoundary}};
   std::vector<int> sizes = {kSignedBoundary, kUnsignedBoundary};
   if (const char* list = std::getenv("APSP_TEST_LARGE_SIZES")) {
     sizes.clear();
@@ -338,7 +349,8 @@ std::string lacks_memory(size_t bytes) {
   APSP_CUDA_CHECK(cudaMemGetInfo(&free, &total));
   const size_t margin = size_t{512} << 20;
   if (free >= bytes + margin) return "";
-  return "needs " + std::to_string(bytes + margin) + " bytes of device memory, " + std::to_string(free) + " free";
+  return "needs " + std::to_string(bytes + margin) + " bytes of device memory, " +
+         std::to_string(free) + " free";
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -351,8 +363,8 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 void upload_adjacency(const EdgeList& graph, int* d, int pitch, CudaStream& stream) {
   const int n = graph.num_vertices;
   if (pitch > n) {
-    APSP_CUDA_CHECK(cudaMemsetAsync(d, harness::kPaddingByte,
-                                    static_cast<size_t>(pitch) * pitch * sizeof(int), stream.get()));
+    APSP_CUDA_CHECK(cudaMemsetAsync(
+        d, harness::kPaddingByte, static_cast<size_t>(pitch) * pitch * sizeof(int), stream.get()));
   }
   std::vector<int64_t> start(static_cast<size_t>(n) + 1, 0);  // the edges by source
   for (const Edge& e : graph.edges) ++start[static_cast<size_t>(e.src) + 1];
@@ -367,11 +379,13 @@ void upload_adjacency(const EdgeList& graph, int* d, int pitch, CudaStream& stre
     const int rows = std::min(band, n - r0);
     auto row = [&](int i) { return host.get() + static_cast<size_t>(i - r0) * n; };
     for (int i = r0; i < r0 + rows; ++i) {
-      for (int64_t e = start[i]; e < start[i + 1]; ++e) row(i)[by_src[e].dst] = std::min(row(i)[by_src[e].dst], by_src[e].w);
+      for (int64_t e = start[i]; e < start[i + 1]; ++e)
+        row(i)[by_src[e].dst] = std::min(row(i)[by_src[e].dst], by_src[e].w);
       row(i)[i] = 0;
     }
-    APSP_CUDA_CHECK(cudaMemcpy2DAsync(d + static_cast<size_t>(r0) * pitch, sizeof(int) * pitch, host.get(),
-                                      sizeof(int) * n, sizeof(int) * n, rows, cudaMemcpyHostToDevice, stream.get()));
+    APSP_CUDA_CHECK(cudaMemcpy2DAsync(d + static_cast<size_t>(r0) * pitch, sizeof(int) * pitch,
+                                      host.get(), sizeof(int) * n, sizeof(int) * n, rows,
+                                      cudaMemcpyHostToDevice, stream.get()));
     stream.synchronize();
     for (int i = r0; i < r0 + rows; ++i) {  // back to all kInf for the next band
       for (int64_t e = start[i]; e < start[i + 1]; ++e) row(i)[by_src[e].dst] = kInf;
@@ -388,7 +402,8 @@ class LargeSolve : public testing::TestWithParam<LargeCase> {};
 // certificate must name that row.
 TEST_P(LargeSolve, CertificateAcceptsTheSolve) {
   const Variant* v = find_variant(GetParam().variant);
-  ASSERT_NE(v, nullptr) << "APSP_TEST_LARGE_VARIANTS names no variant '" << GetParam().variant << "'";
+  ASSERT_NE(v, nullptr) << "APSP_TEST_LARGE_VARIANTS names no variant '" << GetParam().variant
+                        << "'";
   const int n = GetParam().n;
   const Config& config = v->defaults;
   const std::string why = v->check(config, n, query_device());
@@ -399,13 +414,16 @@ TEST_P(LargeSolve, CertificateAcceptsTheSolve) {
   spec.wmin = 0;
   spec.seed = n;
   const EdgeList graph = generate(spec);
-  if (const std::string outside = admission_problem(*v, n, max_edge_weight(graph)); !outside.empty())
-    GTEST_SKIP() << outside;  // (sm90_u16 named in APSP_TEST_LARGE_VARIANTS: weights 0..1000 do not fit)
+  if (const std::string outside = admission_problem(*v, n, max_edge_weight(graph));
+      !outside.empty())
+    GTEST_SKIP()
+        << outside;  // (sm90_u16 named in APSP_TEST_LARGE_VARIANTS: weights 0..1000 do not fit)
   const harness::InEdges in_edges = harness::InEdges::of(graph);
   const int pitch = row_pitch(*v, config, n);
   const size_t cells = buffer_elems(*v, config, n);
   harness::DeviceCertificate cert(in_edges);
-  if (const std::string lack = lacks_memory(cells * sizeof(int) + cert.peak_check_bytes()); !lack.empty()) {
+  if (const std::string lack = lacks_memory(cells * sizeof(int) + cert.peak_check_bytes());
+      !lack.empty()) {
     GTEST_SKIP() << config_name(v->name, config) << " at n = " << n << " " << lack;
   }
   CudaStream stream;
@@ -418,26 +436,30 @@ TEST_P(LargeSolve, CertificateAcceptsTheSolve) {
   stream.synchronize();
   const double solve_s = seconds_since(t0);
   t0 = std::chrono::steady_clock::now();
-  EXPECT_EQ(cert.check(d.get(), pitch, stream.get()), "") << config_name(v->name, config) << " n=" << n;
+  EXPECT_EQ(cert.check(d.get(), pitch, stream.get()), "")
+      << config_name(v->name, config) << " n=" << n;
   const double check_s = seconds_since(t0);
-  std::printf("%s n=%d: upload %.1f s, solve %.1f s, certificate %.1f s\n", config_name(v->name, config).c_str(), n,
-              upload_s, solve_s, check_s);
+  std::printf("%s n=%d: upload %.1f s, solve %.1f s, certificate %.1f s\n",
+              config_name(v->name, config).c_str(), n, upload_s, solve_s, check_s);
   if (HasFailure()) return;
   // The last finite entry of the last row off the diagonal, one too large: an edge into it
   // relaxes it, and only row n - 1 changed, so the fault named is in that row (and the
   // first pass, over the edges, catches it at once if the edge n - 1 -> j itself is tight).
   std::vector<int> last(n);
   int32_t* row = d.get() + static_cast<size_t>(n - 1) * pitch;
-  APSP_CUDA_CHECK(cudaMemcpyAsync(last.data(), row, n * sizeof(int), cudaMemcpyDeviceToHost, stream.get()));
+  APSP_CUDA_CHECK(
+      cudaMemcpyAsync(last.data(), row, n * sizeof(int), cudaMemcpyDeviceToHost, stream.get()));
   stream.synchronize();
   int j = n - 2;
   while (j >= 0 && last[j] >= kInf) --j;
   ASSERT_GE(j, 0) << "the last row reaches nothing: pick another graph";
   const int wrong = last[j] + 1;
-  APSP_CUDA_CHECK(cudaMemcpyAsync(row + j, &wrong, sizeof wrong, cudaMemcpyHostToDevice, stream.get()));
+  APSP_CUDA_CHECK(
+      cudaMemcpyAsync(row + j, &wrong, sizeof wrong, cudaMemcpyHostToDevice, stream.get()));
   const std::string fault = cert.check(d.get(), pitch, stream.get());
   EXPECT_EQ(fault.rfind("d[" + std::to_string(n - 1) + "][", 0), 0u)
-      << "planted d[" << n - 1 << "][" << j << "] = " << wrong << "; the certificate said: '" << fault << "'";
+      << "planted d[" << n - 1 << "][" << j << "] = " << wrong << "; the certificate said: '"
+      << fault << "'";
 }
 
 INSTANTIATE_TEST_SUITE_P(LargeN, LargeSolve, testing::ValuesIn(large_cases()),
@@ -492,10 +514,12 @@ struct RoundProblem {
     const cudaStream_t s = stream.get();
     const auto h2d = cudaMemcpyHostToDevice;
     APSP_CUDA_CHECK(cudaMemsetAsync(d, harness::kPaddingByte, row * n, s));
-    APSP_CUDA_CHECK(cudaMemcpy2DAsync(d + 1, diagonal, pc, sizeof(int), sizeof(int), n - 1, h2d, s));       // c
-    APSP_CUDA_CHECK(cudaMemcpy2DAsync(d + k0, row, pa, sizeof(int), sizeof(int), n, h2d, s));              // a
-    APSP_CUDA_CHECK(cudaMemcpyAsync(d + static_cast<size_t>(k0) * n, pb, row, h2d, s));                     // b
-    APSP_CUDA_CHECK(cudaMemcpy2DAsync(d, diagonal, pz, sizeof(int), sizeof(int), n, h2d, s));  // 0 (after a)
+    APSP_CUDA_CHECK(
+        cudaMemcpy2DAsync(d + 1, diagonal, pc, sizeof(int), sizeof(int), n - 1, h2d, s));      // c
+    APSP_CUDA_CHECK(cudaMemcpy2DAsync(d + k0, row, pa, sizeof(int), sizeof(int), n, h2d, s));  // a
+    APSP_CUDA_CHECK(cudaMemcpyAsync(d + static_cast<size_t>(k0) * n, pb, row, h2d, s));        // b
+    APSP_CUDA_CHECK(
+        cudaMemcpy2DAsync(d, diagonal, pz, sizeof(int), sizeof(int), n, h2d, s));  // 0 (after a)
     stream.synchronize();
   }
 };
@@ -514,8 +538,8 @@ RoundMismatch check_round(const RoundProblem& p, const int* d, CudaStream& strea
   RoundMismatch all;
   for (int r0 = 0; r0 < n; r0 += band) {
     const int rows = std::min(band, n - r0);
-    APSP_CUDA_CHECK(cudaMemcpyAsync(host.get(), d + static_cast<size_t>(r0) * n, sizeof(int) * rows * n,
-                                    cudaMemcpyDeviceToHost, stream.get()));
+    APSP_CUDA_CHECK(cudaMemcpyAsync(host.get(), d + static_cast<size_t>(r0) * n,
+                                    sizeof(int) * rows * n, cudaMemcpyDeviceToHost, stream.get()));
     stream.synchronize();
     std::vector<RoundMismatch> found(rows);
     parallel_for(rows, 0, [&](int r) {
@@ -550,7 +574,8 @@ TEST_P(LargeRound, LastRoundAtTheUnsignedBoundary) {
   const int n = kUnsignedBoundary;
   ASSERT_EQ(row_pitch(*v, v->defaults, n), n) << "a round schedule runs on an n x n matrix";
   ASSERT_EQ(v->check(v->defaults, n, query_device()), "");
-  if (const std::string lack = lacks_memory(static_cast<size_t>(n) * n * sizeof(int)); !lack.empty()) {
+  if (const std::string lack = lacks_memory(static_cast<size_t>(n) * n * sizeof(int));
+      !lack.empty()) {
     GTEST_SKIP() << lack;
   }
   const RoundProblem problem(n);
@@ -562,14 +587,16 @@ TEST_P(LargeRound, LastRoundAtTheUnsignedBoundary) {
   schedule.run(d.get(), n, v->defaults, last, last + 1, stream.get(), nullptr);
   stream.synchronize();
   const RoundMismatch m = check_round(problem, d.get(), stream);
-  std::printf("%s n=%d: round %d of %d checked in %.1f s\n", schedule.variant, n, last, last + 1, seconds_since(t0));
-  EXPECT_EQ(m.count, 0) << config_name(v->name, v->defaults) << " n=" << n << ", round " << last << ": first d["
-                        << m.i << "][" << m.j << "] = " << m.got << ", expected " << m.expected;
+  std::printf("%s n=%d: round %d of %d checked in %.1f s\n", schedule.variant, n, last, last + 1,
+              seconds_since(t0));
+  EXPECT_EQ(m.count, 0) << config_name(v->name, v->defaults) << " n=" << n << ", round " << last
+                        << ": first d[" << m.i << "][" << m.j << "] = " << m.got << ", expected "
+                        << m.expected;
 }
 
 INSTANTIATE_TEST_SUITE_P(LargeN, LargeRound,
-                         testing::Values(&kNaiveRounds, &kBlocked32Rounds, &kRegtile64Rounds, &kBatchedRounds,
-                                         &kBatchedEdgeRounds),
+                         testing::Values(&kNaiveRounds, &kBlocked32Rounds, &kRegtile64Rounds,
+                                         &kBatchedRounds, &kBatchedEdgeRounds),
                          [](const testing::TestParamInfo<const RoundSchedule*>& info) {
                            return std::string(info.param->variant);
                          });

@@ -18,11 +18,11 @@
 #include "core/device_info.hpp"
 #include "core/generators.hpp"
 #include "core/reference.hpp"
-#include "harness/verify/certificate.hpp"
 #include "harness/multigpu/distributed.hpp"
 #include "harness/multigpu/multi_gpu_solve.hpp"
 #include "harness/multigpu/row_partition.hpp"
 #include "harness/multigpu/transport.hpp"
+#include "harness/verify/certificate.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp::harness {
@@ -80,8 +80,9 @@ Config config(int tile, int lookahead) {
 }
 
 std::string describe(const Mismatch& m) {
-  return std::to_string(m.count) + " entries differ, first d[" + std::to_string(m.i) + "][" + std::to_string(m.j) +
-         "] = " + std::to_string(m.got) + ", expected " + std::to_string(m.expected);
+  return std::to_string(m.count) + " entries differ, first d[" + std::to_string(m.i) + "][" +
+         std::to_string(m.j) + "] = " + std::to_string(m.got) + ", expected " +
+         std::to_string(m.expected);
 }
 
 // One solve on `executor` from problem(n, dense), compared element by element.
@@ -101,14 +102,16 @@ TEST_P(SingleDevice, BitExactAgainstTheCpuReference) {
   auto executor = make_distributed_executor(make_single_device_transport(ranks, 0));
   for (int n : {1, 100, 300, 1000, 1337}) {
     for (bool dense : {false, true}) {
-      SCOPED_TRACE("n = " + std::to_string(n) + (dense ? ", dense" : ", components, zero weights, duplicates"));
+      SCOPED_TRACE("n = " + std::to_string(n) +
+                   (dense ? ", dense" : ", components, zero weights, duplicates"));
       expect_solves(*executor, n, dense, config(tile, lookahead ? 1 : 0));
     }
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, SingleDevice,
-                         testing::Combine(testing::Values(1, 2, 3, 4, 8), testing::Values(64, 128), testing::Bool()),
+                         testing::Combine(testing::Values(1, 2, 3, 4, 8), testing::Values(64, 128),
+                                          testing::Bool()),
                          [](const auto& info) {
                            return "P" + std::to_string(std::get<0>(info.param)) + "_tile" +
                                   std::to_string(std::get<1>(info.param)) +
@@ -118,8 +121,13 @@ INSTANTIATE_TEST_SUITE_P(Ranks, SingleDevice,
 // Every compiled (tile, chunk, per_thread), on 3 ranks.
 TEST(Distributed, EveryInstance) {
   auto executor = make_distributed_executor(make_single_device_transport(3, 0));
-  for (auto [tile, chunk, per] :
-       {std::tuple{64, 8, 8}, {64, 16, 4}, {64, 16, 8}, {64, 32, 4}, {64, 32, 8}, {128, 8, 8}, {128, 16, 8}}) {
+  for (auto [tile, chunk, per] : {std::tuple{64, 8, 8},
+                                  {64, 16, 4},
+                                  {64, 16, 8},
+                                  {64, 32, 4},
+                                  {64, 32, 8},
+                                  {128, 8, 8},
+                                  {128, 16, 8}}) {
     for (int lookahead : {0, 1}) {
       const Config c = config(tile, chunk, per, lookahead);
       SCOPED_TRACE(config_name("sm90", c));
@@ -136,7 +144,8 @@ TEST(Distributed, RepeatedSamplesAndTileChanges) {
   const Problem& p = problem(n, true);
   auto executor = make_distributed_executor(make_single_device_transport(ranks, 0));
   executor->load(p.input);
-  for (const Config& c : {config(128, 1), config(128, 1), config(64, 0), config(128, 0), config(64, 1)}) {
+  for (const Config& c :
+       {config(128, 1), config(128, 1), config(64, 0), config(128, 0), config(64, 1)}) {
     SCOPED_TRACE(config_name("sm90", c));
     executor->sample(sm90(), c, true);
     const Mismatch m = compare(executor->output(), p.expected);
@@ -145,7 +154,8 @@ TEST(Distributed, RepeatedSamplesAndTileChanges) {
     EXPECT_EQ(executor->device_memory().solve_bytes, part.max_bytes_per_rank());
     EXPECT_GE(executor->device_memory().peak_bytes, part.max_bytes_per_rank());
   }
-  const Measurement replays = executor->measure(sm90(), config(64, 1), {Mode::kCudaGraph, 2, false});
+  const Measurement replays =
+      executor->measure(sm90(), config(64, 1), {Mode::kCudaGraph, 2, false});
   ASSERT_EQ(replays.samples_ms.size(), 2u) << "plain solves: the ranks' work is no one stream's";
   EXPECT_GE(replays.samples_ms[1], 0.0);
   EXPECT_FALSE(compare(executor->output(), p.expected));
@@ -169,8 +179,8 @@ TEST(Distributed, NcclOneRankBitExact) {
   for (int n : {1, 300, 1337}) {
     for (int tile : {64, 128}) {
       for (int lookahead : {0, 1}) {
-        SCOPED_TRACE("n = " + std::to_string(n) + ", tile " + std::to_string(tile) + ", lookahead " +
-                     std::to_string(lookahead));
+        SCOPED_TRACE("n = " + std::to_string(n) + ", tile " + std::to_string(tile) +
+                     ", lookahead " + std::to_string(lookahead));
         expect_solves(*executor, n, false, config(tile, lookahead));
         expect_solves(*executor, n, true, config(tile, lookahead));
       }
@@ -224,7 +234,8 @@ TEST(MultiGpuSolve, BandsEqualTheOneGpuSolve) {
     const DistMatrix whole = one_gpu_solve(p.input, c);
     ASSERT_FALSE(compare(whole, p.expected)) << describe(compare(whole, p.expected));
     const int band_rows = 100;
-    MultiGpuSolve solve("single-device", ranks, sm90(), c, p.input, 0, band_rows * n * sizeof(int32_t));
+    MultiGpuSolve solve("single-device", ranks, sm90(), c, p.input, 0,
+                        band_rows * n * sizeof(int32_t));
     EXPECT_EQ(solve.n(), n);
     EXPECT_EQ(solve.band_rows(), band_rows);
     EXPECT_EQ(solve.partition().ranks, ranks);
@@ -249,9 +260,12 @@ TEST(MultiGpuSolve, RefusesWhatTheEngineCannotRun) {
   const Problem& p = problem(100, false);
   const Variant* naive = find_variant("naive");
   ASSERT_NE(naive, nullptr);
-  EXPECT_THROW(MultiGpuSolve("single-device", 2, *naive, naive->defaults, p.input), std::invalid_argument);
-  EXPECT_THROW(MultiGpuSolve("carrier-pigeon", 2, sm90(), config(128, 1), p.input), std::invalid_argument);
-  EXPECT_THROW(MultiGpuSolve("single-device", 2, sm90(), config(64, 8, 4, 1), p.input), std::invalid_argument);
+  EXPECT_THROW(MultiGpuSolve("single-device", 2, *naive, naive->defaults, p.input),
+               std::invalid_argument);
+  EXPECT_THROW(MultiGpuSolve("carrier-pigeon", 2, sm90(), config(128, 1), p.input),
+               std::invalid_argument);
+  EXPECT_THROW(MultiGpuSolve("single-device", 2, sm90(), config(64, 8, 4, 1), p.input),
+               std::invalid_argument);
 }
 
 TEST(Transport, SingleDeviceBroadcastCopiesTheRootsBuffer) {
@@ -274,7 +288,8 @@ TEST(Transport, SingleDeviceBroadcastCopiesTheRootsBuffer) {
   t->broadcast(2, pointers, count * sizeof(int), handles);
   for (int r = 0; r < ranks; ++r) {
     std::vector<int> back(count);
-    APSP_CUDA_CHECK(cudaMemcpyAsync(back.data(), pointers[r], count * sizeof(int), cudaMemcpyDeviceToHost, handles[r]));
+    APSP_CUDA_CHECK(cudaMemcpyAsync(back.data(), pointers[r], count * sizeof(int),
+                                    cudaMemcpyDeviceToHost, handles[r]));
     streams[r].synchronize();
     EXPECT_EQ(std::count(back.begin(), back.end(), 2), static_cast<long>(count)) << "rank " << r;
   }

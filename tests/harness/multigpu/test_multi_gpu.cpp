@@ -3,19 +3,18 @@
 // efficiency in the statistics, and the results fields that carry it.
 #include <gtest/gtest.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
-
-#include <CLI/CLI.hpp>
 
 #include "core/cli_options.hpp"
 #include "core/console.hpp"
 #include "core/results.hpp"
+#include "harness/measure/statistics.hpp"
 #include "harness/multigpu/distributed.hpp"
 #include "harness/multigpu/multi_gpu_model.hpp"
 #include "harness/multigpu/transport.hpp"
 #include "harness/plan/plan.hpp"
-#include "harness/measure/statistics.hpp"
 #include "variants/multi_gpu.hpp"
 #include "variants/variant.hpp"
 
@@ -162,7 +161,8 @@ TEST(Transports, TheOptionAndItsAlias) {
   std::string gpus, transport;
   add_gpu_options(app, gpus, transport, transports(), "GPU counts");
   const std::string help = app.help();
-  for (const TransportKind& k : transports()) EXPECT_NE(help.find(k.name + ": " + k.help), std::string::npos) << help;
+  for (const TransportKind& k : transports())
+    EXPECT_NE(help.find(k.name + ": " + k.help), std::string::npos) << help;
 }
 
 // The engine reads a variant's declaration, never its name: sm90 declares its tile, its check and
@@ -172,7 +172,8 @@ TEST(MultiGpuDeclaration, Sm90DeclaresItsTileCheckAndKernels) {
   ASSERT_NE(sm90, nullptr);
   ASSERT_TRUE(sm90->multi_gpu);
   auto config = [](int tile, int chunk, int per_thread, int lookahead) {
-    return Config{{"tile", tile}, {"chunk", chunk}, {"per_thread", per_thread}, {"lookahead", lookahead}};
+    return Config{
+        {"tile", tile}, {"chunk", chunk}, {"per_thread", per_thread}, {"lookahead", lookahead}};
   };
   EXPECT_EQ(distributed_tile(*sm90, config(64, 16, 4, 3)), 64);
   EXPECT_EQ(distributed_tile(*sm90, sm90->defaults), 128);
@@ -193,13 +194,15 @@ TEST(MultiGpuDeclaration, Sm90DeclaresItsTileCheckAndKernels) {
                 e.kernels->pivot_column && e.kernels->phase3);
   }
   EXPECT_EQ(distributed_problem(*sm90, config(64, 8, 4, 1)),
-            "the distributed engine has no kernels for tile 64, chunk 8, per_thread 4 (tile/chunk/per_thread: 64/8/8, "
+            "the distributed engine has no kernels for tile 64, chunk 8, per_thread 4 "
+            "(tile/chunk/per_thread: 64/8/8, "
             "64/16/4, 64/16/8, 64/32/4, 64/32/8, 128/8/8)");
   EXPECT_THROW(distributed_config(*sm90, config(64, 8, 4, 1)), std::invalid_argument);
   const Variant* naive = find_variant("naive");
   ASSERT_NE(naive, nullptr);
   EXPECT_FALSE(naive->multi_gpu);
-  EXPECT_EQ(distributed_problem(*naive, naive->defaults), "naive has no multi-GPU engine (it runs on one GPU)");
+  EXPECT_EQ(distributed_problem(*naive, naive->defaults),
+            "naive has no multi-GPU engine (it runs on one GPU)");
   EXPECT_THROW(distributed_tile(*naive, naive->defaults), std::invalid_argument);
 }
 
@@ -253,7 +256,6 @@ TEST(MultiGpuResults, GpusAndEfficiencyRoundTripAndAreValidated) {
   old["runs"][0].erase("parallel_efficiency");
   EXPECT_EQ(results_from_json(old).runs[0].gpus, 1);
 }
-
 
 // run_plan verifies and times one GPU count at a time and frees its executors before the next,
 // so the check before any work counts each count's share of the first GPU alone (not their sum:

@@ -15,14 +15,16 @@ namespace {
 
 // 1, tile - 1, tile, tile + 1, n < tile x P, and large ones (46341: n^2 past 2^31).
 std::vector<int> awkward_sizes(int tile) {
-  return {1, tile - 1, tile, tile + 1, 2 * tile + 5, 3 * tile - 1, 7 * tile, 1000, 1337, 10007, 46341};
+  return {1,        tile - 1, tile, tile + 1, 2 * tile + 5, 3 * tile - 1,
+          7 * tile, 1000,     1337, 10007,    46341};
 }
 
 TEST(RowPartition, EveryTileOwnedOnceByContiguousBalancedRanges) {
   for (int tile : {64, 128}) {
     for (int n : awkward_sizes(tile)) {
       for (int ranks = 1; ranks <= 8; ++ranks) {
-        SCOPED_TRACE("n = " + std::to_string(n) + ", tile " + std::to_string(tile) + ", P = " + std::to_string(ranks));
+        SCOPED_TRACE("n = " + std::to_string(n) + ", tile " + std::to_string(tile) +
+                     ", P = " + std::to_string(ranks));
         const Partition p = partition_rows(n, tile, ranks);
         EXPECT_EQ(p.pitch % tile, 0);
         EXPECT_GE(p.pitch, n);
@@ -33,7 +35,8 @@ TEST(RowPartition, EveryTileOwnedOnceByContiguousBalancedRanges) {
         for (int r = 0; r < ranks; ++r) {
           EXPECT_EQ(p.first_tile(r), next);
           EXPECT_GE(p.tile_count(r), 0);
-          for (int kt = p.first_tile(r); kt < p.first_tile(r) + p.tile_count(r); ++kt) EXPECT_EQ(p.owner(kt), r);
+          for (int kt = p.first_tile(r); kt < p.first_tile(r) + p.tile_count(r); ++kt)
+            EXPECT_EQ(p.owner(kt), r);
           next += p.tile_count(r);
           most = std::max(most, p.tile_count(r));
           least = std::min(least, p.tile_count(r));
@@ -121,15 +124,21 @@ TEST(RowPartition, RefusesBadArgumentsInOneLine) {
     }
     return std::string("accepted");
   };
-  for (auto [n, tile, ranks] : {std::tuple{0, 64, 2}, {-5, 64, 2}, {100, 0, 2}, {100, -64, 2}, {100, 64, 0},
-                                {100, 64, -1}, {2147483647, 128, 2}}) {
+  for (auto [n, tile, ranks] : {std::tuple{0, 64, 2},
+                                {-5, 64, 2},
+                                {100, 0, 2},
+                                {100, -64, 2},
+                                {100, 64, 0},
+                                {100, 64, -1},
+                                {2147483647, 128, 2}}) {
     const std::string m = message(n, tile, ranks);
     EXPECT_NE(m, "accepted") << n << " " << tile << " " << ranks;
     EXPECT_EQ(m.find('\n'), std::string::npos) << m;
   }
   EXPECT_EQ(message(0, 64, 2), "row partition of n = 0, tile 64 over 2 ranks: n must be positive");
   EXPECT_EQ(message(2147483647, 128, 2),
-            "row partition of n = 2147483647, tile 128 over 2 ranks: n rounded up to the tile exceeds 2^31 - 1");
+            "row partition of n = 2147483647, tile 128 over 2 ranks: n rounded up to the tile "
+            "exceeds 2^31 - 1");
   EXPECT_EQ(message(2147483647, 1, 2), "accepted");
   EXPECT_EQ(message(1, 1, 1000), "accepted");  // one tile, 999 idle ranks
 }
@@ -140,7 +149,8 @@ TEST(RoundSchedule, OwnersBuffersAndLookahead) {
       for (int ranks = 1; ranks <= 8; ++ranks) {
         const Partition p = partition_rows(n, tile, ranks);
         for (bool lookahead : {false, true}) {
-          SCOPED_TRACE("n = " + std::to_string(n) + ", P = " + std::to_string(ranks) + (lookahead ? ", look-ahead" : ""));
+          SCOPED_TRACE("n = " + std::to_string(n) + ", P = " + std::to_string(ranks) +
+                       (lookahead ? ", look-ahead" : ""));
           const std::vector<Round> rounds = schedule_rounds(p, lookahead);
           ASSERT_EQ(static_cast<int>(rounds.size()), p.tiles);
           for (int kt = 0; kt < p.tiles; ++kt) {

@@ -2,14 +2,13 @@
 // the speedup, baseline reuse, FAILED and skipped paths, and the tuner's search, database and
 // leaderboards, through the CPU-backed test variants (cpu_variants.cpp).
 #include <gtest/gtest.h>
-
-#include <algorithm>
-#include <filesystem>
-
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
 
 #include "core/console.hpp"
 #include "core/precision.hpp"
@@ -66,8 +65,11 @@ TEST(Pipeline, OutOfMemoryNamesTheSizeBeingMade) {
       run_plan(p, host_session(), {});
     } catch (const std::exception& e) {
       const std::string line = failure_text(e);
-      _exit(line.rfind("out of memory while making the n = 30000 graph and its expected output (3.6 GB a matrix) (", 0) == 0
-                ? 0 : (std::fprintf(stderr, "%s\n", line.c_str()), 1));
+      _exit(line.rfind("out of memory while making the n = 30000 graph and its expected output "
+                       "(3.6 GB a matrix) (",
+                       0) == 0
+                ? 0
+                : (std::fprintf(stderr, "%s\n", line.c_str()), 1));
     }
     _exit(2);
   }
@@ -91,7 +93,8 @@ TEST(Pipeline, VerifiesTimesAndComputesSpeedupsOverTheBaseline) {
   ASSERT_TRUE(p.baseline_added);
   EXPECT_EQ(p.requests.front().variant->name, "cpu_naive");
   std::vector<std::string> progress;
-  const Outcome out = run_plan(p, host_session(), {[&](const std::string& s) { progress.push_back(s); }, {}});
+  const Outcome out =
+      run_plan(p, host_session(), {[&](const std::string& s) { progress.push_back(s); }, {}});
   EXPECT_FALSE(out.any_failed);
   ASSERT_EQ(out.results.runs.size(), 4u);
   const RunResult& fast40 = run_of(out.results, "cpu_fw", 40);
@@ -104,13 +107,16 @@ TEST(Pipeline, VerifiesTimesAndComputesSpeedupsOverTheBaseline) {
   ASSERT_TRUE(fast40.speedup_ci95);
   EXPECT_LE(fast40.speedup_ci95->first, fast40.speedup_ci95->second);
   const RunResult& fast70 = run_of(out.results, "cpu_fw", 70);
-  EXPECT_EQ(fast70.verified, "cpu_naive") << "above the CPU range the baseline's output is the reference";
+  EXPECT_EQ(fast70.verified, "cpu_naive")
+      << "above the CPU range the baseline's output is the reference";
   EXPECT_EQ(run_of(out.results, "cpu_naive", 70).verified, "baseline");
   EXPECT_DOUBLE_EQ(*run_of(out.results, "cpu_naive", 40).speedup_vs_naive, 1.0);
   EXPECT_EQ(fast70.pct_of_ceiling, 0) << "no ceiling measured";
-  EXPECT_NEAR(fast70.updates_per_s, 70.0 * 70 * 70 / (fast70.median_ms / 1000), 1e-6 * fast70.updates_per_s);
+  EXPECT_NEAR(fast70.updates_per_s, 70.0 * 70 * 70 / (fast70.median_ms / 1000),
+              1e-6 * fast70.updates_per_s);
   EXPECT_TRUE(std::any_of(progress.begin(), progress.end(), [](const std::string& s) {
-    return s.find("n = 70: [") != std::string::npos && s.find("] timing cpu_fw") != std::string::npos;
+    return s.find("n = 70: [") != std::string::npos &&
+           s.find("] timing cpu_fw") != std::string::npos;
   }));
 }
 
@@ -121,7 +127,9 @@ TEST(Pipeline, VerifiesTimesAndComputesSpeedupsOverTheBaseline) {
 int multi_alive = 0, multi_most = 0;
 class CountedExecutor final : public Executor {
  public:
-  CountedExecutor() : inner_(make_executor(Target::kHost, 0)) { multi_most = std::max(multi_most, ++multi_alive); }
+  CountedExecutor() : inner_(make_executor(Target::kHost, 0)) {
+    multi_most = std::max(multi_most, ++multi_alive);
+  }
   ~CountedExecutor() override { --multi_alive; }
   void load(const DistMatrix& input) override { inner_->load(input); }
   Measurement measure(const Variant& v, const Config& c, const MeasureSpec& spec) override {
@@ -138,7 +146,8 @@ TEST(Pipeline, EachGpuCountRunsAloneWithItsEfficiency) {
   if (!find_variant("cpu_fw_multi")) {
     Variant v = *find_variant("cpu_fw");
     v.name = "cpu_fw_multi";
-    auto support = std::make_shared<MultiGpuSupport>();  // the executor below stands in for the engine
+    // the executor below stands in for the engine
+    auto support = std::make_shared<MultiGpuSupport>();
     support->tile = [](const Config&) { return 32; };
     support->check = [](const Config&) { return std::string(); };
     v.multi_gpu = support;
@@ -155,9 +164,10 @@ TEST(Pipeline, EachGpuCountRunsAloneWithItsEfficiency) {
   EXPECT_EQ(multi_alive, 0);
   for (int n : p.sizes) {
     for (int gpus : {2, 3}) {
-      const auto it = std::find_if(out.results.runs.begin(), out.results.runs.end(), [&](const RunResult& r) {
-        return r.variant == "cpu_fw_multi" && r.n == n && r.gpus == gpus;
-      });
+      const auto it =
+          std::find_if(out.results.runs.begin(), out.results.runs.end(), [&](const RunResult& r) {
+            return r.variant == "cpu_fw_multi" && r.n == n && r.gpus == gpus;
+          });
       ASSERT_NE(it, out.results.runs.end()) << n << " on " << gpus;
       EXPECT_NE(it->verified, "FAILED") << it->error.value_or("");
       EXPECT_TRUE(it->parallel_efficiency.has_value());
@@ -178,7 +188,8 @@ TEST(Pipeline, AskedForTheCertificateChecksAboveTheCpuRange) {  // --verify cert
   EXPECT_NE(run_of(out.results, "cpu_wrong", 70).error->find("d[69]["), std::string::npos);
   // auto: the baseline's output up to kNaiveReferenceMaxN, the certificate above.
   EXPECT_EQ(reference_kind(70, 50, kAutoReference, "cpu_naive"), "cpu_naive");
-  EXPECT_EQ(reference_kind(kNaiveReferenceMaxN + 1, 50, kAutoReference, "cpu_naive"), "certificate");
+  EXPECT_EQ(reference_kind(kNaiveReferenceMaxN + 1, 50, kAutoReference, "cpu_naive"),
+            "certificate");
 }
 
 TEST(Pipeline, TheAddedBaselineIsNotTimedAboveItsLimit) {
@@ -187,7 +198,8 @@ TEST(Pipeline, TheAddedBaselineIsNotTimedAboveItsLimit) {
   p.reference = kCertificate;  // the baseline, not timed at 70, is no reference there either
   add_baseline(p, false);
   std::vector<std::string> notes;
-  const Outcome out = run_plan(p, host_session(), {{}, [&](const std::string& l) { notes.push_back(l); }});
+  const Outcome out =
+      run_plan(p, host_session(), {{}, [&](const std::string& l) { notes.push_back(l); }});
   EXPECT_FALSE(out.any_failed);
   EXPECT_NO_THROW(run_of(out.results, "cpu_naive", 40));
   EXPECT_THROW(run_of(out.results, "cpu_naive", 70), std::runtime_error);
@@ -195,10 +207,14 @@ TEST(Pipeline, TheAddedBaselineIsNotTimedAboveItsLimit) {
   EXPECT_FALSE(run_of(out.results, "cpu_fw", 70).speedup_vs_naive);
   EXPECT_EQ(run_of(out.results, "cpu_fw", 70).verified, "certificate");
   EXPECT_EQ(std::count_if(notes.begin(), notes.end(),
-                          [](const std::string& l) { return l.find("n = 70: cpu_naive is not timed above n = 50") == 0; }),
+                          [](const std::string& l) {
+                            return l.find("n = 70: cpu_naive is not timed above n = 50") == 0;
+                          }),
             1);
   EXPECT_EQ(std::count_if(notes.begin(), notes.end(),
-                          [](const std::string& l) { return l.find("n = 70: cpu_fw checked by the certificate in") == 0; }),
+                          [](const std::string& l) {
+                            return l.find("n = 70: cpu_fw checked by the certificate in") == 0;
+                          }),
             1);
 }
 
@@ -212,7 +228,8 @@ TEST(Pipeline, WrongResultsFailAndImpossibleRunsAreSkippedWithTheirReason) {
     EXPECT_TRUE(wrong.samples_ms.empty());
     EXPECT_FALSE(wrong.speedup_vs_naive);
     ASSERT_TRUE(wrong.error);
-    EXPECT_NE(wrong.error->find("elements differ; first d[" + std::to_string(n - 1) + "][0]"), std::string::npos)
+    EXPECT_NE(wrong.error->find("elements differ; first d[" + std::to_string(n - 1) + "][0]"),
+              std::string::npos)
         << *wrong.error;
     const RunResult& gpu = run_of(out.results, "naive", n);
     EXPECT_EQ(gpu.verified, "skipped");
@@ -249,9 +266,13 @@ TEST(Pipeline, AVariantIsNeverRunOnAGraphItDoesNotAdmit) {
     EXPECT_EQ(r.verified, "skipped");
     EXPECT_TRUE(r.samples_ms.empty());
     ASSERT_TRUE(r.error);
-    EXPECT_EQ(r.error->rfind("cpu_u16 does not solve this graph exactly: 16-bit distances are exact only while "
-                             "(V - 1) * the largest weight < 32767; here " + std::to_string(n - 1) + " * ", 0),
-              0u)
+    EXPECT_EQ(
+        r.error->rfind(
+            "cpu_u16 does not solve this graph exactly: 16-bit distances are exact only while "
+            "(V - 1) * the largest weight < 32767; here " +
+                std::to_string(n - 1) + " * ",
+            0),
+        0u)
         << *r.error;
     EXPECT_FALSE(run_of(out.results, "cpu_fw", n).error);
   }
@@ -285,7 +306,8 @@ TEST(Pipeline, BaselineSamplesAreReusedFromAnEarlierRun) {
   ASSERT_EQ(out.results.runs.size(), 2u) << "the baseline is not timed again";
   const RunResult& fast = run_of(out.results, "cpu_fw", 40);
   ASSERT_TRUE(fast.speedup_vs_naive);
-  EXPECT_DOUBLE_EQ(*fast.speedup_vs_naive, median(run_of(naive.results, "cpu_naive", 40).samples_ms) / fast.median_ms);
+  EXPECT_DOUBLE_EQ(*fast.speedup_vs_naive,
+                   median(run_of(naive.results, "cpu_naive", 40).samples_ms) / fast.median_ms);
   // Another graph spec's baseline is not a baseline.
   Plan other = small_plan("cpu_fw");
   other.graph.spec.seed = 99;
@@ -301,7 +323,8 @@ TEST(Pipeline, ConfigsPerSizeComeFromTheDefaultsAndAskedConfigsStay) {
   // Without a policy for the device, the heuristic: slow = 1 below n = 30, 2 above.
   EXPECT_EQ(run_of(out.results, "cpu_tunable", 20).config, (Config{{"slow", 1}}));
   EXPECT_EQ(run_of(out.results, "cpu_tunable", 40).config, (Config{{"slow", 2}}));
-  EXPECT_EQ(run_of(out.results, "cpu_tunable", 40).config_source, "heuristic (no policy for this device)");
+  EXPECT_EQ(run_of(out.results, "cpu_tunable", 40).config_source,
+            "heuristic (no policy for this device)");
   EXPECT_EQ(run_of(out.results, "cpu_tunable[slow=1]", 40).config, (Config{{"slow", 1}}));
   EXPECT_EQ(run_of(out.results, "cpu_tunable[slow=1]", 40).config_source, "asked");
 }
@@ -311,8 +334,19 @@ TEST(Pipeline, TunedPicksReplaceTheDefaultOnlyWhereMeasuredFaster) {
   const Session s = host_session(dev);
   TuningDb db;
   auto add = [&](int n, int slow, double ms, const std::string& kernels = "test-kernels") {
-    TuningEntry e{DeviceModel::of(dev), "cpu_tunable", n, {{"slow", slow}}, config_name("cpu_tunable", {{"slow", slow}}),
-                  {"random", 0.2, 9}, 1, {"c", kernels}, "ok", "", {ms}, ms, ""};
+    TuningEntry e{DeviceModel::of(dev),
+                  "cpu_tunable",
+                  n,
+                  {{"slow", slow}},
+                  config_name("cpu_tunable", {{"slow", slow}}),
+                  {"random", 0.2, 9},
+                  1,
+                  {"c", kernels},
+                  "ok",
+                  "",
+                  {ms},
+                  ms,
+                  ""};
     db.upsert(e);
   };
   add(40, 2, 5.0);  // the default at 40 (heuristic: slow = 2)
@@ -327,7 +361,8 @@ TEST(Pipeline, TunedPicksReplaceTheDefaultOnlyWhereMeasuredFaster) {
                                TunedSource{&db, {}, "db.json"});
   const RunResult& at40 = run_of(out.results, "cpu_tunable (tuned)", 40);
   EXPECT_EQ(at40.config, (Config{{"slow", 1}}));
-  EXPECT_NE(at40.config_source->find("tuned at n = 40: 2.000 ms against the default's 5.000 ms"), std::string::npos);
+  EXPECT_NE(at40.config_source->find("tuned at n = 40: 2.000 ms against the default's 5.000 ms"),
+            std::string::npos);
   // n = 100 is over twice the tuned n: the default runs, and a line says why.
   EXPECT_EQ(run_of(out.results, "cpu_tunable (tuned)", 100).config, (Config{{"slow", 2}}));
   EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& l) {
@@ -356,10 +391,12 @@ TEST(Tuner, SearchesRecordsReferencesAndResumes) {
   const auto variants = tunable_variants("", "cpu");
   ASSERT_EQ(variants.size(), 1u);
   EXPECT_EQ(variants[0]->name, "cpu_tunable");
-  EXPECT_EQ(search_points(*variants[0], "cpu", variants[0]->defaults).size(), 4u) << "slow = 5 has no kernel";
+  EXPECT_EQ(search_points(*variants[0], "cpu", variants[0]->defaults).size(), 4u)
+      << "slow = 5 has no kernel";
   TuningDb db;
   std::vector<std::string> notes;
-  const TuneReport r = tune(variants, {120, 160}, o, s, db, path, {{}, [&](const std::string& l) { notes.push_back(l); }});
+  const TuneReport r = tune(variants, {120, 160}, o, s, db, path,
+                            {{}, [&](const std::string& l) { notes.push_back(l); }});
   EXPECT_TRUE(r.disqualified) << "slow = 4 gives a wrong result";
   ASSERT_EQ(r.boards.size(), 2u);
   const Leaderboard& b40 = r.boards[0];  // n = 120
@@ -418,7 +455,8 @@ TEST(Tuner, RejectsAVariantOnAGraphItDoesNotAdmit) {
   const TuningEntry* e = db.find(m, "cpu_u16", 60);
   ASSERT_NE(e, nullptr);
   EXPECT_EQ(e->status, "rejected");
-  EXPECT_NE(e->reason.find("cpu_u16 does not solve this graph exactly"), std::string::npos) << e->reason;
+  EXPECT_NE(e->reason.find("cpu_u16 does not solve this graph exactly"), std::string::npos)
+      << e->reason;
   EXPECT_TRUE(e->samples_ms.empty());
   o.graph.wmax = 9;
   tune({find_variant("cpu_u16")}, {60}, o, s, db, path, {});
@@ -437,10 +475,22 @@ TuningMatch cpu_tunable_match(const DeviceInfo& dev) {
 
 // An ok or not-ok entry of cpu_tunable[slow] at n under that match.
 TuningEntry cpu_tunable_entry(const TuningMatch& m, int n, int slow, const std::string& status,
-                              const std::string& reason, std::vector<double> samples, double median) {
+                              const std::string& reason, std::vector<double> samples,
+                              double median) {
   const Config c{{"slow", slow}};
-  return TuningEntry{m.device, "cpu_tunable", n, c, config_name("cpu_tunable", c), m.graph, 1, {"c", "test-kernels"},
-                     status, reason, std::move(samples), median, "d"};
+  return TuningEntry{m.device,
+                     "cpu_tunable",
+                     n,
+                     c,
+                     config_name("cpu_tunable", c),
+                     m.graph,
+                     1,
+                     {"c", "test-kernels"},
+                     status,
+                     reason,
+                     std::move(samples),
+                     median,
+                     "d"};
 }
 
 }  // namespace
@@ -460,10 +510,16 @@ TEST(Tuner, PolicySkipLinesNameTheConfigAtFault) {
   std::vector<std::string> skipped;
   policy_from_db(db, m, dev, {{"command", "test"}}, {}, &skipped);
   ASSERT_EQ(skipped.size(), 2u);
-  EXPECT_EQ(skipped[0].rfind("cpu_tunable at n = 120: none of its measured configs is compiled by this build "
-                             "(cpu_tunable[slow=5] ", 0), 0u) << skipped[0];
-  EXPECT_EQ(skipped[1], "cpu_tunable at n = 160: the default it would replace (cpu_tunable[slow=2]) is rejected there: "
-                        "too big here");
+  EXPECT_EQ(skipped[0].rfind(
+                "cpu_tunable at n = 120: none of its measured configs is compiled by this build "
+                "(cpu_tunable[slow=5] ",
+                0),
+            0u)
+      << skipped[0];
+  EXPECT_EQ(skipped[1],
+            "cpu_tunable at n = 160: the default it would replace (cpu_tunable[slow=2]) is "
+            "rejected there: "
+            "too big here");
 }
 
 // A default whose samples something disturbed keeps its place against a pick whose median is
@@ -514,10 +570,11 @@ TEST(Tuner, ProgressCountsThePointsOfASize) {
   TuningDb db;
   tune(tunable_variants("", "cpu"), {120}, cpu_tuning(), s, db, path,
        {[&](const std::string& l) { lines.push_back(l.substr(0, l.find(", about"))); }, {}});
-  EXPECT_EQ(lines, (std::vector<std::string>{"n = 120: the graph and its reference output", "n = 120: [1/7] cpu_naive",
-                                             "n = 120: [2/7] cpu_tunable[slow=2]", "n = 120: [3/7] cpu_tunable[slow=1]",
-                                             "n = 120: [5/7] cpu_tunable[slow=3]", "n = 120: [6/7] cpu_tunable[slow=4]",
-                                             "n = 120: [7/7] cpu_fw"}));
+  EXPECT_EQ(lines, (std::vector<std::string>{
+                       "n = 120: the graph and its reference output", "n = 120: [1/7] cpu_naive",
+                       "n = 120: [2/7] cpu_tunable[slow=2]", "n = 120: [3/7] cpu_tunable[slow=1]",
+                       "n = 120: [5/7] cpu_tunable[slow=3]", "n = 120: [6/7] cpu_tunable[slow=4]",
+                       "n = 120: [7/7] cpu_fw"}));
   std::filesystem::remove(path);
 }
 
@@ -530,36 +587,46 @@ TEST(Tuner, SigkillMidSearchLosesNoMeasuredPoint) {
   std::filesystem::remove(path);
   TuneOptions o = cpu_tuning();
   const auto variants = tunable_variants("", "cpu");
-  const auto is_point = [](const std::string& line) { return line.find("reference output") == std::string::npos; };
+  const auto is_point = [](const std::string& line) {
+    return line.find("reference output") == std::string::npos;
+  };
   constexpr int kKilledAtPoint = 4;  // progress announces a point before measuring it
   const pid_t child = fork();
   if (child == 0) {
     int points = 0;
     TuningDb db;
-    tune(variants, {120}, o, s, db, path, {[&](const std::string& line) {
-           if (is_point(line) && ++points == kKilledAtPoint) kill(getpid(), SIGKILL);
-         }, {}});
+    tune(variants, {120}, o, s, db, path,
+         {[&](const std::string& line) {
+            if (is_point(line) && ++points == kKilledAtPoint) kill(getpid(), SIGKILL);
+          },
+          {}});
     _exit(0);  // not reached: the search has more than kKilledAtPoint points
   }
   int status = 0;
   waitpid(child, &status, 0);
   ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "the child was not killed";
   const TuningDb saved = TuningDb::load(path);
-  ASSERT_EQ(saved.entries().size(), static_cast<size_t>(kKilledAtPoint - 1)) << "every point measured before the kill";
+  ASSERT_EQ(saved.entries().size(), static_cast<size_t>(kKilledAtPoint - 1))
+      << "every point measured before the kill";
   int remeasured = 0;
   TuningDb db = saved;
-  tune(variants, {120}, o, s, db, path, {[&](const std::string& line) { remeasured += is_point(line); }, {}});
+  tune(variants, {120}, o, s, db, path,
+       {[&](const std::string& line) { remeasured += is_point(line); }, {}});
   const TuningDb done = TuningDb::load(path);
   EXPECT_EQ(done.entries().size(), 6u) << "naive, cpu_fw and cpu_tunable slow = 1..4";
-  EXPECT_EQ(remeasured, 6 - (kKilledAtPoint - 1)) << "the rerun measures only what the killed run had not";
+  EXPECT_EQ(remeasured, 6 - (kKilledAtPoint - 1))
+      << "the rerun measures only what the killed run had not";
   for (const TuningEntry& before : saved.entries()) {
-    const auto same = std::find_if(done.entries().begin(), done.entries().end(), [&](const TuningEntry& e) {
-      return e.name == before.name && e.samples_ms == before.samples_ms && e.date == before.date;
-    });
+    const auto same =
+        std::find_if(done.entries().begin(), done.entries().end(), [&](const TuningEntry& e) {
+          return e.name == before.name && e.samples_ms == before.samples_ms &&
+                 e.date == before.date;
+        });
     EXPECT_NE(same, done.entries().end()) << before.name << " was measured again or lost";
   }
   for (const auto& f : std::filesystem::directory_iterator(testing::TempDir()))
-    EXPECT_EQ(f.path().filename().string().find("pipeline_tuner_killed_db.json.tmp"), std::string::npos)
+    EXPECT_EQ(f.path().filename().string().find("pipeline_tuner_killed_db.json.tmp"),
+              std::string::npos)
         << "left behind: " << f.path();
   std::filesystem::remove(path);
 }

@@ -8,8 +8,8 @@
 #include "core/device_buffer.hpp"
 #include "core/generators.hpp"
 #include "core/reference.hpp"
-#include "harness/solve/device_solve.hpp"
 #include "harness/measure/matrix_layout.hpp"
+#include "harness/solve/device_solve.hpp"
 
 namespace apsp::harness {
 namespace {
@@ -40,12 +40,14 @@ TEST(DeviceBuild, EqualsTheHostsAdjacencyInEveryLayout) {
       APSP_CUDA_CHECK(cudaMemsetAsync(d.get(), 0x55, cells * sizeof(int32_t), stream.get()));
       build_matrix_on_device(d.get(), pitch, g, stream.get());
       std::vector<int32_t> got(cells);
-      APSP_CUDA_CHECK(cudaMemcpyAsync(got.data(), d.get(), cells * sizeof(int32_t), cudaMemcpyDeviceToHost, stream.get()));
+      APSP_CUDA_CHECK(cudaMemcpyAsync(got.data(), d.get(), cells * sizeof(int32_t),
+                                      cudaMemcpyDeviceToHost, stream.get()));
       stream.synchronize();
       size_t wrong = 0;
       for (int i = 0; i < pitch; ++i)
         for (int j = 0; j < pitch; ++j)
-          wrong += got[static_cast<size_t>(i) * pitch + j] != (i < n && j < n ? want.at(i, j) : kPadding);
+          wrong += got[static_cast<size_t>(i) * pitch + j] !=
+                   (i < n && j < n ? want.at(i, j) : kPadding);
       EXPECT_EQ(wrong, 0u) << "n = " << n << ", pitch = " << pitch;
     }
   }
@@ -68,11 +70,13 @@ TEST(DeviceSolve, BandsOfTheSolvedMatrixEqualTheCpuReference) {
       const int count = std::min(solve.band_rows(), n - first);
       const int32_t* band = solve.band(first, count);
       for (int r = 0; r < count; ++r)
-        for (int j = 0; j < n; ++j) ASSERT_EQ(band[static_cast<size_t>(r) * n + j], want.at(first + r, j)) << name;
+        for (int j = 0; j < n; ++j)
+          ASSERT_EQ(band[static_cast<size_t>(r) * n + j], want.at(first + r, j)) << name;
     }
     EXPECT_EQ(solve.at(n - 1, 0), want.at(n - 1, 0));
     std::vector<int32_t> compact(static_cast<size_t>(n) * n);
-    APSP_CUDA_CHECK(cudaMemcpy(compact.data(), solve.compact(), compact.size() * sizeof(int32_t), cudaMemcpyDeviceToHost));
+    APSP_CUDA_CHECK(cudaMemcpy(compact.data(), solve.compact(), compact.size() * sizeof(int32_t),
+                               cudaMemcpyDeviceToHost));
     EXPECT_TRUE(std::equal(compact.begin(), compact.end(), want.data())) << name;
   }
 }

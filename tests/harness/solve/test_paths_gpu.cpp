@@ -15,11 +15,14 @@ namespace {
 std::vector<int32_t> on_device(const DistMatrix& d, const OutEdges& g) {
   DeviceBuffer<int32_t> dist(d.size()), next(d.size());
   CudaStream stream;  // every copy on it: the kernels' stream does not wait for the legacy one
-  APSP_CUDA_CHECK(cudaMemcpyAsync(dist.get(), d.data(), d.bytes(), cudaMemcpyHostToDevice, stream.get()));
-  APSP_CUDA_CHECK(cudaMemsetAsync(next.get(), 0x5A, next.bytes(), stream.get()));  // no entry may be left as it was
+  APSP_CUDA_CHECK(
+      cudaMemcpyAsync(dist.get(), d.data(), d.bytes(), cudaMemcpyHostToDevice, stream.get()));
+  APSP_CUDA_CHECK(cudaMemsetAsync(next.get(), 0x5A, next.bytes(),
+                                  stream.get()));  // no entry may be left as it was
   next_hops_device(dist.get(), next.get(), g, stream.get());
   std::vector<int32_t> out(d.size());
-  APSP_CUDA_CHECK(cudaMemcpyAsync(out.data(), next.get(), d.bytes(), cudaMemcpyDeviceToHost, stream.get()));
+  APSP_CUDA_CHECK(
+      cudaMemcpyAsync(out.data(), next.get(), d.bytes(), cudaMemcpyDeviceToHost, stream.get()));
   stream.synchronize();
   return out;
 }

@@ -5,8 +5,8 @@
 
 #include <set>
 
-#include "harness/plan/build_identity.hpp"
 #include "harness/pipeline/pipeline.hpp"
+#include "harness/plan/build_identity.hpp"
 #include "harness/tune/policy.hpp"
 #include "harness/tune/solver_choice.hpp"
 
@@ -34,10 +34,12 @@ TEST(Policy, RangesPickTheConfigPerSizeOnItsDeviceModel) {
   const DeviceInfo dev = h200();
   EXPECT_EQ(default_config(b, 1000, &dev, policies).config, (Config{{"batch2", 2}, {"batch3", 5}}));
   EXPECT_EQ(default_config(b, 1000, &dev, policies).source, "policy for n 1..4999");
-  EXPECT_EQ(default_config(b, 50000, &dev, policies).config, (Config{{"batch2", 5}, {"batch3", 7}}));
+  EXPECT_EQ(default_config(b, 50000, &dev, policies).config,
+            (Config{{"batch2", 5}, {"batch3", 7}}));
   DeviceInfo other = dev;
   other.name = "NVIDIA H100 80GB HBM3";
-  EXPECT_EQ(default_config(b, 1000, &other, policies).config, b.defaults) << "no policy for this model";
+  EXPECT_EQ(default_config(b, 1000, &other, policies).config, b.defaults)
+      << "no policy for this model";
   EXPECT_EQ(default_config(b, 1000, &other, policies).source, "declared default");
   EXPECT_EQ(default_config(b, 1000, nullptr, policies).config, b.defaults) << "no device";
   // Without a policy, sm90 follows its heuristic: tile 64 while a round has few tiles, then tile
@@ -70,11 +72,14 @@ TEST(Policy, RangesPickTheConfigPerSizeOnItsDeviceModel) {
   // (its declared default), its pairs of rounds from 7072.
   const Variant& u16 = *find_variant("sm90_u16");
   auto u16_at = [&](int n) { return default_config(u16, n, &other, policies).config; };
-  EXPECT_EQ(u16_at(1500), (Config{{"tile", 64}, {"chunk", 16}, {"per_thread", 8}, {"lookahead", 2}}));
-  EXPECT_EQ(u16_at(3500), (Config{{"tile", 64}, {"chunk", 16}, {"per_thread", 8}, {"lookahead", 1}}));
+  EXPECT_EQ(u16_at(1500),
+            (Config{{"tile", 64}, {"chunk", 16}, {"per_thread", 8}, {"lookahead", 2}}));
+  EXPECT_EQ(u16_at(3500),
+            (Config{{"tile", 64}, {"chunk", 16}, {"per_thread", 8}, {"lookahead", 1}}));
   EXPECT_EQ(u16_at(3501), u16.defaults);
   EXPECT_EQ(u16_at(7071), u16.defaults);
-  EXPECT_EQ(u16_at(7072), (Config{{"tile", 128}, {"chunk", 16}, {"per_thread", 8}, {"lookahead", 3}}));
+  EXPECT_EQ(u16_at(7072),
+            (Config{{"tile", 128}, {"chunk", 16}, {"per_thread", 8}, {"lookahead", 3}}));
   // JSON round trip.
   const Policy back = policy_from_json(to_json(policies[0]), "roundtrip");
   EXPECT_EQ(back.variants.at("batched").size(), 2u);
@@ -90,12 +95,15 @@ TEST(Policy, MalformedTablesAreRefusedWithTheirFault) {
     }
     return std::string("(accepted)");
   };
-  EXPECT_EQ(fault(R"({"schema": "apsp-bench/1"})"), "p.json: not a policy table (schema \"apsp-policy/1\" expected)");
+  EXPECT_EQ(fault(R"({"schema": "apsp-bench/1"})"),
+            "p.json: not a policy table (schema \"apsp-policy/1\" expected)");
   EXPECT_EQ(fault(R"({"schema": "apsp-policy/1", "device": {}})"), "p.json: /device/name: missing");
-  EXPECT_EQ(fault(R"({"schema": "apsp-policy/1", "device": {"name": "X", "cc": "9.0", "sms": 1}, "provenance": {},
+  EXPECT_EQ(
+      fault(
+          R"({"schema": "apsp-policy/1", "device": {"name": "X", "cc": "9.0", "sms": 1}, "provenance": {},
     "variants": {"sm90": [{"n_min": 1, "n_max": 10, "config": {}, "tuned_n": 5, "median_ms": 1},
                           {"n_min": 20, "n_max": null, "config": {}, "tuned_n": 50, "median_ms": 1}]}})"),
-            "p.json: sm90 has a malformed range at n_min = 20");
+      "p.json: sm90 has a malformed range at n_min = 20");
 }
 
 // A device may have several tables (sm90_u16's, tuned on unweighted graphs, beside the main
@@ -104,7 +112,8 @@ TEST(Policy, NoVariantIsInTwoTablesOfOneDevice) {
   std::set<std::pair<std::string, std::string>> seen;  // (device, variant)
   for (const Policy& p : shipped_policies())
     for (const auto& [variant, ranges] : p.variants)
-      EXPECT_TRUE(seen.insert({p.device.name, variant}).second) << variant << " twice for " << p.device.name;
+      EXPECT_TRUE(seen.insert({p.device.name, variant}).second)
+          << variant << " twice for " << p.device.name;
 }
 
 // The tables compiled into this build must name configs it compiles, with their provenance.
@@ -115,7 +124,8 @@ TEST(Policy, ShippedTablesNameCompiledConfigs) {
     for (const auto& [variant, ranges] : p.variants) {
       EXPECT_EQ(ranges.front().n_min, 1) << variant;
       EXPECT_EQ(ranges.back().n_max, INT_MAX) << variant;
-      for (const PolicyRange& r : ranges) EXPECT_EQ(config_problem(variant, r.config), "") << p.device.name;
+      for (const PolicyRange& r : ranges)
+        EXPECT_EQ(config_problem(variant, r.config), "") << p.device.name;
     }
   }
 }
@@ -161,8 +171,19 @@ constexpr int64_t kWeighted = 1000;
 TuningEntry measured(const DeviceInfo& dev, const std::string& text, int n, double ms,
                      const std::string& kernels = current_build().kernels) {
   const NamedConfig c = parse_config(text);
-  return TuningEntry{DeviceModel::of(dev), c.variant->name, n, c.config, config_name(c.variant->name, c.config),
-                     {"random", 0.1, 1000}, 1, {"abc", kernels}, "ok", "", {ms}, ms, ""};
+  return TuningEntry{DeviceModel::of(dev),
+                     c.variant->name,
+                     n,
+                     c.config,
+                     config_name(c.variant->name, c.config),
+                     {"random", 0.1, 1000},
+                     1,
+                     {"abc", kernels},
+                     "ok",
+                     "",
+                     {ms},
+                     ms,
+                     ""};
 }
 
 // After `tuner --search batch --n 10000`, apsp at V = 10000 must not take
@@ -193,22 +214,27 @@ TEST(SolverChoice, APickMustBeFasterOnTheSameBuildNearTheSameSize) {
   const DeviceInfo dev = h200();
   const Variant& sm90 = *find_variant("sm90");
   const Config shipped = default_config(sm90, 2500, &dev).config;
-  const std::string faster = shipped.at("lookahead") == 0 ? "sm90[tile=64,chunk=16,per_thread=4,lookahead=1]"
-                                                           : "sm90[tile=64,chunk=16,per_thread=4,lookahead=0]";
+  const std::string faster = shipped.at("lookahead") == 0
+                                 ? "sm90[tile=64,chunk=16,per_thread=4,lookahead=1]"
+                                 : "sm90[tile=64,chunk=16,per_thread=4,lookahead=0]";
   TuningDb db;
   db.upsert(measured(dev, config_name("sm90", shipped), 2500, 2.6));
   db.upsert(measured(dev, faster, 2500, 1.5));
   db.upsert(measured(dev, "regtile64", 2500, 0.1, "another-build"));  // never: another build
   SolverChoice c = choose_solver(dev, 2500, kWeighted, &db, "db.json");
   EXPECT_EQ(config_name("sm90", c.chosen.config), config_name("sm90", parse_config(faster).config));
-  EXPECT_NE(c.why.find("tuned in db.json at n = 2500: 1.500 ms against the default's 2.600 ms"), std::string::npos);
+  EXPECT_NE(c.why.find("tuned in db.json at n = 2500: 1.500 ms against the default's 2.600 ms"),
+            std::string::npos);
   // Within a factor of 2 of a tuned size only.
-  EXPECT_EQ(choose_solver(dev, 4000, kWeighted, &db, "db.json").chosen.config, parse_config(faster).config);
-  EXPECT_EQ(choose_solver(dev, 6000, kWeighted, &db, "db.json").chosen.config, default_config(sm90, 6000, &dev).config);
+  EXPECT_EQ(choose_solver(dev, 4000, kWeighted, &db, "db.json").chosen.config,
+            parse_config(faster).config);
+  EXPECT_EQ(choose_solver(dev, 6000, kWeighted, &db, "db.json").chosen.config,
+            default_config(sm90, 6000, &dev).config);
   // Another device model: nothing.
   DeviceInfo other = dev;
   other.name = "Other";
-  EXPECT_EQ(choose_solver(other, 2500, kWeighted, &db, "db.json").chosen.config, default_config(sm90, 2500, &other).config);
+  EXPECT_EQ(choose_solver(other, 2500, kWeighted, &db, "db.json").chosen.config,
+            default_config(sm90, 2500, &other).config);
 }
 
 // apsp --variant auto: 16 bits exactly where every distance fits, (V - 1) * max_w < 0x7FFF.
@@ -217,10 +243,12 @@ TEST(SolverChoice, SixteenBitsExactlyWhereEveryDistanceFits) {
   EXPECT_EQ(solver_for(16384, 2).name, "sm90_u16") << "16383 * 2 = 0x7FFE";
   EXPECT_EQ(solver_for(16385, 2).name, "sm90") << "16384 * 2 = 0x8000";
   EXPECT_EQ(solver_for(32767, 1).name, "sm90_u16") << "unweighted, 32766 hops at most";
-  EXPECT_EQ(solver_for(32768, 1).name, "sm90") << "32767 * 1 = 0x7FFF, the 16-bit unreachable value";
+  EXPECT_EQ(solver_for(32768, 1).name, "sm90")
+      << "32767 * 1 = 0x7FFF, the 16-bit unreachable value";
   EXPECT_EQ(solver_for(10923, 3).name, "sm90_u16") << "10922 * 3 = 32766";
   EXPECT_EQ(solver_for(10924, 3).name, "sm90") << "10923 * 3 = 32769";
-  EXPECT_EQ(solver_for(1 << 20, 0).name, "sm90_u16") << "zero weights: every distance 0 or unreachable";
+  EXPECT_EQ(solver_for(1 << 20, 0).name, "sm90_u16")
+      << "zero weights: every distance 0 or unreachable";
   EXPECT_EQ(solver_for(1, 0).name, "sm90_u16");
   EXPECT_EQ(solver_for(2, 0x7FFE).name, "sm90_u16");
   EXPECT_EQ(solver_for(2, 0x7FFF).name, "sm90");
@@ -234,7 +262,9 @@ TEST(SolverChoice, AutoSaysWhyItTakesSixteenBits) {
   const SolverChoice c = choose_solver(dev, 10000, 1, nullptr, "");
   EXPECT_EQ(c.chosen.variant, &u16);
   EXPECT_EQ(c.chosen.config, default_config(u16, 10000, &dev).config);
-  EXPECT_EQ(c.why.rfind("16-bit distances: (V - 1) * largest weight = 9999 * 1 = 9999 < 32767; ", 0), 0u) << c.why;
+  EXPECT_EQ(
+      c.why.rfind("16-bit distances: (V - 1) * largest weight = 9999 * 1 = 9999 < 32767; ", 0), 0u)
+      << c.why;
   const SolverChoice w = choose_solver(dev, 10000, 4, nullptr, "");
   EXPECT_EQ(w.chosen.variant->name, "sm90") << "9999 * 4 = 39996";
   EXPECT_EQ(w.why.find("16-bit"), std::string::npos) << w.why;
@@ -246,7 +276,8 @@ TEST(SolverChoice, ADatabaseNeverPicksSixteenBitsForAGraphThatDoesNotFit) {
   const DeviceInfo dev = h200();
   const Variant& sm90 = *find_variant("sm90");
   const Variant& u16 = *find_variant("sm90_u16");
-  const Config sm90_default = default_config(sm90, 10000, &dev).config, u16_default = default_config(u16, 10000, &dev).config;
+  const Config sm90_default = default_config(sm90, 10000, &dev).config,
+               u16_default = default_config(u16, 10000, &dev).config;
   TuningDb db;
   db.upsert(measured(dev, config_name("sm90", sm90_default), 10000, 70.3));
   db.upsert(measured(dev, config_name("sm90_u16", u16_default), 10000, 36.0));
@@ -257,8 +288,12 @@ TEST(SolverChoice, ADatabaseNeverPicksSixteenBitsForAGraphThatDoesNotFit) {
   EXPECT_NE(c.why.find("nothing beat it at n = 10000 (70.300 ms)"), std::string::npos) << c.why;
   c = choose_solver(dev, 10000, 1, &db, "db.json");
   EXPECT_EQ(c.chosen.variant, &u16);
-  EXPECT_EQ(config_name("sm90_u16", c.chosen.config), config_name("sm90_u16", parse_config("sm90_u16[tile=128,chunk=16,lookahead=1]").config));
-  EXPECT_NE(c.why.find("tuned in db.json at n = 10000: 30.000 ms against the default's 36.000 ms"), std::string::npos) << c.why;
+  EXPECT_EQ(
+      config_name("sm90_u16", c.chosen.config),
+      config_name("sm90_u16", parse_config("sm90_u16[tile=128,chunk=16,lookahead=1]").config));
+  EXPECT_NE(c.why.find("tuned in db.json at n = 10000: 30.000 ms against the default's 36.000 ms"),
+            std::string::npos)
+      << c.why;
 }
 
 }  // namespace

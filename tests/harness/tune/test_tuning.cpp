@@ -6,8 +6,8 @@
 #include <fstream>
 
 #include "core/tuning_db.hpp"
-#include "variants/variant.hpp"
 #include "harness/tune/search.hpp"
+#include "variants/variant.hpp"
 
 namespace apsp::harness {
 namespace {
@@ -25,7 +25,10 @@ std::optional<double> bowl(const Config& c) {
 
 TEST(Search, GridEvaluatesEveryPointOnceAndFindsTheOptimum) {
   int calls = 0;
-  const SearchResult r = grid_search(kSpace, kStart, [&](const Config& c) { ++calls; return bowl(c); });
+  const SearchResult r = grid_search(kSpace, kStart, [&](const Config& c) {
+    ++calls;
+    return bowl(c);
+  });
   EXPECT_EQ(r.evaluated, 64);
   EXPECT_EQ(calls, 64);
   ASSERT_TRUE(r.best);
@@ -47,7 +50,8 @@ TEST(Search, RandomRespectsBudgetAndSeed) {
   std::set<Config> distinct;
   for (const auto& p : r1.points) distinct.insert(p.first);
   EXPECT_EQ(distinct.size(), 10u);
-  EXPECT_EQ(random_search(kSpace, kStart, 1000, 1, bowl).evaluated, 64) << "never more than the space";
+  EXPECT_EQ(random_search(kSpace, kStart, 1000, 1, bowl).evaluated, 64)
+      << "never more than the space";
 }
 
 TEST(Search, LocalSearchImprovesOnItsStartWithinBudget) {
@@ -75,7 +79,8 @@ TEST(Search, StrategiesSkipCombinationsThatDoNotExist) {
   const SearchResult grid = grid_search(kSpace, kStart, f, no_b7);
   EXPECT_EQ(grid.evaluated, 56);
   EXPECT_EQ(calls, 56);
-  EXPECT_EQ(random_search(kSpace, kStart, 1000, 1, f, no_b7).evaluated, 56) << "never more than the points";
+  EXPECT_EQ(random_search(kSpace, kStart, 1000, 1, f, no_b7).evaluated, 56)
+      << "never more than the points";
   const SearchResult some = random_search(kSpace, kStart, 20, 5, f, no_b7);
   EXPECT_EQ(some.evaluated, 20) << "the budget buys 20 points";
   const SearchResult local = hill_climb(kSpace, kStart, 1000, 7, f, no_b7);
@@ -92,7 +97,8 @@ TEST(Search, EnumerateKeepsOtherParameters) {
 const DeviceModel kH200{"NVIDIA H200", "9.0", 132};
 const GraphKey kRandom{"random", 0.1, 1000};
 
-TuningEntry entry(const DeviceModel& d, int n, int batch, double ms, const std::string& kernels = "k1") {
+TuningEntry entry(const DeviceModel& d, int n, int batch, double ms,
+                  const std::string& kernels = "k1") {
   TuningEntry e;
   e.device = d;
   e.variant = "batched";
@@ -119,10 +125,10 @@ TEST(TuningDb, KeyedByDeviceGraphAndBuild) {
   const DeviceModel other{"Other", "8.0", 108};
   TuningDb db;
   db.upsert(entry(kH200, 2500, 4, 5.0));
-  db.upsert(entry(kH200, 2500, 4, 3.0));           // same key: replaces the first
-  db.upsert(entry(kH200, 2500, 4, 9.0, "k0"));     // another build: a separate entry
+  db.upsert(entry(kH200, 2500, 4, 3.0));        // same key: replaces the first
+  db.upsert(entry(kH200, 2500, 4, 9.0, "k0"));  // another build: a separate entry
   TuningEntry sparse = entry(kH200, 2500, 4, 7.0);
-  sparse.graph.density = 0.01;                       // another graph spec: a separate entry
+  sparse.graph.density = 0.01;  // another graph spec: a separate entry
   db.upsert(sparse);
   db.upsert(entry(other, 2500, 4, 1.0));
   EXPECT_EQ(db.entries().size(), 4u);
@@ -136,7 +142,8 @@ TEST(TuningDb, KeyedByDeviceGraphAndBuild) {
   EXPECT_EQ(back.find(match_for(kH200), "batched[batch2=4,batch3=4]", 10000), nullptr);
   TuningMatch strict = match_for(kH200);
   EXPECT_FALSE(strict.accepts(back.entries()[1])) << "another build is never accepted unless asked";
-  EXPECT_FALSE(strict.accepts(back.entries()[2])) << "another graph spec is never accepted unless asked";
+  EXPECT_FALSE(strict.accepts(back.entries()[2]))
+      << "another graph spec is never accepted unless asked";
   strict.any_build = true;
   EXPECT_TRUE(strict.accepts(back.entries()[1]));
   strict.any_graph = true;
@@ -150,20 +157,23 @@ TEST(TuningDb, KeyedByDeviceGraphAndBuild) {
 
 TEST(TuningDb, VersionOneIsMigratedAndNeverMatches) {
   const std::string path = testing::TempDir() + "tuning_v1.json";
-  std::ofstream(path) << R"({"schema": "apsp-tuning/1", "entries": [{"device": {"name": "NVIDIA H200", "cc": "9.0",
+  std::ofstream(path)
+      << R"({"schema": "apsp-tuning/1", "entries": [{"device": {"name": "NVIDIA H200", "cc": "9.0",
     "sms": 132}, "variant": "batched", "n": 1000, "config": {"batch2": 6, "batch3": 6},
     "name": "batched[batch2=6,batch3=6]", "status": "ok", "samples_ms": [1.0], "median_ms": 1.0,
     "git": "old"}]})";
   std::string note;
   const TuningDb db = TuningDb::load(path, &note);
   ASSERT_EQ(db.entries().size(), 1u);
-  EXPECT_NE(note.find("apsp-tuning/1 database migrated to apsp-tuning/2"), std::string::npos) << note;
+  EXPECT_NE(note.find("apsp-tuning/1 database migrated to apsp-tuning/2"), std::string::npos)
+      << note;
   EXPECT_NE(note.find("kept but never picked"), std::string::npos) << note;
   EXPECT_EQ(db.entries()[0].build.commit, "old");
   TuningMatch m = match_for(kH200);
   EXPECT_FALSE(m.accepts(db.entries()[0]));
   m.any_graph = m.any_build = true;
-  EXPECT_TRUE(m.accepts(db.entries()[0])) << "kept: usable when the user asks for any build and graph";
+  EXPECT_TRUE(m.accepts(db.entries()[0]))
+      << "kept: usable when the user asks for any build and graph";
   db.save(path);
   std::string again;
   EXPECT_EQ(TuningDb::load(path, &again).entries().size(), 1u);

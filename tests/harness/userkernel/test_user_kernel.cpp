@@ -1,9 +1,8 @@
 // Run-time compiled user kernels on the CPU: NVRTC compiles with no GPU present, so the
 // contract checks, the compile cache and the geometry read from the cubin run in CI.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <filesystem>
 #include <fstream>
@@ -18,20 +17,23 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kExamples = APSP_SOURCE_DIR "/examples/kernels/";
-const std::string kPlanted = APSP_PLANTED_DIR "/";  // tests/harness/userkernel/planted_kernels.cmake
+const std::string kPlanted =
+    APSP_PLANTED_DIR "/";  // tests/harness/userkernel/planted_kernels.cmake
 
 // A fresh cache folder per test: hits and misses are the test's own.
 class UserKernelTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    cache_ = fs::temp_directory_path() / fmt::format("apsp-kernel-cache-{}-{}", getpid(),
-                                                      ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    cache_ = fs::temp_directory_path() /
+             fmt::format("apsp-kernel-cache-{}-{}", getpid(),
+                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(cache_);
     options_.cache_dir = cache_.string();
   }
   void TearDown() override { fs::remove_all(cache_); }
 
-  CompiledKernel compile(const std::string& path, const Config& macros = {}, const std::vector<std::string>& params = {}) {
+  CompiledKernel compile(const std::string& path, const Config& macros = {},
+                         const std::vector<std::string>& params = {}) {
     return compile_kernel(read_kernel_source(path), macros, params, options_);
   }
   // The message of the ContractError compiling `path` throws.
@@ -104,26 +106,34 @@ TEST_F(UserKernelTest, ASyntaxErrorNamesTheFileAndLine) {
   } catch (const CompileError& e) {
     // The semicolon is missing at the end of line 25; the compiler notices on line 26.
     EXPECT_NE(e.log.find("syntax_error_kernel.cu(26): error"), std::string::npos) << e.log;
-    EXPECT_NE(std::string(e.what()).find("syntax_error_kernel.cu: does not compile"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("syntax_error_kernel.cu: does not compile"),
+              std::string::npos)
+        << e.what();
   }
 }
 
 TEST_F(UserKernelTest, EachContractViolationIsNamed) {
   EXPECT_NE(contract_error(kPlanted + "wrong_signature_kernel.cu")
-                .find("wrong_signature_kernel.cu(36): fw_phase2 has the wrong signature; the contract's is extern \"C\" "
+                .find("wrong_signature_kernel.cu(36): fw_phase2 has the wrong signature; the "
+                      "contract's is extern \"C\" "
                       "__global__ void fw_phase2(int* d, int n, int k)"),
             std::string::npos);
-  EXPECT_NE(contract_error(kPlanted + "missing_phase3_kernel.cu").find("no phase kernel fw_phase3"), std::string::npos);
-  EXPECT_NE(contract_error(kPlanted + "no_tile_kernel.cu").find("the file does not #define TILE"), std::string::npos);
-  EXPECT_NE(contract_error(kPlanted + "fixed_tile_kernel.cu", {{"TILE", 16}})
-                .find("TILE=16 was asked, but the file sets TILE to 32; wrap its #define in #ifndef TILE"),
+  EXPECT_NE(contract_error(kPlanted + "missing_phase3_kernel.cu").find("no phase kernel fw_phase3"),
             std::string::npos);
+  EXPECT_NE(contract_error(kPlanted + "no_tile_kernel.cu").find("the file does not #define TILE"),
+            std::string::npos);
+  EXPECT_NE(
+      contract_error(kPlanted + "fixed_tile_kernel.cu", {{"TILE", 16}})
+          .find(
+              "TILE=16 was asked, but the file sets TILE to 32; wrap its #define in #ifndef TILE"),
+      std::string::npos);
   // Shared memory over the device's limit compiles, and is refused before any launch.
   const CompiledKernel big = compile(kPlanted + "too_much_smem_kernel.cu");
   EXPECT_NE(geometry_problem(big.geometry, 1000, nominal_h200())
                 .find("fw_phase3 needs 316416 bytes of shared memory per block"),
             std::string::npos);
-  EXPECT_NE(geometry_problem(big.geometry, 1000, nominal_h200()).find("the device allows 232448"), std::string::npos);
+  EXPECT_NE(geometry_problem(big.geometry, 1000, nominal_h200()).find("the device allows 232448"),
+            std::string::npos);
 }
 
 TEST_F(UserKernelTest, AParamTheFileDoesNotUseIsNamed) {
@@ -131,35 +141,46 @@ TEST_F(UserKernelTest, AParamTheFileDoesNotUseIsNamed) {
     compile(kExamples + "fw32.cu", {}, {"UNROLL"});
     FAIL() << "compiled";
   } catch (const ContractError& e) {
-    EXPECT_NE(std::string(e.what()).find("--param UNROLL: the file has no macro UNROLL"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("--param UNROLL: the file has no macro UNROLL"),
+              std::string::npos)
+        << e.what();
   }
 }
 
 TEST_F(UserKernelTest, AUserKernelIsAVariantWithAnyValue) {
-  UserKernel k(read_kernel_source(kExamples + "fw_batched.cu"), {parse_kernel_param("BATCH2=1:3")}, options_);
+  UserKernel k(read_kernel_source(kExamples + "fw_batched.cu"), {parse_kernel_param("BATCH2=1:3")},
+               options_);
   const Variant v = k.variant(Target::kIsolated);
   EXPECT_EQ(v.name, "fw_batched");
   EXPECT_EQ(v.defaults, (Config{{"BATCH2", 4}, {"BATCH3", 4}, {"TILE", 32}}));
   EXPECT_EQ(v.kernel_hash, k.source().hash);
   EXPECT_EQ(user_param_names(v), std::vector<std::string>{"BATCH2"});
   EXPECT_EQ(v.check({{"BATCH2", 8}, {"BATCH3", 2}, {"TILE", 32}}, 1000, nominal_h200()), "");
-  EXPECT_NE(v.check({{"BATCH2", 1}, {"BATCH3", 1}, {"TILE", 64}}, 1000, nominal_h200()).find("the file sets TILE to 32"),
+  EXPECT_NE(v.check({{"BATCH2", 1}, {"BATCH3", 1}, {"TILE", 64}}, 1000, nominal_h200())
+                .find("the file sets TILE to 32"),
             std::string::npos);
   // 12 x 12 tiles of 4 KB in phase 3: 1.1 MB of shared memory.
-  EXPECT_NE(v.check({{"BATCH2", 1}, {"BATCH3", 140}, {"TILE", 32}}, 1000, nominal_h200()).find("shared memory"),
+  EXPECT_NE(v.check({{"BATCH2", 1}, {"BATCH3", 140}, {"TILE", 32}}, 1000, nominal_h200())
+                .find("shared memory"),
             std::string::npos);
 }
 
 TEST(KernelParam, RangesListsAndBadText) {
   EXPECT_EQ(parse_kernel_param("BATCH2=1:4").values, (std::vector<int>{1, 2, 3, 4}));
   EXPECT_EQ(parse_kernel_param("TILE=16,32").values, (std::vector<int>{16, 32}));
-  for (const char* bad : {"BATCH2", "=1", "B=0", "B=+1", "B=1,", "B=1,1", "B=4:1", "B=a:3", "2B=1", "B=1:99999"})
+  for (const char* bad :
+       {"BATCH2", "=1", "B=0", "B=+1", "B=1,", "B=1,1", "B=4:1", "B=a:3", "2B=1", "B=1:99999"})
     EXPECT_THROW(parse_kernel_param(bad), std::invalid_argument) << bad;
 }
 
 TEST(Cubin, RefusesWhatIsNotAnElfImage) {
-  EXPECT_THROW(Cubin("not an ELF file at all, but long enough to have a header of sixty-four bytes"), std::runtime_error);
-  EXPECT_THROW(Cubin(std::string("\x7f" "ELF\x02\x01", 6)), std::runtime_error);
+  EXPECT_THROW(
+      Cubin("not an ELF file at all, but long enough to have a header of sixty-four bytes"),
+      std::runtime_error);
+  EXPECT_THROW(Cubin(std::string("\x7f"
+                                 "ELF\x02\x01",
+                                 6)),
+               std::runtime_error);
 }
 
 TEST(KernelSourceFile, MissingFilesAndNamesThatCannotBeVariants) {

@@ -43,7 +43,8 @@ std::vector<Solved> graphs() {
   zeros.wmin = 0;
   zeros.wmax = 3;
   zeros.duplicates = 0.5;
-  for (const GraphSpec& s : {dense, parts, zeros, spec(GraphKind::kChain, 40, 4)}) out.push_back(solve(generate(s)));
+  for (const GraphSpec& s : {dense, parts, zeros, spec(GraphKind::kChain, 40, 4)})
+    out.push_back(solve(generate(s)));
   return out;
 }
 
@@ -68,7 +69,8 @@ TEST(Certificate, CatchesEveryPlantedSingleEntryError) {
           ++planted;
           const std::string fault = certify_host(d.view(), s.in, 2);
           caught += !fault.empty();
-          EXPECT_NE(fault, "") << "d[" << i << "][" << j << "] = " << wrong << " instead of " << right;
+          EXPECT_NE(fault, "") << "d[" << i << "][" << j << "] = " << wrong << " instead of "
+                               << right;
         }
       }
     }
@@ -87,7 +89,8 @@ TEST(Certificate, AZeroWeightCycleCannotHoldAValueTooSmall) {
   DistMatrix d = s.d;
   d.row(0)[1] = d.row(0)[2] = 3;
   const std::string fault = certify_host(d.view(), s.in);
-  EXPECT_NE(fault.find("d[0][1] = 3: no path of tight edges reaches it"), std::string::npos) << fault;
+  EXPECT_NE(fault.find("d[0][1] = 3: no path of tight edges reaches it"), std::string::npos)
+      << fault;
 }
 
 TEST(Certificate, TheRowChecksNeedOnlyTheEssentialEdges) {
@@ -114,7 +117,8 @@ TEST(Certificate, TheRowChecksNeedOnlyTheEssentialEdges) {
     EXPECT_EQ(essential, e.graph.start[v + 1] - e.graph.start[v]);
   }
   EXPECT_GT(kept, 0);
-  EXPECT_LT(kept * 10, static_cast<int64_t>(s.in.from.size())) << kept << " of " << s.in.from.size();
+  EXPECT_LT(kept * 10, static_cast<int64_t>(s.in.from.size()))
+      << kept << " of " << s.in.from.size();
 }
 
 TEST(Certificate, TheEdgePassCatchesAnEntryAboveItsOwnEdge) {
@@ -123,7 +127,8 @@ TEST(Certificate, TheEdgePassCatchesAnEntryAboveItsOwnEdge) {
   DistMatrix d = s.d;
   d.row(1)[2] = 5;  // above w(1 -> 2) = 4
   EXPECT_NE(essential_edges(d.view(), s.in).first_fault, kNoFault);
-  EXPECT_EQ(certify_host(d.view(), s.in), "d[1][2] = 5: an edge relaxes it (d[1][1] + w(1 -> 2) = 4)");
+  EXPECT_EQ(certify_host(d.view(), s.in),
+            "d[1][2] = 5: an edge relaxes it (d[1][1] + w(1 -> 2) = 4)");
 }
 
 TEST(Certificate, ReportsTheLowestEntryOfARowWhateverItsFault) {
@@ -138,9 +143,11 @@ TEST(Certificate, ReportsTheLowestEntryOfARowWhateverItsFault) {
   d.row(0)[3] = 7;
   EXPECT_EQ(essential_edges(d.view(), s.in).first_fault, kNoFault);
   const std::string fault = certify_host(d.view(), s.in);
-  EXPECT_NE(fault.find("d[0][1] = 3: no path of tight edges reaches it"), std::string::npos) << fault;
+  EXPECT_NE(fault.find("d[0][1] = 3: no path of tight edges reaches it"), std::string::npos)
+      << fault;
   d.row(0)[1] = d.row(0)[2] = 5;
-  EXPECT_EQ(certify_host(d.view(), s.in), "d[0][3] = 7: an edge relaxes it (d[0][4] + w(4 -> 3) = 2)");
+  EXPECT_EQ(certify_host(d.view(), s.in),
+            "d[0][3] = 7: an edge relaxes it (d[0][4] + w(4 -> 3) = 2)");
 }
 
 TEST(Certificate, NamesTheFault) {
@@ -148,7 +155,8 @@ TEST(Certificate, NamesTheFault) {
   Solved s = solve(g);
   DistMatrix d = s.d;
   d.row(0)[2] = 9;  // the path through 1 is 8
-  EXPECT_EQ(certify_host(d.view(), s.in), "d[0][2] = 9: an edge relaxes it (d[0][1] + w(1 -> 2) = 8)");
+  EXPECT_EQ(certify_host(d.view(), s.in),
+            "d[0][2] = 9: an edge relaxes it (d[0][1] + w(1 -> 2) = 8)");
   d = s.d;
   d.row(1)[1] = 1;
   EXPECT_EQ(certify_host(d.view(), s.in), "d[1][1] = 1: a vertex's distance to itself must be 0");

@@ -26,7 +26,8 @@ Case solved(const GraphSpec& s) {
 std::string on_device(const DistMatrix& d, const InEdges& in) {
   DeviceBuffer<int> buf(d.size());
   CudaStream stream;
-  APSP_CUDA_CHECK(cudaMemcpyAsync(buf.get(), d.data(), d.bytes(), cudaMemcpyHostToDevice, stream.get()));
+  APSP_CUDA_CHECK(
+      cudaMemcpyAsync(buf.get(), d.data(), d.bytes(), cudaMemcpyHostToDevice, stream.get()));
   DeviceCertificate cert(in);
   return cert.check(buf.get(), stream.get());
 }
@@ -58,7 +59,8 @@ TEST(DeviceCertificate, AgreesWithTheHostOnRightAndPlantedMatrices) {
           DistMatrix d = c.d;
           d.row(i)[j] = wrong;
           const std::string device = on_device(d, in), host = certify_host(d.view(), in);
-          EXPECT_NE(device, "") << "d[" << i << "][" << j << "] = " << wrong << " instead of " << right;
+          EXPECT_NE(device, "") << "d[" << i << "][" << j << "] = " << wrong << " instead of "
+                                << right;
           EXPECT_EQ(device, host);  // the same lowest fault, described the same way
         }
       }
@@ -90,7 +92,8 @@ TEST(DeviceCertificate, AZeroWeightCycleCannotHoldAValueTooSmall) {
   const InEdges in = InEdges::of(g);
   ASSERT_EQ(on_device(d, in), "");
   d.row(0)[1] = d.row(0)[2] = 3;
-  EXPECT_NE(on_device(d, in).find("d[0][1] = 3: no path of tight edges reaches it"), std::string::npos);
+  EXPECT_NE(on_device(d, in).find("d[0][1] = 3: no path of tight edges reaches it"),
+            std::string::npos);
 }
 
 }  // namespace
