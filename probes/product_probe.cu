@@ -1,8 +1,8 @@
 // product_probe: where sm90's ordinary tiles lose against the min-plus ceiling. One round of
 // ordinary tiles (tile 128, 8 x 8 a thread, the look-ahead schedule's lookahead_ordinary) at a
 // given n, timed as shipped and in forms that each change one thing, beside the ceiling probe
-// in the same run (docs/perf-notes.md, step 11):
-//   accumulate  the ordinary tiles before step 11: accumulate(), chunk 8, one block a tile, 2 an SM
+// in the same run (docs/perf-notes.md):
+//   accumulate  the ordinary tiles before the panel: accumulate(), chunk 8, one block a tile, 2 an SM
 //               (the reference); "copy" is the probe's own copy of its loop (the forms below
 //               change that copy)
 //   panel ring  lookahead_ordinary as shipped: A from a transposed panel, both operands by cp.async
@@ -12,7 +12,7 @@
 //               lookahead 3 runs its ordinary tiles, against the two rounds one by one; then
 //               lookahead 3's pass as shipped (lookahead2_ordinary, the tiles off rows and
 //               columns r .. r + 3: (n / 128 - 4)^2 blocks, the grid of a solve at that padded n),
-//               and that pass with the ring before step 16 (two stages, a block barrier a chunk)
+//               and that pass with the older ring (two stages, a block barrier a chunk)
 //               and without the barrier (wrong values: the most a ring without it could reach)
 //   persistent  2 blocks an SM, each looping over tiles (no block launches, no tail of blocks)
 //   async-b     B copied to shared memory by cp.async (no staging registers, no STS for it)
@@ -305,7 +305,7 @@ __device__ __forceinline__ void ring_without_barrier(int (&acc)[kPer][kPer],
 }
 
 // lookahead2_ordinary's pass on whole tiles (the probe's n is a multiple of 128) with another
-// ring: 0 ring_block_barrier (shipped before step 16), 1 no barrier (timing only: wrong values).
+// ring: 0 ring_block_barrier (the older ring), 1 no barrier (timing only: wrong values).
 template <int kRing>
 __global__ void __launch_bounds__(kThreads, 2) pairs_pass_form(
     int* __restrict__ d, int pitch, int n, int r, const int* __restrict__ panel,

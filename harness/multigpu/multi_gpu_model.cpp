@@ -12,7 +12,7 @@ namespace apsp::harness {
 
 LinkModel h200_nvlink_model() {
   LinkModel m;
-  // apsp_bench --n 100000 --variant sm90 on the H200 (1b70979): 68216.1 ms, so 1e15 / 68.2161 s.
+  // apsp_bench --n 100000 --variant sm90 on the H200: 68216.1 ms, so 1e15 / 68.2161 s.
   m.rate_updates_per_s = 1e15 / 68.2161;
   // NCCL all-reduce of 1 GiB, bus bandwidth, on nvidia-h100-x2 (329 GB/s; 355 on x4, 361 on x8):
   // the tool library's KINDS.md, measured on this workplace's machines. The lowest of the three.
