@@ -41,31 +41,33 @@ struct Options {
   harness::UserKernels user_kernels;
 };
 
-void add_options(CLI::App& app, Options& o) {
-  harness::Plan& p = o.plan;
-  app.option_defaults()->always_capture_default();
+// What runs: sizes, variants, configs, user kernels, GPUs.
+void add_run_options(CLI::App& app, Options& o) {
   app.add_option("--n", o.sizes, "sizes, comma separated");
   app.add_option("--variant", o.variants, "variants, comma separated, or 'all' (default: all)");
   app.add_option("--config", o.configs,
                  "a config as printed, e.g. 'batched[batch2=6,batch3=4]' (repeatable)");
   app.add_option("--kernel", o.kernels,
                  "a Floyd-Warshall kernel file to compile at run time (NVRTC) and run beside the "
-                 "variants, named "
-                 "after the file (docs/kernel-contract.md; repeatable)")
+                 "variants, named after the file (docs/kernel-contract.md; repeatable)")
       ->check(CLI::ExistingFile);
-  app.add_option(
-         "--kernel-timeout", o.workers.timeout_s,
-         "seconds one solve of a --kernel may take before it is stopped and reported FAILED")
+  app.add_option("--kernel-timeout", o.workers.timeout_s,
+                 "seconds one solve of a --kernel may take before it is stopped and reported "
+                 "FAILED")
       ->check(CLI::Range(0.1, 1e6));
-  add_gpu_options(
-      app, o.gpus, o.transport, harness::transports(),
-      "GPU counts the multi-GPU variants (sm90) run at, comma separated, each a run of its own, or "
-      "'all' (every GPU here); the other variants run on one GPU. Parallel efficiency is against "
-      "the "
-      "one-GPU run of the same config in the same run (ask for 1 too: --gpus 1,8)");
+  add_gpu_options(app, o.gpus, o.transport, harness::transports(),
+                  "GPU counts the multi-GPU variants (sm90) run at, comma separated, each a run "
+                  "of its own, or 'all' (every GPU here); the other variants run on one GPU. "
+                  "Parallel efficiency is against the one-GPU run of the same config in the same "
+                  "run (ask for 1 too: --gpus 1,8)");
   app.add_flag("--list", o.list,
                "list variants, their parameter spaces, defaults and constraints, and exit");
   app.add_flag("--dry-run", o.dry_run, "print the plan and validate it; needs no GPU");
+}
+
+// How each run is sampled, and on which graph.
+void add_sampling_options(CLI::App& app, Options& o) {
+  harness::Plan& p = o.plan;
   add_integer_option(app, "--reps", p.sampling.max_reps, 1, 1 << 30, "most samples per run");
   add_integer_option(app, "--min-reps", p.sampling.min_reps, 1, 1 << 30, "fewest samples per run");
   app.add_option("--min-time", p.sampling.min_time_s,
@@ -83,27 +85,29 @@ void add_options(CLI::App& app, Options& o) {
   add_integer_option(app, "--wmax", p.graph.spec.wmax, 1, 1 << 30,
                      "largest edge weight (weights in [1, wmax])");
   app.add_option("--graph", o.graph_file, "solve this edge-list file instead (n = its V)");
+}
+
+// What is written, what earlier files are read, and how results are checked.
+void add_output_options(CLI::App& app, Options& o) {
+  harness::Plan& p = o.plan;
   app.add_option("--json", o.json_out, "write results JSON (schema apsp-bench/1)");
   app.add_option("--md", o.md_out, "write the markdown tables");
   app.add_option("--gbench-json", o.gbench_json,
                  "write Google Benchmark's JSON (for its compare.py)");
-  app.add_option(
-      "--tuned", o.tuned,
-      "tuning database: each variant with parameters runs the database's fastest config for the "
-      "nearest tuned n, where it was measured faster than the shipped default on this device, "
-      "graph spec and build");
+  app.add_option("--tuned", o.tuned,
+                 "tuning database: each variant with parameters runs the database's fastest "
+                 "config for the nearest tuned n, where it was measured faster than the shipped "
+                 "default on this device, graph spec and build");
   app.add_flag("--tuned-any-graph", o.any_graph,
                "--tuned: also use entries measured on other graph specs");
   app.add_flag("--tuned-any-build", o.any_build,
                "--tuned: also use entries measured by other builds");
   app.add_option("--verify", p.reference,
                  "above n = 2048 (the CPU reference's range): 'certificate' checks every entry "
-                 "against the graph's "
-                 "edges on the GPU (no second solve; O(E + n * E') a run, E' the edges that are "
-                 "shortest paths "
-                 "themselves), 'naive' compares with the naive variant's output, 'auto' naive up "
-                 "to n = 16384 (where it "
-                 "usually runs anyway, as the speedup baseline) and the certificate above")
+                 "against the graph's edges on the GPU (no second solve; O(E + n * E') a run, E' "
+                 "the edges that are shortest paths themselves), 'naive' compares with the naive "
+                 "variant's output, 'auto' naive up to n = 16384 (where it usually runs anyway, "
+                 "as the speedup baseline) and the certificate above")
       ->check(CLI::IsMember({std::string(harness::kAutoReference),
                              std::string(harness::kCertificate), std::string("naive")}));
   app.add_option("--baseline", o.baseline,
@@ -111,6 +115,13 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--ceiling-time", p.ceiling_s,
                  "seconds spent measuring each min-plus ceiling (int32, then packed 16-bit)")
       ->check(CLI::Range(0.0, 1e6));
+}
+
+void add_options(CLI::App& app, Options& o) {
+  app.option_defaults()->always_capture_default();
+  add_run_options(app, o);
+  add_sampling_options(app, o);
+  add_output_options(app, o);
   app.allow_extras();  // --benchmark_* flags go to Google Benchmark
 }
 

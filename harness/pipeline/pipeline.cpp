@@ -269,6 +269,69 @@ Context make_context(const Session& session) {
   return c;
 }
 
+namespace {
+
+// Both precisions' min-plus ceilings, each its own budget: a 16-bit run's share is against the
+// 16-bit one.
+void measure_ceilings(const Plan& plan, const Session& s, const Observer& obs, Context& c) {
+  const bool any_device =
+      std::any_of(plan.requests.begin(), plan.requests.end(),
+                  [](const Request& r) { return r.variant->target != Target::kHost; });
+  if (!s.ceiling || !s.device || !any_device || plan.ceiling_s <= 0) return;
+  say(obs.progress, "measuring the min-plus ceilings");
+  c.ceiling_updates_per_s = s.ceiling(plan.ceiling_s, kPrecisionInt32);
+  c.ceiling_u16_updates_per_s = s.ceiling(plan.ceiling_s, kPrecisionU16x2);
+  say(obs.note,
+      fmt::format("min-plus ceilings: int32 {:.2f} T updates/s, packed 16-bit {:.2f} T updates/s",
+                  c.ceiling_updates_per_s / 1e12, c.ceiling_u16_updates_per_s / 1e12));
+}
+
+// Every GPU a multi-GPU run uses, in rank order, and the transport between them.
+void describe_gpus(const Plan& plan, const Session& s, Context& c) {
+  const int most_gpus = *std::max_element(plan.gpus.begin(), plan.gpus.end());
+  if (most_gpus <= 1 || !s.device) return;
+  for (int rank = 0; rank < most_gpus; ++rank) {
+    nlohmann::json gpu =
+        device_json(query_device(transport_shares_device(s.transport) ? s.device->ordinal : rank));
+    gpu["rank"] = rank;
+    c.gpus.push_back(gpu);
+  }
+  c.transport = s.transport;
+}
+
+// One size: its graph and expected output, then each GPU count's runs verified and timed.
+void run_size(const Plan& plan, int n, const Session& s, const Observer& obs,
+              const std::optional<TunedSource>& tuned, Outcome& out) {
+  const std::string reference =
+      reference_kind(n, plan.cpu_reference_max_n, plan.reference, plan.baseline);
+  say(obs.progress,
+      fmt::format("n = {}: the graph and its {}", n,
+                  reference == "cpu-reference" ? "CPU reference"
+                  : reference == kCertificate  ? "certificate's edges"
+                                               : "reference output (" + reference + ")"));
+  std::optional<Workbench> bench;
+  {  // a std::bad_alloc here reaches the user as "out of memory while ..." (core/console: Doing)
+    const Doing doing(fmt::format("making the n = {} graph and its expected output ({} a matrix)",
+                                  n, human_bytes(matrix_bytes(n))));
+    bench.emplace(*make_graph(plan.graph, n), s.executor_factory(), plan.cpu_reference_max_n,
+                  reference);
+  }
+  // One GPU count at a time, verified and then timed, its executors freed before the next
+  // (the one-GPU runs' two matrices and each count's engine would not fit on GPU 0 together).
+  const std::vector<int> groups = count_groups(plan);
+  if (!groups.empty() && groups.front() != 1) bench->release(1);  // the reference variant's
+  for (size_t g = 0; g < groups.size(); ++g) {
+    std::vector<Slot> slots;
+    verify_size(plan, groups[g], *bench, s, tuned, obs, slots, out.any_failed);
+    if (g + 1 == groups.size()) bench->drop_expected();  // host memory: only verification needs it
+    sample_size(plan, slots, obs, out.any_failed);
+    if (g + 1 < groups.size()) bench->release(groups[g]);
+    for (Slot& slot : slots) out.results.runs.push_back(std::move(slot.result));
+  }
+}
+
+}  // namespace
+
 Outcome run_plan(const Plan& plan, const Session& s, const Observer& obs,
                  const std::optional<TunedSource>& tuned_in, const Results* baseline) {
   Outcome out;
@@ -278,60 +341,10 @@ Outcome run_plan(const Plan& plan, const Session& s, const Observer& obs,
     const GraphDesc g = describe(plan.graph);
     tuned->match = tuned_match(tuned->match, *s.device, {g.kind, g.density, g.wmax}, s.build);
   }
-  const bool any_device =
-      std::any_of(plan.requests.begin(), plan.requests.end(),
-                  [](const Request& r) { return r.variant->target != Target::kHost; });
-  if (s.ceiling && s.device && any_device && plan.ceiling_s > 0) {
-    // Both precisions, each its own budget: a 16-bit run's share is against the 16-bit one.
-    say(obs.progress, "measuring the min-plus ceilings");
-    Context& c = out.results.context;
-    c.ceiling_updates_per_s = s.ceiling(plan.ceiling_s, kPrecisionInt32);
-    c.ceiling_u16_updates_per_s = s.ceiling(plan.ceiling_s, kPrecisionU16x2);
-    say(obs.note,
-        fmt::format("min-plus ceilings: int32 {:.2f} T updates/s, packed 16-bit {:.2f} T updates/s",
-                    c.ceiling_updates_per_s / 1e12, c.ceiling_u16_updates_per_s / 1e12));
-  }
-  const int most_gpus = *std::max_element(plan.gpus.begin(), plan.gpus.end());
-  if (most_gpus > 1 && s.device) {  // every GPU a multi-GPU run uses, in rank order
-    for (int rank = 0; rank < most_gpus; ++rank) {
-      nlohmann::json gpu = device_json(
-          query_device(transport_shares_device(s.transport) ? s.device->ordinal : rank));
-      gpu["rank"] = rank;
-      out.results.context.gpus.push_back(gpu);
-    }
-    out.results.context.transport = s.transport;
-  }
+  measure_ceilings(plan, s, obs, out.results.context);
+  describe_gpus(plan, s, out.results.context);
   // One size at a time: its matrices (host and device) are freed before the next is made.
-  for (int n : plan.sizes) {
-    const std::string reference =
-        reference_kind(n, plan.cpu_reference_max_n, plan.reference, plan.baseline);
-    say(obs.progress,
-        fmt::format("n = {}: the graph and its {}", n,
-                    reference == "cpu-reference" ? "CPU reference"
-                    : reference == kCertificate  ? "certificate's edges"
-                                                 : "reference output (" + reference + ")"));
-    std::optional<Workbench> bench;
-    {  // a std::bad_alloc here reaches the user as "out of memory while ..." (core/console: Doing)
-      const Doing doing(fmt::format("making the n = {} graph and its expected output ({} a matrix)",
-                                    n, human_bytes(matrix_bytes(n))));
-      bench.emplace(*make_graph(plan.graph, n), s.executor_factory(), plan.cpu_reference_max_n,
-                    reference);
-    }
-    // One GPU count at a time, verified and then timed, its executors freed before the next
-    // (the one-GPU runs' two matrices and each count's engine would not fit on GPU 0 together).
-    const std::vector<int> groups = count_groups(plan);
-    if (!groups.empty() && groups.front() != 1)
-      bench->release(1);  // the reference variant's, if any
-    for (size_t g = 0; g < groups.size(); ++g) {
-      std::vector<Slot> slots;
-      verify_size(plan, groups[g], *bench, s, tuned, obs, slots, out.any_failed);
-      if (g + 1 == groups.size())
-        bench->drop_expected();  // host memory: only verification needs it
-      sample_size(plan, slots, obs, out.any_failed);
-      if (g + 1 < groups.size()) bench->release(groups[g]);
-      for (Slot& slot : slots) out.results.runs.push_back(std::move(slot.result));
-    }
-  }
+  for (int n : plan.sizes) run_size(plan, n, s, obs, tuned, out);
   compute_statistics(out.results, plan.baseline,
                      baseline ? baseline->runs : std::vector<RunResult>{},
                      transport_shares_device(out.results.context.transport));
