@@ -228,13 +228,7 @@ int run(int argc, char** argv) {
   Options o;
   CLI::App app{help_text()};
   add_options(app, o);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);
-    fmt::print(stderr, "apsp: {} (see --help)\n", e.what());
-    return kExitRefused;
-  }
+  if (const auto rc = parse_command_line(app, argc, argv, "apsp")) return *rc;
   return solve(o);
 }
 

@@ -18,6 +18,7 @@
 #include <optional>
 
 #include "core/atomic_file.hpp"
+#include "core/cli_options.hpp"
 #include "core/console.hpp"
 #include "reports/report.hpp"
 
@@ -230,13 +231,7 @@ int run(int argc, char** argv) {
       exit_codes_help("compare: slower beyond --threshold; or a write or the plots failed", false)};
   Options o;
   CLI::App* cmp = add_options(app, o);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);
-    fmt::print(stderr, "apsp_report: {} (see --help)\n", e.what());
-    return kExitRefused;
-  }
+  if (const auto rc = parse_command_line(app, argc, argv, "apsp_report")) return *rc;
   if (cmp->parsed()) return run_compare(o);
   // Everything read first: a file that cannot be read or is not valid is a refusal (exit 2)
   // before any output; only what follows (the tables, report.md, the plots) can fail with 1.
