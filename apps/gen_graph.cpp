@@ -118,4 +118,4 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace apsp
 
-int main(int argc, char** argv) { return apsp::run(argc, argv); }
+int main(int argc, char** argv) { return apsp::run_program("gen_graph", apsp::run, argc, argv); }

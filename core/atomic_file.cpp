@@ -34,8 +34,7 @@ GuardSlot g_slots[kGuardSlots];
 static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs lock-free atomics");
 
 extern "C" void remove_temporaries_and_reraise(int sig) {
-  for (GuardSlot& s : g_slots)
-    if (s.state.load(std::memory_order_acquire) == kLive) unlink(s.path);
+  remove_temporaries_now();
   // The default action, so the parent sees "killed by SIGTERM" as without this handler.
   std::signal(sig, SIG_DFL);
   std::raise(sig);
@@ -234,6 +233,11 @@ void check_output_folder(const std::string& dir, const std::string& option) {
   if (!std::filesystem::exists(p, ec)) p = ".";  // a relative path whose first part is missing
   if (const std::string why = folder_problem(p); !why.empty())
     throw std::invalid_argument(fmt::format("{} {}: {}", option, dir, why));
+}
+
+void remove_temporaries_now() noexcept {
+  for (GuardSlot& s : g_slots)
+    if (s.state.load(std::memory_order_acquire) == kLive) unlink(s.path);
 }
 
 int live_temporaries() {

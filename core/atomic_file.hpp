@@ -57,5 +57,7 @@ void check_output_folder(const std::string& dir, const std::string& option);
 
 // The temporaries a SIGINT/SIGTERM/SIGHUP handler would remove now (for tests).
 int live_temporaries();
+// Removes them; async-signal-safe (no allocation, no lock), for a program's own signal handler.
+void remove_temporaries_now() noexcept;
 
 }  // namespace apsp

@@ -4,9 +4,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
+#include <iostream>
 #include <new>
 #include <optional>
 
@@ -133,13 +136,25 @@ ProbeArgument probe_argument(int argc, const char* const* argv, const char* prog
   return {arg, std::nullopt};
 }
 
+int finish_standard_output(const char* name, int rc) {
+  std::cout.flush();
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  const int e = errno;
+  if (flushed && !std::ferror(stdout) && std::cout.good()) return rc;
+  std::fprintf(stderr, "%s: cannot write to standard output%s%s\n", name, e ? ": " : "",
+               e ? std::strerror(e) : "");
+  return kExitFailed;
+}
+
 int run_program(const char* name, int (*run)(int, char**), int argc, char** argv) {
+  int rc = kExitFailed;
   try {
-    return run(argc, argv);
+    rc = run(argc, argv);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", name, failure_text(e).c_str());
-    return kExitFailed;
   }
+  return finish_standard_output(name, rc);
 }
 
 std::string escaped(std::string_view bytes) {

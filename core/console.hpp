@@ -94,8 +94,13 @@ class Doing {
 std::string failure_text(const std::exception& e);
 
 // A program's main(): run(argc, argv), with any exception that reaches it printed as one line
-// "NAME: failure_text" and exit 1.
+// "NAME: failure_text" and exit 1; then finish_standard_output.
 int run_program(const char* name, int (*run)(int, char**), int argc, char** argv);
+
+// A program's last word on standard output: flushed, and if any write to it failed (a full disk,
+// /dev/full, a closed pipe) one line "NAME: cannot write to standard output" and exit 1 whatever
+// `rc` was, so that output lost is never a success (--help, --list and dry runs included).
+int finish_standard_output(const char* name, int rc);
 
 // The current UTC time, ISO 8601 ("2026-11-22T12:44:03Z"), for results and database entries.
 std::string now_iso();

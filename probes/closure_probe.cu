@@ -104,7 +104,7 @@ bool run(const char* what, int* d, long long* cycles, const std::vector<int>& in
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int probe_main(int argc, char** argv) {
   if (argc > 1) {
     const std::string arg = argv[1];
     if (arg == "--help" || arg == "-h") {
@@ -142,4 +142,8 @@ int main(int argc, char** argv) {
   cudaFree(d);
   cudaFree(cycles);
   return good ? apsp::kExitOk : apsp::kExitFailed;
+}
+
+int main(int argc, char** argv) {
+  return apsp::run_program("closure_probe", probe_main, argc, argv);
 }

@@ -635,7 +635,7 @@ void time_forms(Probe& p) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int probe_main(int argc, char** argv) {
   int n = 9984;
   if (const std::optional<int> rc = read_n(argc, argv, n)) return *rc;
   if (!apsp::device_or_say_none("product_probe"))
@@ -650,4 +650,8 @@ int main(int argc, char** argv) {
   time_forms(p);
   cudaFree(p.d), cudaFree(p.ref), cudaFree(p.out);
   return p.good ? apsp::kExitOk : apsp::kExitFailed;
+}
+
+int main(int argc, char** argv) {
+  return apsp::run_program("product_probe", probe_main, argc, argv);
 }

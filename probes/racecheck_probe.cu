@@ -100,7 +100,7 @@ bool run(const int4* first, const int4* second, int4* out, const std::vector<int
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int probe_main(int argc, char** argv) {
   int only = -1;
   const auto argument = apsp::probe_argument(
       argc, argv, "racecheck_probe", "a case",
@@ -144,4 +144,8 @@ int main(int argc, char** argv) {
     good = run<kThreadRelease>(d_first, d_second, d_out, want) && good;
   cudaFree(d_first), cudaFree(d_second), cudaFree(d_out);
   return good ? apsp::kExitOk : apsp::kExitFailed;
+}
+
+int main(int argc, char** argv) {
+  return apsp::run_program("racecheck_probe", probe_main, argc, argv);
 }
