@@ -16,6 +16,7 @@
 #include "core/reference.hpp"
 #include "harness/solve/paths.hpp"
 #include "harness/solve/solver.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 namespace apsp::harness {
 namespace {
@@ -31,19 +32,16 @@ std::string contents(const std::string& path) {
 
 // A CPU request for a graph of tests/data, its lines collected, its outputs in a folder of its own.
 struct CpuSolve {
-  std::filesystem::path dir;
+  test::ScratchDir scratch;
   std::vector<std::string> lines;
   SolveRequest r;
   explicit CpuSolve(const std::string& graph) {
-    dir = std::filesystem::temp_directory_path() / ("apsp_solver_test_" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
     r.input = kData + graph;
     r.variant = "cpu";
     r.threads = 2;
     r.log = [this](const std::string& line) { lines.push_back(line); };
   }
-  ~CpuSolve() { std::filesystem::remove_all(dir); }
-  std::string file(const std::string& name) const { return (dir / name).string(); }
+  std::string file(const std::string& name) const { return scratch.file(name); }
 };
 
 // What fault a request ends in, and its line; "" and kFailed when it does not fail.

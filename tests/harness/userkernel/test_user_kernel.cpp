@@ -10,6 +10,7 @@
 #include "core/cubin.hpp"
 #include "harness/pipeline/pipeline.hpp"
 #include "harness/userkernel/user_kernel.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 namespace apsp::harness {
 namespace {
@@ -24,13 +25,9 @@ const std::string kPlanted =
 class UserKernelTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    cache_ = fs::temp_directory_path() /
-             fmt::format("apsp-kernel-cache-{}-{}", getpid(),
-                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(cache_);
+    cache_ = scratch_.path() / "cache";
     options_.cache_dir = cache_.string();
   }
-  void TearDown() override { fs::remove_all(cache_); }
 
   CompiledKernel compile(const std::string& path, const Config& macros = {},
                          const std::vector<std::string>& params = {}) {
@@ -47,6 +44,7 @@ class UserKernelTest : public ::testing::Test {
     return "";
   }
 
+  test::ScratchDir scratch_;
   fs::path cache_;
   CompileOptions options_;
 };
