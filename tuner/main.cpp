@@ -84,13 +84,12 @@ void add_options(CLI::App& app, Options& o) {
   add_integer_option(app, "--wmax", t.graph.wmax, 1, 1 << 30, "largest edge weight");
   app.add_option("--kernel", o.kernels,
                  "tune a Floyd-Warshall kernel file compiled at run time (docs/kernel-contract.md) "
-                 "over its --param "
-                 "macros instead of the variants (repeatable)")
+                 "over the --param parameters instead of the variants (repeatable)")
       ->check(CLI::ExistingFile);
   app.add_option("--param", o.params,
-                 "with --kernel: a macro and the values to search, set with -D: NAME=FIRST:LAST or "
-                 "NAME=V1,V2,... "
-                 "(repeatable)");
+                 "with --kernel: a parameter of the file (TILE, BATCH2, BATCH3, or a macro it "
+                 "defines as #ifndef NAME / #define NAME <positive integer>) and the values to "
+                 "search, set with -D: NAME=FIRST:LAST or NAME=V1,V2,... (repeatable)");
   app.add_option(
          "--kernel-timeout", o.workers.timeout_s,
          "seconds one solve of a --kernel may take before it is stopped and counted as failed")
