@@ -202,8 +202,7 @@ TEST_F(KernelParams, AKernelNoRunOfWhichFitsTheDeviceIsFound) {
     return kernel_never_runs(v, {{v.defaults, 1000}, {v.defaults, 3000}}, dev);
   };
   const std::string threads = never_runs(kPlanted + "too_many_threads_kernel.cu");
-  EXPECT_NE(threads.find("cannot run at any n of the plan on NVIDIA H200"), std::string::npos)
-      << threads;
+  EXPECT_NE(threads.find("cannot run at any n of the plan on"), std::string::npos) << threads;
   EXPECT_NE(threads.find("too_many_threads_kernel[TILE=32] at n = 1000: THREADS_X x THREADS_Y = "
                          "2048 threads per block, the device allows 1024"),
             std::string::npos)
