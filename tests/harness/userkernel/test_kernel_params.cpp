@@ -133,34 +133,48 @@ TEST_F(KernelParams, AGuardedMacroIsInTheConfigAndSetFromOutside) {
   EXPECT_THROW(compile_kernel(fw32, {{"THREADS_X", 16}}, options_), ContractError);
 }
 
-TEST_F(KernelParams, TheBenchAndTheTunerNameAKernelAlikeAndTheTunersPickRunsInBoth) {
-  const std::string file = kPlanted + "unrolled_kernel.cu";
-  // The tuner's variant searches UNROLL; the bench's and apsp's only know the file.
-  UserKernel tuner_kernel(read_kernel_source(file), {parse_kernel_param("UNROLL=1,8")}, options_);
-  const Variant tuner = tuner_kernel.variant(Target::kIsolated);
-  // Registered for the process (parse_config finds it), so kept as long as the process.
-  static const UserKernels bench = register_user_kernels({file}, {}, Target::kDevice, options_);
-  const Variant& v = *bench.variants.front();
+// The file as the tuner builds it: it searches UNROLL over 1 and 8.
+UserKernel tuner_kernel(const CompileOptions& o) {
+  return UserKernel(read_kernel_source(kPlanted + "unrolled_kernel.cu"),
+                    {parse_kernel_param("UNROLL=1,8")}, o);
+}
+// The file as apsp_bench and apsp register it, knowing only the file: for the process (parse_config
+// finds it), so kept as long as the process.
+const Variant& registered_variant(const CompileOptions& o) {
+  static const UserKernels k =
+      register_user_kernels({kPlanted + "unrolled_kernel.cu"}, {}, Target::kDevice, o);
+  return *k.variants.front();
+}
+
+TEST_F(KernelParams, TheBenchAndTheTunerNameAKernelAlike) {
+  UserKernel k = tuner_kernel(options_);
+  const Variant tuner = k.variant(Target::kIsolated);
+  const Variant& v = registered_variant(options_);
   EXPECT_EQ(v.defaults, tuner.defaults);
   std::vector<std::string> space;
   for (const Param& p : v.space) space.push_back(p.name);
   EXPECT_EQ(space, (std::vector<std::string>{"TILE", "UNROLL"}));
   EXPECT_EQ(user_param_names(tuner), std::vector<std::string>{"UNROLL"});
-
   // The tuner's points, named as it names them, are what the bench's --config reads back.
   const std::vector<Config> points =
       enumerate_space(params_in_group(tuner, "kernel"), tuner.defaults);
   ASSERT_EQ(points.size(), 2u);
-  const std::string picked = config_name(tuner.name, points[1]);
-  EXPECT_EQ(picked, "unrolled_kernel[TILE=32,UNROLL=8]");
-  EXPECT_EQ(config_name(v.name, parse_config("unrolled_kernel[UNROLL=8]").config), picked);
-  EXPECT_EQ(config_name(v.name, parse_config(picked).config), picked);
+  const std::string eight = config_name(tuner.name, points[1]);
+  EXPECT_EQ(eight, "unrolled_kernel[TILE=32,UNROLL=8]");
+  EXPECT_EQ(config_name(v.name, parse_config("unrolled_kernel[UNROLL=8]").config), eight);
+  EXPECT_EQ(config_name(v.name, parse_config(eight).config), eight);
   EXPECT_EQ(config_problem(v.name, points[1]), "");
+}
 
+TEST_F(KernelParams, TheTunersPickRunsInTheBenchAndInApsp) {
+  UserKernel k = tuner_kernel(options_);
+  const Variant tuner = k.variant(Target::kIsolated);
+  const Variant& v = registered_variant(options_);
+  const Config eight{{"TILE", 32}, {"UNROLL", 8}};
   // A database as the tuner writes it: the file's values and UNROLL=8, faster, at n = 1000.
   const DeviceInfo dev = nominal_h200();
   TuningDb db;
-  for (const auto& [config, ms] : {std::pair{tuner.defaults, 10.0}, {points[1], 5.0}})
+  for (const auto& [config, ms] : {std::pair{tuner.defaults, 10.0}, {eight, 5.0}})
     db.upsert(TuningEntry{DeviceModel::of(dev),
                           tuner.name,
                           1000,
@@ -181,13 +195,12 @@ TEST_F(KernelParams, TheBenchAndTheTunerNameAKernelAlikeAndTheTunersPickRunsInBo
   match.kernels = build_of(v, current_build()).kernels;
   const TunedChoice bench_pick = choose_tuned(db, "tuning.json", match, v, 1000, &dev);
   EXPECT_TRUE(bench_pick.picked) << bench_pick.note;
-  EXPECT_EQ(config_name(v.name, bench_pick.config), picked);
+  EXPECT_EQ(bench_pick.config, eight);
   // apsp --kernel FILE --db: the same pick, from the file.
   const std::string path = (dir_ / "tuning.json").string();
   db.save(path);
-  const Choice asked{parse_config(v.name), true, path};
-  const auto [chosen, why] = pick(asked, dev, 1100, 1000, {});
-  EXPECT_EQ(config_name(chosen.variant->name, chosen.config), picked) << why;
+  const auto [chosen, why] = pick(Choice{parse_config(v.name), true, path}, dev, 1100, 1000, {});
+  EXPECT_EQ(chosen.config, eight) << why;
   EXPECT_NE(why.find("tuned at n = 1000"), std::string::npos) << why;
   // Without the database: the file's values.
   const auto [plain, plain_why] = pick(Choice{parse_config(v.name), true, ""}, dev, 1100, 1000, {});
