@@ -133,15 +133,20 @@ KernelMacros scan_kernel_macros(const std::string& text) {
   KernelMacros out;
   std::stringstream lines(strip_comments(text));
   std::string guarded;  // the name the previous directive tested for being undefined
+  std::string defined;  // the guarded name the previous directive defined to a positive integer
   for (std::string line; std::getline(lines, line);) {
     if (line.find_first_not_of(" \t\r\f\v") == std::string::npos) continue;
     std::string name, rest;
     std::smatch m;
     const bool is_directive = directive(line, name, rest);
+    // The guard closes right after the #define: a default, not an include guard around code.
+    if (!defined.empty() && is_directive && (name == "endif" || name == "else" || name == "elif"))
+      out.tunable.push_back(defined);
+    defined.clear();
     if (is_directive && name == "define" && std::regex_match(rest, m, define)) {
       out.defined.insert(m[1].str());
       if (m[1].str() == guarded && m[2].length() == 0 && positive_integer(m[3].str()))
-        out.tunable.push_back(m[1].str());
+        defined = m[1].str();
     }
     guarded = is_directive ? guarded_name(name, rest) : "";
   }

@@ -1,6 +1,8 @@
 // Which macros of a user kernel file are its parameters, read from the source text: a macro the
 // file defines with a tunable default, `#ifndef NAME` / `#define NAME <positive integer>` /
-// `#endif` (or `#if !defined(NAME)`), besides the contract's TILE, BATCH2 and BATCH3. Comments,
+// `#endif` (or `#if !defined(NAME)`; `#else` may stand for the `#endif`, and blank or comment
+// lines may come between), besides the contract's TILE, BATCH2 and BATCH3. An include guard,
+// whose #define is followed by code, is none. Comments,
 // string and character literals and line continuations are handled as the preprocessor would,
 // so a commented-out guard is no parameter. Host code only.
 #pragma once

@@ -42,6 +42,14 @@ TEST(KernelMacros, GuardedPositiveIntegerDefaultsAreTunable) {
 #ifndef FW_KERNEL_CU
 #define FW_KERNEL_CU
 #endif
+#ifndef INCLUDE_GUARD_WITH_A_VALUE
+#define INCLUDE_GUARD_WITH_A_VALUE 1
+__device__ int code_inside_the_guard;
+#endif
+#ifndef WITH_AN_ELSE
+#define WITH_AN_ELSE 2
+#else
+#endif
 #ifndef DERIVED
 #define DERIVED (TILE / PER_THREAD)
 #endif
@@ -56,9 +64,10 @@ TEST(KernelMacros, GuardedPositiveIntegerDefaultsAreTunable) {
 #endif
 #define THREADS_X 32
 )");
-  EXPECT_EQ(m.tunable, (std::vector<std::string>{"PER_THREAD", "SPLIT", "TILE"}));
-  for (const char* name : {"TILE", "PER_THREAD", "SPLIT", "FW_KERNEL_CU", "DERIVED", "ZERO", "HUGE",
-                           "FUNCTION", "THREADS_X"})
+  EXPECT_EQ(m.tunable, (std::vector<std::string>{"PER_THREAD", "SPLIT", "TILE", "WITH_AN_ELSE"}));
+  for (const char* name :
+       {"TILE", "PER_THREAD", "SPLIT", "FW_KERNEL_CU", "INCLUDE_GUARD_WITH_A_VALUE", "DERIVED",
+        "ZERO", "HUGE", "FUNCTION", "THREADS_X"})
     EXPECT_EQ(m.defined.count(name), 1u) << name;
   EXPECT_EQ(macro_problem(m, "PER_THREAD"), "");
   EXPECT_EQ(macro_problem(m, "NOPE"), "the file has no macro NOPE");
