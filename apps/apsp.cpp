@@ -143,7 +143,8 @@ void add_options(CLI::App& app, Options& o) {
       ->type_name("S T")
       ->default_str("");
   app.add_option("--db", o.db_path,
-                 "a tuning database for --variant auto (none is read unless given)");
+                 "a tuning database for --variant auto, or for --kernel: the tuner's pick for the "
+                 "file (none is read unless given)");
   add_integer_option(app, "--threads", o.threads, 0, 4096,
                      "CPU threads for parsing, output and the CPU solver (0: all)");
   app.add_flag("--timing", o.timing, "print read, parse, build, solve and write times to stderr");

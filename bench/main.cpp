@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +23,7 @@
 #include "harness/multigpu/transport.hpp"
 #include "harness/pipeline/describe_plan.hpp"
 #include "harness/pipeline/pipeline.hpp"
+#include "harness/tune/policy.hpp"
 #include "harness/userkernel/user_kernel.hpp"
 
 namespace apsp::bench {
@@ -157,8 +159,11 @@ void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
     if (!out.empty()) check_output_path(out, option);
   if (o.variants.empty() && o.configs.empty()) o.variants = "all";
   p.requests = harness::select_requests(o.variants, o.configs);
+  // A kernel runs at its file's values unless a --config names it: then as asked (as tuned).
   for (const Variant* v : o.user_kernels.variants)
-    p.requests.push_back(harness::Request{v, std::nullopt});
+    if (std::none_of(p.requests.begin(), p.requests.end(),
+                     [&](const harness::Request& r) { return r.variant == v; }))
+      p.requests.push_back(harness::Request{v, std::nullopt});
   for (harness::Request& r : p.requests) r.tuned = !o.tuned.empty() && !r.config;
   if (!o.graph_file.empty()) {
     p.graph.edges = std::make_shared<EdgeList>(read_edge_list(o.graph_file));
@@ -266,6 +271,27 @@ std::optional<harness::TunedSource> tuned_source(const Options& o, const TuningD
   return t;
 }
 
+// The dry run's plan on stdout; exit 1 with one line when a --kernel cannot run at any n of it
+// on the dry run's device (its threads or shared memory), else 0.
+int dry_run(const Options& o, const TuningDb& tuned_db) {
+  fmt::print("{}", harness::describe_plan(
+                       o.plan, harness::PlanNotes{tuned_source(o, tuned_db), std::nullopt}));
+  std::string assumed;
+  const DeviceInfo dev = harness::dry_run_device(assumed);
+  for (const Variant* v : o.user_kernels.variants) {
+    std::vector<std::pair<Config, int>> runs;
+    for (const harness::Request& r : o.plan.requests)
+      if (r.variant == v)
+        for (int n : o.plan.sizes)
+          runs.emplace_back(r.config ? *r.config : harness::default_config(*v, n, &dev).config, n);
+    if (const std::string why = harness::kernel_never_runs(*v, runs, dev); !why.empty()) {
+      fmt::print(stderr, "apsp_bench: {}\n", why);
+      return kExitFailed;
+    }
+  }
+  return 0;
+}
+
 // The command line: CLI11's options, then the extras, which only Google Benchmark's --benchmark_*
 // flags may be. Returns the exit code to stop with, or nothing to go on.
 std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
@@ -340,11 +366,7 @@ int run(int argc, char** argv) {
   TuningDb tuned_db;
   if (const std::optional<int> rc = prepare(o, app, device, baseline, tuned_db)) return *rc;
   harness::resolve_gpu_counts(o.plan.gpus, device_count());
-  if (o.dry_run) {
-    fmt::print("{}", harness::describe_plan(
-                         o.plan, harness::PlanNotes{tuned_source(o, tuned_db), std::nullopt}));
-    return 0;
-  }
+  if (o.dry_run) return dry_run(o, tuned_db);
   if (const int rc = device_refusal(o, device.has_value()); rc != 0) return rc;
   const harness::Session session = harness::Session::here(o.workers, o.plan.transport);
   const DeviceInfo& dev = *session.device;

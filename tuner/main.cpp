@@ -84,13 +84,12 @@ void add_options(CLI::App& app, Options& o) {
   add_integer_option(app, "--wmax", t.graph.wmax, 1, 1 << 30, "largest edge weight");
   app.add_option("--kernel", o.kernels,
                  "tune a Floyd-Warshall kernel file compiled at run time (docs/kernel-contract.md) "
-                 "over its --param "
-                 "macros instead of the variants (repeatable)")
+                 "over the --param parameters instead of the variants (repeatable)")
       ->check(CLI::ExistingFile);
   app.add_option("--param", o.params,
-                 "with --kernel: a macro and the values to search, set with -D: NAME=FIRST:LAST or "
-                 "NAME=V1,V2,... "
-                 "(repeatable)");
+                 "with --kernel: a parameter of the file (TILE, BATCH2, BATCH3, or a macro it "
+                 "defines as #ifndef NAME / #define NAME <positive integer>) and the values to "
+                 "search, set with -D: NAME=FIRST:LAST or NAME=V1,V2,... (repeatable)");
   app.add_option(
          "--kernel-timeout", o.workers.timeout_s,
          "seconds one solve of a --kernel may take before it is stopped and counted as failed")
@@ -99,9 +98,11 @@ void add_options(CLI::App& app, Options& o) {
                "list the spaces and the points that would be rejected, and why; needs no GPU");
 }
 
-// The search as a plan: each variant at each size, on the options' graph.
-void print_dry_run(const std::vector<const Variant*>& variants, const std::vector<int>& sizes,
-                   const Options& o) {
+// The search as a plan: each variant at each size, on the options' graph. Returns the exit
+// code: 1, with one line, when no point of a --kernel's search can run at any size on the dry
+// run's device (its threads or shared memory), else 0.
+int print_dry_run(const std::vector<const Variant*>& variants, const std::vector<int>& sizes,
+                  const Options& o) {
   harness::Plan plan;
   plan.sizes = sizes;
   plan.graph.spec = o.tune.graph;
@@ -112,6 +113,19 @@ void print_dry_run(const std::vector<const Variant*>& variants, const std::vecto
     notes.searches->push_back(harness::search_space(*v, o.tune));
   }
   fmt::print("{}", harness::describe_plan(plan, notes));
+  std::string assumed;
+  const DeviceInfo dev = harness::dry_run_device(assumed);
+  for (size_t i = 0; i < variants.size(); ++i) {
+    if (variants[i]->kernel_hash.empty()) continue;
+    std::vector<std::pair<Config, int>> runs;
+    for (const Config& c : notes.searches->at(i).points)
+      for (int n : sizes) runs.emplace_back(c, n);
+    if (const std::string why = harness::kernel_never_runs(*variants[i], runs, dev); !why.empty()) {
+      fmt::print(stderr, "tuner: {}\n", why);
+      return kExitFailed;
+    }
+  }
+  return 0;
 }
 
 void print_leaderboards(const harness::TuneReport& report, const std::string& db) {
@@ -333,10 +347,7 @@ int run(int argc, char** argv) {
   o.tune.graph.seed = o.tune.seed;
   Search s;
   if (const std::optional<int> rc = prepare(o, app, s)) return *rc;
-  if (o.dry_run) {
-    print_dry_run(s.variants, s.sizes, o);
-    return 0;
-  }
+  if (o.dry_run) return print_dry_run(s.variants, s.sizes, o);
   if (s.variants.empty()) return emit_policy_alone(o, s.db, argc, argv);
   return tune_here(o, s, argc, argv);
 }

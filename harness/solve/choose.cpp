@@ -12,9 +12,11 @@
 #include "harness/measure/matrix_layout.hpp"
 #include "harness/multigpu/distributed.hpp"
 #include "harness/multigpu/row_partition.hpp"
+#include "harness/plan/build_identity.hpp"
 #include "harness/solve/solve_steps.hpp"
 #include "harness/tune/policy.hpp"
 #include "harness/tune/solver_choice.hpp"
+#include "harness/tune/tuned.hpp"
 
 namespace apsp::harness {
 
@@ -35,23 +37,47 @@ Choice asked_variant(SolveRequest& r) {
   return c;
 }
 
+namespace {
+
+std::optional<TuningDb> load_db(const std::string& path, const Log& log) {
+  if (path.empty()) return std::nullopt;
+  std::string note;
+  TuningDb db = TuningDb::load(path, &note);
+  if (!note.empty() && log) log(note);
+  return db;
+}
+
+// A user kernel named alone, with a database: the tuner's pick for the kernel's source where it
+// beat the file's own values at the nearest tuned n, as apsp_bench --tuned takes it; any graph.
+std::pair<NamedConfig, std::string> tuned_user_kernel(const Variant& v, const std::string& db_path,
+                                                      const DeviceInfo& dev, int n,
+                                                      const Log& log) {
+  const TuningDb db = *load_db(db_path, log);
+  TuningMatch match;
+  match.device = DeviceModel::of(dev);
+  match.kernels = build_of(v, current_build()).kernels;
+  match.any_graph = true;
+  const TunedChoice t = choose_tuned(db, db_path, match, v, n, &dev);
+  return {NamedConfig{&v, t.config},
+          t.picked ? fmt::format("{} in {}", t.source, db_path) : t.note};
+}
+
+}  // namespace
+
 // sm90_u16 where the largest edge weight lets 16 bits solve the graph exactly, else sm90; the
 // database's pick where it beat the default.
 std::pair<NamedConfig, std::string> pick(const Choice& c, const DeviceInfo& dev, int n,
                                          int64_t max_weight, const Log& log) {
   NamedConfig chosen = c.asked.value_or(NamedConfig{});
+  if (c.bare_name && !c.db_path.empty() && !chosen.variant->kernel_hash.empty())
+    return tuned_user_kernel(*chosen.variant, c.db_path, dev, n, log);
   if (c.bare_name) {
     const DefaultChoice d = default_config(*chosen.variant, n, &dev);
     chosen.config = d.config;
     return {chosen, d.source};
   }
   if (c.asked) return {chosen, "as asked"};
-  std::optional<TuningDb> db;
-  if (!c.db_path.empty()) {
-    std::string note;
-    db = TuningDb::load(c.db_path, &note);
-    if (!note.empty() && log) log(note);
-  }
+  const std::optional<TuningDb> db = load_db(c.db_path, log);
   const SolverChoice s = choose_solver(dev, n, max_weight, db ? &*db : nullptr, c.db_path);
   return {s.chosen, s.why};
 }

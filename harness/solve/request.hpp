@@ -18,7 +18,7 @@ struct SolveRequest {
   std::string variant = "auto";  // auto, cpu, a variant's name (its default here) or a config
   std::string config;            // a config as apsp_bench prints it; "": none
   std::string kernel;   // a kernel file compiled at run time (docs/kernel-contract.md); "": none
-  std::string db_path;  // a tuning database auto may pick from; "": none is read
+  std::string db_path;  // a tuning database auto, or the kernel, may pick from; "": none is read
   int gpus = 1;         // above 1: the distributed engine over this many GPUs
   std::string transport = kDefaultTransport;  // how those ranks exchange panels (registered name)
   bool verify = false;  // the shortest-path certificate, before anything is written

@@ -33,7 +33,7 @@ using Log = std::function<void(const std::string&)>;
 struct Choice {
   std::optional<NamedConfig> asked;  // nullopt: auto (or cpu)
   bool bare_name = false;            // a variant's name alone: its default for the device and V
-  std::string db_path;               // the tuning database auto reads; "": none
+  std::string db_path;  // the tuning database auto (or a user kernel named alone) reads; "": none
 };
 // From the request's variant and config; the variant becomes the config's when only a config is
 // given. Throws std::invalid_argument (one line) when they are wrong or disagree.
