@@ -16,6 +16,7 @@
 #include "harness/tune/tuned.hpp"
 #include "harness/userkernel/kernel_macros.hpp"
 #include "harness/userkernel/user_kernel.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 namespace apsp::harness {
 namespace {
@@ -117,15 +118,10 @@ int between;
 // A folder of the test's own, for the compile cache and the database.
 class KernelParams : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string dir = (fs::temp_directory_path() / "apsp-kernel-params-XXXXXX").string();
-    ASSERT_NE(mkdtemp(dir.data()), nullptr);
-    dir_ = dir;
-    options_.cache_dir = (dir_ / "cache").string();
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  void SetUp() override { options_.cache_dir = (dir_ / "cache").string(); }
 
-  fs::path dir_;
+  test::ScratchDir scratch_;
+  fs::path dir_ = scratch_.path();
   CompileOptions options_;
 };
 
