@@ -15,7 +15,6 @@
 #include <cstring>
 #include <optional>
 
-#include "core/atomic_file.hpp"
 #include "core/cli_options.hpp"
 #include "core/console.hpp"
 #include "core/device_info.hpp"
