@@ -92,10 +92,12 @@ void add_sampling_options(CLI::App& app, Options& o) {
 // What is written, what earlier files are read, and how results are checked.
 void add_output_options(CLI::App& app, Options& o) {
   harness::Plan& p = o.plan;
-  app.add_option("--json", o.json_out, "write results JSON (schema apsp-bench/1)");
-  app.add_option("--md", o.md_out, "write the markdown tables");
+  app.add_option("--json", o.json_out, "write results JSON (schema apsp-bench/1)")
+      ->check(file_to_write());
+  app.add_option("--md", o.md_out, "write the markdown tables")->check(file_to_write());
   app.add_option("--gbench-json", o.gbench_json,
-                 "write Google Benchmark's JSON (for its compare.py)");
+                 "write Google Benchmark's JSON (for its compare.py)")
+      ->check(file_to_write());
   app.add_option("--tuned", o.tuned,
                  "tuning database: each variant with parameters runs the database's fastest "
                  "config for the nearest tuned n, where it was measured faster than the shipped "
@@ -144,6 +146,21 @@ void print_list() {
   for (const Variant& v : runtime_variants()) print_variant(v);
 }
 
+// Each output can be written, and none is another or one of the files read; throws
+// std::invalid_argument (one line).
+void check_outputs(const Options& o) {
+  std::vector<FileUse> files{{o.json_out, "--json"},
+                             {o.md_out, "--md"},
+                             {o.gbench_json, "--gbench-json"},
+                             {o.graph_file, "--graph", false},
+                             {o.baseline, "--baseline", false},
+                             {o.tuned, "--tuned", false}};
+  for (const FileUse& f : files)
+    if (f.output && !f.path.empty()) check_output_path(f.path, f.option);
+  for (const std::string& k : o.kernels) files.push_back({k, "--kernel", false});
+  check_distinct_files(files);
+}
+
 // The plan from the options; throws std::invalid_argument (one line) on bad input.
 void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
   harness::Plan& p = o.plan;
@@ -154,9 +171,6 @@ void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
     tuned = TuningDb::load(o.tuned, &note);
     if (!note.empty()) fmt::print("{}\n", note);
   }
-  for (const auto& [out, option] :
-       {std::pair{o.json_out, "--json"}, {o.md_out, "--md"}, {o.gbench_json, "--gbench-json"}})
-    if (!out.empty()) check_output_path(out, option);
   if (o.variants.empty() && o.configs.empty()) o.variants = "all";
   p.requests = harness::select_requests(o.variants, o.configs);
   // A kernel runs at its file's values unless a --config names it: then as asked (as tuned).
@@ -319,6 +333,7 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
 std::optional<int> prepare(Options& o, const CLI::App& app, const std::optional<DeviceInfo>& device,
                            Results& baseline, TuningDb& tuned_db) {
   try {
+    check_outputs(o);
     // Compiled before anything runs: a file that does not compile stops here, with exit 2.
     o.workers.compile.arch = device ? harness::arch_of(*device) : "sm_90";
     o.user_kernels =
@@ -354,7 +369,7 @@ int run(int argc, char** argv) {
       "output above) before it is timed. Speedups are against naive. A variant asked for by\n"
       "name runs its default for each n: this device's policy table (policies/), else the\n"
       "variant's heuristic, else its declared default (--dry-run shows which).\n" +
-      exit_codes_help("a run FAILED or could not run, or a write failed") +
+      exit_codes_help("a run FAILED or could not run, or a write failed") + "\n" + outputs_help() +
       "\n"
       "Your own kernel: --kernel my_fw.cu compiles it at run time and runs it like a variant\n"
       "(docs/kernel-contract.md); a kernel that faults or hangs is FAILED, the rest go on."};

@@ -126,7 +126,7 @@ struct Options {
 CLI::App* add_options(CLI::App& app, Options& o) {
   app.option_defaults()->always_capture_default();
   app.add_option("results", o.files, "results JSON files (schema apsp-bench/1)");
-  app.add_option("--out", o.out_dir, "folder for report.md and the plots");
+  app.add_option("--out", o.out_dir, "folder for report.md and the plots")->check(file_to_write());
   app.add_option("--db", o.db_path,
                  "a tuning database: adds the tuner leaderboards and the batch heatmap");
   app.add_option("--format", o.format, "print the tables alone on stdout")
@@ -142,6 +142,17 @@ CLI::App* add_options(CLI::App& app, Options& o) {
   return cmp;
 }
 
+// --out can take report.md, which is none of the files read; throws std::invalid_argument.
+void check_report_files(const Options& o) {
+  check_output_folder(o.out_dir, "--out");
+  const std::string report = o.out_dir + "/report.md";
+  std::error_code ec;
+  if (std::filesystem::is_directory(o.out_dir, ec)) check_output_path(report, "--out");
+  std::vector<FileUse> files{{report, "--out"}, {o.db_path, "--db", false}};
+  for (const std::string& f : o.files) files.push_back({f, "the results", false});
+  check_distinct_files(files);
+}
+
 // Everything the report reads; a file that cannot be read or is not valid throws.
 struct Loaded {
   std::vector<Input> inputs;
@@ -151,7 +162,7 @@ Loaded load_all(const Options& o) {
   if (o.files.empty()) throw std::runtime_error("no results files given (see --help)");
   if (o.out_dir.empty() && o.format.empty())
     throw std::runtime_error("give --out DIR or --format md|csv|json");
-  if (!o.out_dir.empty()) check_output_folder(o.out_dir, "--out");
+  if (!o.out_dir.empty()) check_report_files(o);
   Loaded l;
   for (const std::string& f : o.files) l.inputs.push_back(load(f));
   if (!o.db_path.empty()) {
@@ -228,7 +239,8 @@ int write_report(const Options& o, const Loaded& l) {
 int run(int argc, char** argv) {
   CLI::App app{
       "apsp_report: tables, comparisons and plots from apsp_bench results JSON.\n" +
-      exit_codes_help("compare: slower beyond --threshold; or a write or the plots failed", false)};
+      exit_codes_help("compare: slower beyond --threshold; or a write or the plots failed", false) +
+      "\n" + outputs_help()};
   Options o;
   CLI::App* cmp = add_options(app, o);
   if (const auto rc = parse_command_line(app, argc, argv, "apsp_report")) return *rc;

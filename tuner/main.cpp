@@ -65,15 +65,14 @@ void add_options(CLI::App& app, Options& o) {
                      "seed of the random and local strategies and of the graph");
   app.add_option("--db", o.db, "tuning database (JSON, schema apsp-tuning/2)");
   app.add_flag("--fresh", t.fresh, "measure again points the database already has");
-  app.add_option("--json", o.json_out, "write the leaderboards as JSON");
-  app.add_option(
-      "--emit-policy", o.emit_policy,
-      "write a policy table (schema apsp-policy/1) from --db: each variant's fastest config per "
-      "tuned n "
-      "on this device (alone and without a GPU: the database's one device model), where the "
-      "database "
-      "also holds the default it replaces; commit the file under policies/. With --variant (and a "
-      "search), only those variants: a second table for the device (sm90_u16, tuned on --wmax 1)");
+  app.add_option("--json", o.json_out, "write the leaderboards as JSON")->check(file_to_write());
+  app.add_option("--emit-policy", o.emit_policy,
+                 "write a policy table (schema apsp-policy/1) from --db: each variant's fastest "
+                 "config per tuned n on this device (alone and without a GPU: the database's one "
+                 "device model), where the database also holds the default it replaces; commit the "
+                 "file under policies/. With --variant (and a search), only those variants: a "
+                 "second table for the device (sm90_u16, tuned on --wmax 1)")
+      ->check(file_to_write());
   add_integer_option(app, "--top", t.top, 1, 1 << 30, "configs per leaderboard");
   add_integer_option(app, "--reps", t.sampling.max_reps, 1, 1 << 30, "most samples per point");
   app.add_option("--min-time", t.sampling.min_time_s,
@@ -252,13 +251,23 @@ std::vector<const Variant*> searched_variants(Options& o, const CLI::App& app) {
   return {};
 }
 
+// Each output can be written, and none is another or a --kernel file; throws
+// std::invalid_argument (one line). The database is read and rewritten in place by design: as
+// an output it must differ from --json and --emit-policy.
+void check_outputs(const Options& o) {
+  std::vector<FileUse> files{{o.json_out, "--json"}, {o.emit_policy, "--emit-policy"}};
+  for (const FileUse& f : files)
+    if (!f.path.empty()) check_output_path(f.path, f.option);
+  files.push_back({o.db, "--db"});
+  for (const std::string& k : o.kernels) files.push_back({k, "--kernel", false});
+  check_distinct_files(files);
+}
+
 // The search checked and its database loaded; returns the exit code to stop with (2: bad input),
 // or nothing to go on.
 std::optional<int> prepare(Options& o, const CLI::App& app, Search& s) {
   try {
-    for (const auto& [out, option] :
-         {std::pair{o.json_out, "--json"}, {o.emit_policy, "--emit-policy"}})
-      if (!out.empty()) check_output_path(out, option);
+    check_outputs(o);
     s.sizes = harness::parse_sizes(o.sizes);
     harness::Plan weights;
     weights.sizes = s.sizes;
@@ -341,7 +350,8 @@ int run(int argc, char** argv) {
       "checked against them. Your own kernel: tuner --kernel my_fw.cu --param BATCH2=1:8 searches\n"
       "any integer values of its macros, each point compiled at run time and verified.\n" +
       exit_codes_help("a candidate was disqualified (wrong result), --emit-policy found no usable "
-                      "entries, or a write failed")};
+                      "entries, or a write failed") +
+      "\n" + outputs_help()};
   add_options(app, o);
   if (const std::optional<int> rc = parse_command_line(app, argc, argv, "tuner")) return *rc;
   o.tune.graph.seed = o.tune.seed;

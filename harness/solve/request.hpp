@@ -39,7 +39,7 @@ enum class SolveFault {
   kRefused,     // before the solve: the request, the input, or a graph too large for this machine
   kNoDevice,    // a GPU solve asked for, and no CUDA device
   kTooFewGpus,  // more GPUs asked for than there are
-  kFailed,      // the solve, the certificate or a write failed; nothing was written
+  kFailed,      // the solve, the certificate or a write failed; no file was replaced
 };
 
 // One line, without a program name. A kernel file that does not compile stops the solver with
