@@ -360,6 +360,14 @@ void print_line(const std::string& line) {
   fmt::print("{}\n", line);
 }
 
+// The --json file of the runs finished so far, as they are (incomplete while the sweep goes on).
+void keep(const Results& so_far, const Options& o, const std::vector<std::string>& argv) {
+  if (o.json_out.empty()) return;
+  Results kept = so_far;
+  kept.context.argv = argv;
+  write_file_atomic(o.json_out, to_json(kept).dump(2) + "\n");
+}
+
 // What the program says it kept when SIGINT or SIGTERM stops it.
 std::string kept_on_interrupt(const Options& o) {
   return o.json_out.empty() ? "the finished runs are printed above (no --json file)"
@@ -381,12 +389,13 @@ int measure(const Options& o, const harness::Session& session, const Results& ba
                session.build.kernels);
   }
   exit_on_interrupt("apsp_bench", kept_on_interrupt(o));
+  Results none_yet;  // until the first run finishes: a file of an earlier sweep is not this one's
+  none_yet.context = harness::make_context(session);
+  none_yet.complete = false;
+  keep(none_yet, o, argv);
   const harness::Observer observer{progress, print_line, [&](const Results& so_far) {
                                      print_line(finished_line(so_far.runs.back()));
-                                     if (o.json_out.empty()) return;
-                                     Results kept = so_far;
-                                     kept.context.argv = argv;
-                                     write_file_atomic(o.json_out, to_json(kept).dump(2) + "\n");
+                                     keep(so_far, o, argv);
                                    }};
   harness::Outcome out = harness::run_plan(o.plan, session, observer, tuned_source(o, tuned_db),
                                            o.baseline.empty() ? nullptr : &baseline);

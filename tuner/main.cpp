@@ -310,6 +310,9 @@ int tune_here(const Options& o, Search& s, int argc, char** argv) {
       write_file_atomic(o.json_out, harness::leaderboards_json(report, session).dump(2) + "\n");
   };
   try {
+    harness::TuneReport none_yet;  // a file of an earlier search is not this one's
+    none_yet.complete = false;
+    write_json(none_yet);
     const harness::TuneReport report =
         harness::tune(s.variants, s.sizes, o.tune, session, s.db, o.db, observer,
                       [&](const harness::TuneReport& so_far) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# A sweep keeps what it measured: its --json file is rewritten after every run ("complete":
-# false until the sweep ends) and stdout has a line per run as it finishes. Stopped by SIGTERM
+# A sweep keeps what it measured: its --json file is written as it starts and rewritten after
+# every run ("complete": false until the sweep ends), and stdout has a line per run as it finishes. Stopped by SIGTERM
 # it exits 143, by SIGINT 130; the file then holds every finished run, whole, and apsp_report
 # reads it, says it is incomplete and exits 0. No GPU needed: apsp_bench_host is the bench with
 # the CPU-backed test variants, and a baseline file stands in for naive (a GPU variant).
@@ -42,21 +42,24 @@ PY
 "${sweep[@]}" --n 16,24 --json "$dir/whole.json" >"$dir/whole.out" || fail "whole sweep exited $?"
 check_runs "$dir/whole.json" "$dir/whole.out" True 4
 
-# stop SIGNAL CODE: a sweep whose second size takes minutes, stopped once its file holds a run.
+# stop SIGNAL CODE SIZES RUNS: a sweep whose last size takes minutes, stopped once its file holds
+# RUNS runs; over the file of an earlier sweep, which it replaces as it starts.
 stop() {
-  local sig=$1 code=$2 out=$dir/$1
+  local sig=$1 code=$2 sizes=$3 least=$4 out=$dir/$1-$4
   mkdir "$out"
+  cp "$dir/whole.json" "$out/r.json"
   # Job control: a background job of a shell without it ignores SIGINT.
   set -m
-  "${sweep[@]}" --n 16,2000 --json "$out/r.json" >"$out/stdout" 2>"$out/stderr" &
+  "${sweep[@]}" --n "$sizes" --json "$out/r.json" >"$out/stdout" 2>"$out/stderr" &
   local pid=$!
   running=$pid
   set +m
   local waited=0
-  until python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["runs"]' "$out/r.json" \
+  until python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))
+assert r["complete"] is False and len(r["runs"]) >= int(sys.argv[2])' "$out/r.json" "$least" \
           2>/dev/null; do
     kill -0 "$pid" 2>/dev/null || fail "the sweep ended before it was stopped: $(cat "$out/stderr")"
-    ((waited++ < 3000)) || fail "no run in $out/r.json after 300 s"
+    ((waited++ < 3000)) || fail "not $least runs in $out/r.json after 300 s"
     sleep 0.1
   done
   kill -s "$sig" "$pid"
@@ -66,7 +69,7 @@ stop() {
   [ "$rc" -eq "$code" ] || fail "stopped by $sig: exit $rc, expected $code ($(cat "$out/stderr"))"
   grep -qF "apsp_bench: interrupted by $sig; the finished runs are in $out/r.json" "$out/stderr" ||
     fail "stderr: $(cat "$out/stderr")"
-  check_runs "$out/r.json" "$out/stdout" False 1
+  check_runs "$out/r.json" "$out/stdout" False "$least"
   [ "$(ls "$out")" = "$(printf 'r.json\nstderr\nstdout')" ] || fail "left in $out: $(ls "$out")"
   # apsp_report reads it, and says it is incomplete: on stderr and in its output.
   local runs
@@ -78,5 +81,6 @@ stop() {
   grep -qF "$note" "$out/report.md" || fail "report: $(cat "$out/report.md")"
   echo "ok: $sig: exit $rc, $runs finished run(s) kept"
 }
-stop SIGTERM 143
-stop SIGINT 130
+stop SIGTERM 143 16,2000 1
+stop SIGINT 130 16,2000 1
+stop SIGTERM 143 2000 0  # before any run finished: the file says so, and holds none
