@@ -188,6 +188,11 @@ int run_compare(const Options& o) {
     fmt::print(stderr, "apsp_report: {}\n", failure_text(e));
     return kExitRefused;
   }
+  for (const Input* in : {&*a, &*b})
+    if (const std::string note = incomplete_note(*in); !note.empty()) {
+      fmt::print(stderr, "apsp_report: {}\n", note);
+      fmt::print("{}\n", note);
+    }
   fmt::print("{}", render_text(c->table));
   fmt::print("\n{} faster, {} slower ({} beyond {:.0f}%), {} the same (interval contains 1)\n",
              c->faster, c->slower, c->slower_beyond_threshold, o.threshold * 100, c->same);
@@ -203,6 +208,11 @@ void print_tables(const Options& o, const Loaded& l) {
   const std::string& format = o.format;
   nlohmann::json all = nlohmann::json::object();
   for (const Input& in : l.inputs) {
+    if (const std::string note = incomplete_note(in); !note.empty()) {
+      if (format == "md") fmt::print("{}\n\n", note);
+      if (format == "csv") fmt::print("# {}\n", note);
+      if (format == "json") all[in.path]["complete"] = false;
+    }
     const std::pair<const char*, Grid> tables[] = {{"speedup_table", course_table(in)},
                                                    {"speedup_matrix", speedup_matrix(in)},
                                                    {"ceiling_matrix", ceiling_matrix(in)},
@@ -254,6 +264,9 @@ int run(int argc, char** argv) {
     fmt::print(stderr, "apsp_report: {}\n", failure_text(e));
     return kExitRefused;
   }
+  for (const Input& in : l.inputs)
+    if (const std::string note = incomplete_note(in); !note.empty())
+      fmt::print(stderr, "apsp_report: {}\n", note);
   for (size_t i = 0; i < o.files.size(); ++i)
     if (!l.inputs[i].has_baseline)
       fmt::print(stderr, "apsp_report: {}: no naive runs, so no baseline: speedups are not shown\n",

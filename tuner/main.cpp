@@ -3,6 +3,9 @@
 // disqualified, loudly); every measured point written to the tuning database at once, so a rerun
 // resumes where an interrupted one stopped; the shipped defaults always measured beside.
 // --emit-policy writes a policy table (policies/) from the database.
+// Each leaderboard is printed (stdout line-buffered) and the --json file rewritten (marked
+// incomplete) as its search finishes, so that a search stopped by SIGINT or SIGTERM
+// (core/interrupt.hpp: exit 130 or 143) keeps what it measured; a rerun resumes from the database.
 // Exit codes: 0 done, 1 a candidate was disqualified or a write failed, 2 bad usage, 3 no device.
 #include <fmt/format.h>
 
@@ -13,6 +16,7 @@
 #include "core/atomic_file.hpp"
 #include "core/cli_options.hpp"
 #include "core/console.hpp"
+#include "core/interrupt.hpp"
 #include "core/tables.hpp"
 #include "harness/plan/build_identity.hpp"
 #include "harness/tune/policy.hpp"
@@ -127,22 +131,19 @@ int print_dry_run(const std::vector<const Variant*>& variants, const std::vector
   return 0;
 }
 
-void print_leaderboards(const harness::TuneReport& report, const std::string& db) {
-  for (const harness::Leaderboard& b : report.boards) {
-    fmt::print(
-        "\n{} at n = {}: {} search evaluated {} point(s), {} measured now, the rest from {}\n",
-        b.variant, b.n, b.strategy, b.evaluated, b.measured_now, db);
-    Grid g{{"rank", "config", "median ms", "95% CI", "vs default", "vs naive"}};
-    int rank = 0;
-    for (const harness::LeaderRow& r : b.rows) {
-      g.push_back({std::to_string(++rank), r.entry.name, fmt::format("{:.3f}", r.entry.median_ms),
-                   fmt::format("[{:.3f}, {:.3f}]", r.ci95.first, r.ci95.second),
-                   r.vs_default ? fmt::format("{:.2f}x", *r.vs_default) : "-",
-                   r.vs_naive ? fmt::format("{:.1f}x", *r.vs_naive) : "-"});
-    }
-    fmt::print("{}(vs default: against {}, the shipped default at this n)\n", render_text(g),
-               b.default_name);
+void print_leaderboard(const harness::Leaderboard& b, const std::string& db) {
+  fmt::print("\n{} at n = {}: {} search evaluated {} point(s), {} measured now, the rest from {}\n",
+             b.variant, b.n, b.strategy, b.evaluated, b.measured_now, db);
+  Grid g{{"rank", "config", "median ms", "95% CI", "vs default", "vs naive"}};
+  int rank = 0;
+  for (const harness::LeaderRow& r : b.rows) {
+    g.push_back({std::to_string(++rank), r.entry.name, fmt::format("{:.3f}", r.entry.median_ms),
+                 fmt::format("[{:.3f}, {:.3f}]", r.ci95.first, r.ci95.second),
+                 r.vs_default ? fmt::format("{:.2f}x", *r.vs_default) : "-",
+                 r.vs_naive ? fmt::format("{:.1f}x", *r.vs_naive) : "-"});
   }
+  fmt::print("{}(vs default: against {}, the shipped default at this n)\n", render_text(g),
+             b.default_name);
 }
 
 // The device a policy is emitted for: this machine's, else the one device model of the
@@ -302,7 +303,15 @@ int emit_policy_alone(const Options& o, const TuningDb& db, int argc, char** arg
   }
 }
 
-// The search on this GPU, its leaderboards, then the policy if asked for; returns the exit code.
+// What the tuner says it kept when SIGINT or SIGTERM stops it.
+std::string kept_on_interrupt(const Options& o) {
+  std::string kept = "every point measured is in " + o.db + " (a rerun resumes there)";
+  if (!o.json_out.empty()) kept += ", the finished leaderboards in " + o.json_out;
+  return kept;
+}
+
+// The search on this GPU, each leaderboard printed and --json rewritten as it finishes, then the
+// policy if asked for; returns the exit code.
 int tune_here(const Options& o, Search& s, int argc, char** argv) {
   if (!has_device()) {
     fmt::print(
@@ -314,17 +323,29 @@ int tune_here(const Options& o, Search& s, int argc, char** argv) {
   const DeviceInfo& dev = *session.device;
   fmt::print("device: {} (cc {}, {} SMs); database {}; build {} (kernels {})\n", dev.name, dev.cc(),
              dev.sms, o.db, session.build.commit, session.build.kernels);
+  exit_on_interrupt("tuner", kept_on_interrupt(o));
   const harness::Observer observer{progress, [](const std::string& line) {
                                      progress_done();
                                      fmt::print("{}\n", line);
                                    }};
-  try {
-    const harness::TuneReport report =
-        harness::tune(s.variants, s.sizes, o.tune, session, s.db, o.db, observer);
-    progress_done();
-    print_leaderboards(report, o.db);
-    if (!o.json_out.empty())
+  // A FIFO or pipe gets the one whole file at the end: its reader would read every version.
+  const auto write_json = [&](const harness::TuneReport& report) {
+    if (!o.json_out.empty() && (report.complete || !written_as_stream(o.json_out)))
       write_file_atomic(o.json_out, harness::leaderboards_json(report, session).dump(2) + "\n");
+  };
+  try {
+    harness::TuneReport none_yet;  // a file of an earlier search is not this one's
+    none_yet.complete = false;
+    write_json(none_yet);
+    const harness::TuneReport report =
+        harness::tune(s.variants, s.sizes, o.tune, session, s.db, o.db, observer,
+                      [&](const harness::TuneReport& so_far) {
+                        progress_done();
+                        print_leaderboard(so_far.boards.back(), o.db);
+                        write_json(so_far);
+                      });
+    progress_done();
+    write_json(report);
     if (!o.emit_policy.empty() && emit_policy(o, dev, session.build, s.db, argc, argv) != 0)
       return kExitFailed;
     if (report.disqualified)
@@ -338,6 +359,8 @@ int tune_here(const Options& o, Search& s, int argc, char** argv) {
 }
 
 int run(int argc, char** argv) {
+  // Line by line into a file or a pipe too, so that every line printed survives a stop.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   Options o;
   o.tune.sampling.min_time_s = 0.5;
   CLI::App app{
@@ -351,7 +374,10 @@ int run(int argc, char** argv) {
       "any integer values of its macros, each point compiled at run time and verified.\n" +
       exit_codes_help("a candidate was disqualified (wrong result), --emit-policy found no usable "
                       "entries, or a write failed") +
-      "\n" + outputs_help()};
+      "\nStopped by SIGINT (Ctrl-C) or SIGTERM, it exits 130 or 143 and keeps what finished:\n"
+      "every point measured in the database, every finished leaderboard on stdout and in --json\n"
+      "(\"complete\": false).\n" +
+      outputs_help()};
   add_options(app, o);
   if (const std::optional<int> rc = parse_command_line(app, argc, argv, "tuner")) return *rc;
   o.tune.graph.seed = o.tune.seed;
