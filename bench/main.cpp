@@ -8,7 +8,6 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 #include "bench/gbench_report.hpp"
 #include "core/atomic_file.hpp"
@@ -142,16 +141,29 @@ void print_list() {
   for (const Variant& v : runtime_variants()) print_variant(v);
 }
 
+// --tuned and --baseline, read and checked whole before anything else (the dry run too);
+// throws std::invalid_argument, one line naming the option and the file.
+void read_inputs(const Options& o, Results& baseline, TuningDb& tuned) {
+  try {
+    if (!o.tuned.empty()) {
+      std::string note;
+      tuned = TuningDb::load_existing(o.tuned, &note);
+      if (!note.empty()) fmt::print("{}\n", note);
+    }
+  } catch (const std::runtime_error& e) {  // its line starts with the file's name
+    throw std::invalid_argument(fmt::format("--tuned {}", e.what()));
+  }
+  try {
+    if (!o.baseline.empty()) baseline = load_results(o.baseline);
+  } catch (const std::runtime_error& e) {
+    throw std::invalid_argument(fmt::format("--baseline {}", e.what()));
+  }
+}
+
 // The plan from the options; throws std::invalid_argument (one line) on bad input.
 void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
   harness::Plan& p = o.plan;
-  if (!o.tuned.empty()) {
-    if (access(o.tuned.c_str(), R_OK) != 0)
-      throw std::invalid_argument(fmt::format("--tuned {}: cannot read", o.tuned));
-    std::string note;
-    tuned = TuningDb::load(o.tuned, &note);
-    if (!note.empty()) fmt::print("{}\n", note);
-  }
+  read_inputs(o, baseline, tuned);
   for (const auto& [out, option] :
        {std::pair{o.json_out, "--json"}, {o.md_out, "--md"}, {o.gbench_json, "--gbench-json"}})
     if (!out.empty()) check_output_path(out, option);
@@ -170,15 +182,6 @@ void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
   harness::check_weights(p);
   p.gpus = harness::parse_gpu_counts(o.gpus);
   p.transport = o.transport;
-  if (!o.baseline.empty()) {
-    std::ifstream in(o.baseline);
-    if (!in) throw std::invalid_argument(fmt::format("--baseline {}: cannot open", o.baseline));
-    try {
-      baseline = results_from_json(nlohmann::json::parse(in));
-    } catch (const std::exception& e) {
-      throw std::invalid_argument(fmt::format("--baseline {}: {}", o.baseline, e.what()));
-    }
-  }
   harness::add_baseline(p, !o.baseline.empty());
   p.sampling.flush_l2 = !o.warm;
 }

@@ -238,6 +238,19 @@ std::vector<const Variant*> searched_variants(Options& o, const CLI::App& app) {
   return {};
 }
 
+// --db, read and checked whole (the dry run too): a search starts an absent one, --emit-policy
+// alone needs it there. Throws std::invalid_argument, one line naming the option and the file.
+TuningDb read_database(const std::string& path, bool searching) {
+  try {
+    std::string note;
+    TuningDb db = searching ? TuningDb::load(path, &note) : TuningDb::load_existing(path, &note);
+    if (!note.empty()) fmt::print("{}\n", note);
+    return db;
+  } catch (const std::runtime_error& e) {  // its line starts with the file's name
+    throw std::invalid_argument(fmt::format("--db {}", e.what()));
+  }
+}
+
 // The search checked and its database loaded; returns the exit code to stop with (2: bad input),
 // or nothing to go on.
 std::optional<int> prepare(Options& o, const CLI::App& app, Search& s) {
@@ -253,9 +266,7 @@ std::optional<int> prepare(Options& o, const CLI::App& app, Search& s) {
     s.variants = searched_variants(o, app);
     if (!s.variants.empty())
       check_output_path(o.db, "--db");  // a search writes it after every point
-    std::string note;
-    s.db = TuningDb::load(o.db, &note);
-    if (!note.empty()) fmt::print("{}\n", note);
+    s.db = read_database(o.db, !s.variants.empty());
   } catch (const harness::CompileError& e) {
     fmt::print(stderr, "{}\n", harness::compile_failure_text("tuner", e));
     return kExitRefused;

@@ -49,7 +49,11 @@ std::vector<int> parse_positive_list(const std::string& text, const std::string&
 }  // namespace
 
 std::vector<int> parse_sizes(const std::string& text, const std::string& flag) {
-  return parse_positive_list(text, flag, kMaxN, "size", "n");
+  std::vector<int> sizes = parse_positive_list(text, flag, kMaxN, "size", "n");
+  for (size_t i = 0; i < sizes.size(); ++i)
+    if (std::find(sizes.begin(), sizes.begin() + i, sizes[i]) != sizes.begin() + i)
+      throw std::invalid_argument(fmt::format("{}: n = {} is given twice", flag, sizes[i]));
+  return sizes;
 }
 
 std::vector<int> parse_gpu_counts(const std::string& text) {

@@ -57,11 +57,8 @@ struct Plan {
   double ceiling_s = 1.0;  // seconds spent measuring each min-plus ceiling (int32, 16-bit); 0: none
 };
 
-// The largest n any program accepts: a matrix of 4.4 TB, beyond every GPU; what fits is
-// checked against the device's and the host's memory before any work.
-inline constexpr int kMaxN = 1 << 20;
-
-// Parses "1000,2500,10000"; throws std::invalid_argument with one line on a bad value.
+// Parses "1000,2500,10000"; throws std::invalid_argument with one line on a bad value or a
+// size given twice (its runs would be the same runs twice).
 std::vector<int> parse_sizes(const std::string& text, const std::string& flag = "--n");
 
 // --gpus: "1,2,8" (sorted, without repeats) or "all" ({kAllGpus}, resolved once the device
