@@ -344,9 +344,11 @@ int run(int argc, char** argv) {
   if (const std::optional<int> rc = prepare(o, app, device, baseline, tuned_db)) return *rc;
   harness::resolve_gpu_counts(o.plan.gpus, device_count());
   if (o.dry_run) {
-    fmt::print("{}", harness::describe_plan(
-                         o.plan, harness::PlanNotes{tuned_source(o, tuned_db), std::nullopt}));
-    return 0;
+    bool fits = true;
+    fmt::print("{}",
+               harness::describe_plan(
+                   o.plan, harness::PlanNotes{tuned_source(o, tuned_db), std::nullopt}, &fits));
+    return fits ? 0 : kExitFailed;  // the plan does not fit the device: a real run refuses it
   }
   if (const int rc = device_refusal(o, device.has_value()); rc != 0) return rc;
   const harness::Session session = harness::Session::here(o.workers, o.plan.transport);

@@ -99,9 +99,10 @@ void add_options(CLI::App& app, Options& o) {
                "list the spaces and the points that would be rejected, and why; needs no GPU");
 }
 
-// The search as a plan: each variant at each size, on the options' graph.
-void print_dry_run(const std::vector<const Variant*>& variants, const std::vector<int>& sizes,
-                   const Options& o) {
+// The search as a plan: each variant at each size, on the options' graph. Returns the exit
+// code: 1 when a size does not fit the device's memory.
+int print_dry_run(const std::vector<const Variant*>& variants, const std::vector<int>& sizes,
+                  const Options& o) {
   harness::Plan plan;
   plan.sizes = sizes;
   plan.graph.spec = o.tune.graph;
@@ -111,7 +112,9 @@ void print_dry_run(const std::vector<const Variant*>& variants, const std::vecto
     plan.requests.push_back(harness::Request{v, std::nullopt});
     notes.searches->push_back(harness::search_space(*v, o.tune));
   }
-  fmt::print("{}", harness::describe_plan(plan, notes));
+  bool fits = true;
+  fmt::print("{}", harness::describe_plan(plan, notes, &fits));
+  return fits ? 0 : kExitFailed;
 }
 
 void print_leaderboards(const harness::TuneReport& report, const std::string& db) {
@@ -344,10 +347,7 @@ int run(int argc, char** argv) {
   o.tune.graph.seed = o.tune.seed;
   Search s;
   if (const std::optional<int> rc = prepare(o, app, s)) return *rc;
-  if (o.dry_run) {
-    print_dry_run(s.variants, s.sizes, o);
-    return 0;
-  }
+  if (o.dry_run) return print_dry_run(s.variants, s.sizes, o);
   if (s.variants.empty()) return emit_policy_alone(o, s.db, argc, argv);
   return tune_here(o, s, argc, argv);
 }
