@@ -348,7 +348,11 @@ int run(int argc, char** argv) {
     fmt::print("{}",
                harness::describe_plan(
                    o.plan, harness::PlanNotes{tuned_source(o, tuned_db), std::nullopt}, &fits));
-    return fits ? 0 : kExitFailed;  // the plan does not fit the device: a real run refuses it
+    if (fits) return 0;
+    fmt::print(stderr,
+               "apsp_bench: the plan does not fit the device's memory (see the plan's warnings): a "
+               "run there refuses it\n");
+    return kExitFailed;
   }
   if (const int rc = device_refusal(o, device.has_value()); rc != 0) return rc;
   const harness::Session session = harness::Session::here(o.workers, o.plan.transport);

@@ -114,7 +114,9 @@ int print_dry_run(const std::vector<const Variant*>& variants, const std::vector
   }
   bool fits = true;
   fmt::print("{}", harness::describe_plan(plan, notes, &fits));
-  return fits ? 0 : kExitFailed;
+  if (fits) return 0;
+  fmt::print(stderr, "tuner: a size does not fit the device's memory (see the plan's warnings)\n");
+  return kExitFailed;
 }
 
 void print_leaderboards(const harness::TuneReport& report, const std::string& db) {
