@@ -3,7 +3,7 @@
 // solver's (harness/solve/solver.hpp: choice of the variant, memory fit, warm-up, the solve on
 // one GPU, several or the CPU, verification, banded write-out), so that another front end solves
 // the same way; this file turns arguments into a request and the solver's faults into exit codes
-// (core/console.hpp): 0 done, 1 the solve or a write failed (nothing written), 2 refused before
+// (core/console.hpp): 0 done, 1 the solve or a write failed (no file replaced), 2 refused before
 // the solve (the command line, the input, or a graph too large for this machine), 3 a GPU variant
 // asked for and no device, 4 more GPUs asked for than there are.
 #include <fmt/format.h>
@@ -15,7 +15,6 @@
 #include <cstring>
 #include <optional>
 
-#include "core/atomic_file.hpp"
 #include "core/cli_options.hpp"
 #include "core/console.hpp"
 #include "core/device_info.hpp"
@@ -63,7 +62,6 @@ void check_path_options(Options& o) {
   if (o.paths == "-" && (o.path || o.output == "-"))
     throw std::invalid_argument(
         fmt::format("--paths - and {} both write standard output", o.path ? "--path" : "-o -"));
-  if (!o.paths.empty()) check_output_path(o.paths, "--paths", /*dash_is_stdout=*/true);
 }
 
 // --gpus as one count (all: every GPU here); 1 when not given. Throws std::invalid_argument.
@@ -76,9 +74,8 @@ int one_gpu_count(const std::string& gpus) {
 }
 
 // The solver's request from the options, checked among themselves before anything is read or
-// compiled; throws std::invalid_argument (one line).
+// compiled (the outputs by the solver's own check); throws std::invalid_argument (one line).
 harness::SolveRequest request_of(Options& o) {
-  if (!o.output.empty()) check_output_path(o.output, "-o", /*dash_is_stdout=*/true);
   check_path_options(o);
   harness::SolveRequest r;
   r.input = o.input;
@@ -112,16 +109,19 @@ Paths: --paths FILE writes the next-hop matrix (next[i][j]: the first vertex aft
 shortest path, -1 when unreachable or i == j) in --format; --path S T prints one path and its
 length on standard output, and the distances then go only to -o FILE. Standard output takes
 one of: the distances (no -o, or -o -), the next hops (--paths -), the path line (--path).
-)" + exit_codes_help("a solve or a write; nothing is written") +
-         " 3: a GPU variant was asked for (without one, auto solves on the CPU).";
+-o, --paths and the input must be different files.
+)" + exit_codes_help("a solve or a write; no file is replaced") +
+         " 3: a GPU variant was asked for (without one, auto solves on the CPU).\n" +
+         outputs_help();
 }
 
 void add_options(CLI::App& app, Options& o) {
   app.option_defaults()->always_capture_default();
   app.add_option("input", o.input, "edge-list file, or - for standard input")->required();
   app.add_option("-o,--output", o.output,
-                 "output file (appears only when whole; the old one stays otherwise); - or none: "
-                 "standard output");
+                 "output file (a regular file appears only when whole, the old one stays "
+                 "otherwise: see Outputs); - or none: standard output")
+      ->check(file_to_write());
   app.add_option("--variant", o.variant,
                  "auto (the shipped default, or --db's pick), cpu, a variant name (its default "
                  "for this device and V), or a config");
@@ -134,16 +134,17 @@ void add_options(CLI::App& app, Options& o) {
                  "(docs/kernel-contract.md), at the file's macro values (or --config "
                  "NAME[MACRO=value,...])")
       ->check(CLI::ExistingFile);
-  app.add_option(
-      "--paths", o.paths,
-      "write the next-hop matrix here, in --format (appears only when whole); - : standard output");
+  app.add_option("--paths", o.paths,
+                 "write the next-hop matrix here, in --format (as -o); - : standard output")
+      ->check(file_to_write());
   app.add_option("--path", o.path_text,
                  "print a shortest path from S to T and its length on standard output")
       ->expected(2)
       ->type_name("S T")
       ->default_str("");
   app.add_option("--db", o.db_path,
-                 "a tuning database for --variant auto (none is read unless given)");
+                 "a tuning database for --variant auto, or for --kernel: the tuner's pick for the "
+                 "file (none is read unless given)");
   add_integer_option(app, "--threads", o.threads, 0, 4096,
                      "CPU threads for parsing, output and the CPU solver (0: all)");
   app.add_flag("--timing", o.timing, "print read, parse, build, solve and write times to stderr");

@@ -43,7 +43,9 @@ void add_options(CLI::App& app, Options& o) {
   add_integer_option(app, "--seed", s.seed, uint64_t{0}, UINT64_MAX, "seed");
   add_integer_option(app, "--components", s.components, 1, 1 << 30, "components: how many");
   app.add_option("-o,--output", o.output,
-                 "output file (appears only when whole); - or none: standard output");
+                 "output file (a regular file appears only when whole: see Outputs); - or none: "
+                 "standard output")
+      ->check(file_to_write());
 }
 
 // The options CLI11 cannot check alone; false after saying why on stderr.
@@ -96,7 +98,8 @@ int run(int argc, char** argv) {
   CLI::App app{
       "gen_graph: a seeded graph in the edge-list format ('V E', then 'src dst w').\n"
       "The same arguments give the same file on every platform.\n" +
-      exit_codes_help("the output could not be written, or memory ran out", false)};
+      exit_codes_help("the output could not be written, or memory ran out", false) + "\n" +
+      outputs_help()};
   add_options(app, o);
   if (const std::optional<int> rc = parse_command_line(app, argc, argv, "gen_graph")) return *rc;
   if (!options_agree(o)) return kExitRefused;

@@ -1,11 +1,15 @@
 // apsp_bench: sweeps n across variants through the harness (harness/pipeline/pipeline.hpp): every run
 // verified bit-exact before it is timed; statistics, speedups over naive and the share of the
 // measured min-plus ceiling; text tables on stdout, --json / --md / --gbench-json files.
+// Every finished run is kept as it finishes: a line on stdout (line-buffered) and the --json file
+// rewritten (marked incomplete until the sweep ends), so that a sweep stopped by SIGINT or
+// SIGTERM (core/interrupt.hpp: exit 130 or 143) keeps what it measured.
 // Exit codes: 0 all verified, 1 a run FAILED or could not run, 2 bad usage, 3 no CUDA device.
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -13,6 +17,7 @@
 #include "core/atomic_file.hpp"
 #include "core/cli_options.hpp"
 #include "core/console.hpp"
+#include "core/interrupt.hpp"
 #include "core/memory.hpp"
 #include "core/tables.hpp"
 #include "harness/measure/statistics.hpp"
@@ -21,6 +26,7 @@
 #include "harness/multigpu/transport.hpp"
 #include "harness/pipeline/describe_plan.hpp"
 #include "harness/pipeline/pipeline.hpp"
+#include "harness/tune/policy.hpp"
 #include "harness/userkernel/user_kernel.hpp"
 
 namespace apsp::bench {
@@ -38,6 +44,7 @@ struct Options {
   std::vector<std::string> kernels;                    // user kernel files (--kernel)
   harness::WorkerOptions workers;
   harness::UserKernels user_kernels;
+  GbenchFlags gbench;  // the --benchmark_* flags this program reads itself
 };
 
 // What runs: sizes, variants, configs, user kernels, GPUs.
@@ -89,10 +96,16 @@ void add_sampling_options(CLI::App& app, Options& o) {
 // What is written, what earlier files are read, and how results are checked.
 void add_output_options(CLI::App& app, Options& o) {
   harness::Plan& p = o.plan;
-  app.add_option("--json", o.json_out, "write results JSON (schema apsp-bench/1)");
-  app.add_option("--md", o.md_out, "write the markdown tables");
+  app.add_option("--json", o.json_out,
+                 "write results JSON (schema apsp-bench/1), after every run (\"complete\": "
+                 "false until the sweep ends)")
+      ->check(file_to_write());
+  app.add_option("--md", o.md_out, "write the markdown tables")->check(file_to_write());
   app.add_option("--gbench-json", o.gbench_json,
-                 "write Google Benchmark's JSON (for its compare.py)");
+                 "write Google Benchmark's JSON (for its compare.py): a run's name is its config, "
+                 "n, GPUs and graph, whatever its sample count; --benchmark_repetitions=K splits "
+                 "each run's samples into K repetitions (needs --min-reps K or more)")
+      ->check(file_to_write());
   app.add_option("--tuned", o.tuned,
                  "tuning database: each variant with parameters runs the database's fastest "
                  "config for the nearest tuned n, where it was measured faster than the shipped "
@@ -141,6 +154,21 @@ void print_list() {
   for (const Variant& v : runtime_variants()) print_variant(v);
 }
 
+// Each output can be written, and none is another or one of the files read; throws
+// std::invalid_argument (one line).
+void check_outputs(const Options& o) {
+  std::vector<FileUse> files{{o.json_out, "--json"},
+                             {o.md_out, "--md"},
+                             {o.gbench_json, "--gbench-json"},
+                             {o.graph_file, "--graph", false},
+                             {o.baseline, "--baseline", false},
+                             {o.tuned, "--tuned", false}};
+  for (const FileUse& f : files)
+    if (f.output && !f.path.empty()) check_output_path(f.path, f.option);
+  for (const std::string& k : o.kernels) files.push_back({k, "--kernel", false});
+  check_distinct_files(files);
+}
+
 // --tuned and --baseline, read and checked whole before anything else (the dry run too);
 // throws std::invalid_argument, one line naming the option and the file.
 void read_inputs(const Options& o, Results& baseline, TuningDb& tuned) {
@@ -164,13 +192,13 @@ void read_inputs(const Options& o, Results& baseline, TuningDb& tuned) {
 void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
   harness::Plan& p = o.plan;
   read_inputs(o, baseline, tuned);
-  for (const auto& [out, option] :
-       {std::pair{o.json_out, "--json"}, {o.md_out, "--md"}, {o.gbench_json, "--gbench-json"}})
-    if (!out.empty()) check_output_path(out, option);
   if (o.variants.empty() && o.configs.empty()) o.variants = "all";
   p.requests = harness::select_requests(o.variants, o.configs);
+  // A kernel runs at its file's values unless a --config names it: then as asked (as tuned).
   for (const Variant* v : o.user_kernels.variants)
-    p.requests.push_back(harness::Request{v, std::nullopt});
+    if (std::none_of(p.requests.begin(), p.requests.end(),
+                     [&](const harness::Request& r) { return r.variant == v; }))
+      p.requests.push_back(harness::Request{v, std::nullopt});
   for (harness::Request& r : p.requests) r.tuned = !o.tuned.empty() && !r.config;
   if (!o.graph_file.empty()) {
     p.graph.edges = std::make_shared<EdgeList>(read_edge_list(o.graph_file));
@@ -217,22 +245,32 @@ void print_measured_and_model(const Results& r) {
   }
 }
 
-// "" when the plan fits this device and the baseline file matches it; else the reason.
-std::string device_problem(const harness::Plan& p, const DeviceInfo& dev, const Results& baseline,
-                           const Options& o) {
-  if (!o.baseline.empty() && baseline.context.device.value("name", "") != dev.name)
-    return fmt::format("--baseline {} was measured on '{}', this is '{}': refusing to mix devices",
-                       o.baseline, baseline.context.device.value("name", "?"), dev.name);
-  return harness::memory_problem(p, device_free_bytes(), available_memory().bytes);
+// Every request is a host variant (the tests' CPU-backed ones): the plan needs no CUDA device.
+bool host_only(const harness::Plan& p) {
+  return std::all_of(p.requests.begin(), p.requests.end(),
+                     [](const harness::Request& r) { return r.variant->target == Target::kHost; });
 }
 
-void write_outputs(const Results& results, const Options& o, const DeviceInfo& dev) {
+// "" when the plan fits this device and the baseline file matches it; else the reason.
+std::string device_problem(const harness::Plan& p, const harness::Session& session,
+                           const Results& baseline, const Options& o) {
+  const std::string here = harness::make_context(session).device.value("name", "?");
+  if (!o.baseline.empty() && baseline.context.device.value("name", "") != here)
+    return fmt::format("--baseline {} was measured on '{}', this is '{}': refusing to mix devices",
+                       o.baseline, baseline.context.device.value("name", "?"), here);
+  return harness::memory_problem(p, session.device ? device_free_bytes() : UINT64_MAX,
+                                 available_memory().bytes);
+}
+
+void write_outputs(const Results& results, const Options& o) {
   if (!o.json_out.empty()) write_file_atomic(o.json_out, to_json(results).dump(2) + "\n");
   if (!o.md_out.empty()) {
+    const nlohmann::json& dev = results.context.device;
+    const std::string name = dev.value("name", "?");
     std::string md = fmt::format(
-        "# apsp_bench on {}\n\n{} (cc {}, {} SMs), driver {}, runtime {}, git {}, {}\n\n", dev.name,
-        dev.name, dev.cc(), dev.sms, dev.driver, dev.runtime,
-        results.context.build.value("git", "?"), results.context.date);
+        "# apsp_bench on {}\n\n{} (cc {}, {} SMs), driver {}, runtime {}, git {}, {}\n\n", name,
+        name, dev.value("cc", "?"), dev.value("sms", 0), dev.value("driver", "?"),
+        dev.value("runtime", "?"), results.context.build.value("git", "?"), results.context.date);
     if (const std::string line = ceilings_line(results.context); !line.empty()) md += line + "\n\n";
     md += "## Time and speedup over naive\n\n" + render_markdown(speedup_grid(results));
     md += "\n## Every run\n\n" + render_markdown(detail_grid(results));
@@ -242,6 +280,7 @@ void write_outputs(const Results& results, const Options& o, const DeviceInfo& d
 
 // 0, or the exit code and its line: no CUDA device (3), fewer GPUs than --gpus asks (4).
 int device_refusal(const Options& o, bool has_gpu) {
+  if (!has_gpu && host_only(o.plan)) return 0;
   if (!has_gpu) {
     fmt::print(stderr,
                "apsp_bench: no CUDA device found (the bench needs a GPU; --dry-run and --list work "
@@ -269,9 +308,36 @@ std::optional<harness::TunedSource> tuned_source(const Options& o, const TuningD
   return t;
 }
 
+// The dry run's plan on stdout; exit 1 with one line when a --kernel cannot run at any n of it
+// on the dry run's device (its threads or shared memory), or when a size does not fit that
+// device's memory (a real run there refuses the plan), else 0.
+int dry_run(const Options& o, const TuningDb& tuned_db) {
+  bool fits = true;
+  fmt::print("{}", harness::describe_plan(
+                       o.plan, harness::PlanNotes{tuned_source(o, tuned_db), std::nullopt}, &fits));
+  std::string assumed;
+  const DeviceInfo dev = harness::dry_run_device(assumed);
+  for (const Variant* v : o.user_kernels.variants) {
+    std::vector<std::pair<Config, int>> runs;
+    for (const harness::Request& r : o.plan.requests)
+      if (r.variant == v)
+        for (int n : o.plan.sizes)
+          runs.emplace_back(r.config ? *r.config : harness::default_config(*v, n, &dev).config, n);
+    if (const std::string why = harness::kernel_never_runs(*v, runs, dev); !why.empty()) {
+      fmt::print(stderr, "apsp_bench: {}\n", why);
+      return kExitFailed;
+    }
+  }
+  if (fits) return 0;
+  fmt::print(stderr,
+             "apsp_bench: the plan does not fit the device's memory (see the plan's warnings): a "
+             "run there refuses it\n");
+  return kExitFailed;
+}
+
 // The command line: CLI11's options, then the extras, which only Google Benchmark's --benchmark_*
 // flags may be. Returns the exit code to stop with, or nothing to go on.
-std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
+std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, GbenchFlags& gbench) {
   if (const std::optional<int> rc = apsp::parse_command_line(app, argc, argv, "apsp_bench"))
     return rc;
   std::vector<std::string> gbench_flags;
@@ -283,7 +349,7 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
     gbench_flags.push_back(extra);
   }
   try {
-    init_gbench_flags(argv[0], gbench_flags);
+    gbench = init_gbench_flags(argv[0], gbench_flags);
   } catch (const std::invalid_argument& e) {
     fmt::print(stderr, "apsp_bench: {}\n", failure_text(e));
     return kExitRefused;
@@ -296,6 +362,7 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
 std::optional<int> prepare(Options& o, const CLI::App& app, const std::optional<DeviceInfo>& device,
                            Results& baseline, TuningDb& tuned_db) {
   try {
+    check_outputs(o);
     // Compiled before anything runs: a file that does not compile stops here, with exit 2.
     o.workers.compile.arch = device ? harness::arch_of(*device) : "sm_90";
     o.user_kernels =
@@ -306,6 +373,9 @@ std::optional<int> prepare(Options& o, const CLI::App& app, const std::optional<
       return 0;
     }
     harness::check_reps(o.plan.sampling, app.count("--min-reps") > 0, app.count("--reps") > 0);
+    if (const std::string why = repetitions_problem(o.gbench.repetitions, o.plan.sampling.min_reps);
+        !why.empty())
+      throw std::invalid_argument(why);
     build_plan(o, baseline, tuned_db);
   } catch (const harness::CompileError& e) {
     fmt::print(stderr, "{}\n", harness::compile_failure_text("apsp_bench", e));
@@ -318,12 +388,87 @@ std::optional<int> prepare(Options& o, const CLI::App& app, const std::optional<
   return std::nullopt;
 }
 
-// The plan run in the session that fits it: its tables on stdout, the files asked for; returns
-// the exit code.
+// "n = 1000: batched[batch2=2,batch3=5]: 1.234 ms (median of 10), 45.10x naive [44.02, 46.31],
+// verified cpu-reference": a run as it finishes, so that a sweep stopped midway has printed it.
+std::string finished_line(const RunResult& r) {
+  std::string line = fmt::format("n = {}: {}{}: ", r.n, r.name,
+                                 r.gpus > 1 ? fmt::format(" on {} GPUs", r.gpus) : "");
+  if (r.verified == "FAILED") return line + "FAILED: " + r.error.value_or("");
+  if (r.error || r.samples_ms.empty()) return line + "skipped: " + r.error.value_or("");
+  line += fmt::format("{:.3f} ms (median of {})", r.median_ms, r.samples_ms.size());
+  if (r.speedup_vs_naive) {
+    line += fmt::format(", {:.2f}x naive", *r.speedup_vs_naive);
+    if (r.speedup_ci95)
+      line += fmt::format(" [{:.2f}, {:.2f}]", r.speedup_ci95->first, r.speedup_ci95->second);
+  }
+  return line + ", verified " + r.verified;
+}
+
+void print_line(const std::string& line) {
+  progress_done();
+  fmt::print("{}\n", line);
+}
+
+// The --json file of the runs finished so far, as they are (incomplete while the sweep goes on).
+// A FIFO or pipe gets the one whole file at the end instead: its reader would read every version.
+void keep(const Results& so_far, const Options& o, const std::vector<std::string>& argv) {
+  if (o.json_out.empty() || written_as_stream(o.json_out)) return;
+  Results kept = so_far;
+  kept.context.argv = argv;
+  write_file_atomic(o.json_out, to_json(kept).dump(2) + "\n");
+}
+
+// What the program says it kept when SIGINT or SIGTERM stops it.
+std::string kept_on_interrupt(const Options& o) {
+  return o.json_out.empty() ? "the finished runs are printed above (no --json file)"
+                            : "the finished runs are in " + o.json_out;
+}
+
+// The plan run in the session that fits it: a line per run as it finishes, the --json file
+// rewritten after each (incomplete), then the tables and the files asked for; returns the exit
+// code.
 int measure(const Options& o, const harness::Session& session, const Results& baseline,
-            const TuningDb& tuned_db, int argc, char** argv);
+            const TuningDb& tuned_db, const std::vector<std::string>& argv) {
+  if (session.device) {
+    const DeviceInfo& dev = *session.device;
+    fmt::print("device: {} (cc {}, {} SMs, {} MHz), driver {}, runtime {}; build {} (kernels {})\n",
+               dev.name, dev.cc(), dev.sms, dev.clock_mhz, dev.driver, dev.runtime,
+               session.build.commit, session.build.kernels);
+  } else {
+    fmt::print("device: none, host variants only; build {} (kernels {})\n", session.build.commit,
+               session.build.kernels);
+  }
+  exit_on_interrupt("apsp_bench", kept_on_interrupt(o));
+  Results none_yet;  // until the first run finishes: a file of an earlier sweep is not this one's
+  none_yet.context = harness::make_context(session);
+  none_yet.complete = false;
+  keep(none_yet, o, argv);
+  const harness::Observer observer{progress, print_line, [&](const Results& so_far) {
+                                     print_line(finished_line(so_far.runs.back()));
+                                     keep(so_far, o, argv);
+                                   }};
+  harness::Outcome out = harness::run_plan(o.plan, session, observer, tuned_source(o, tuned_db),
+                                           o.baseline.empty() ? nullptr : &baseline);
+  progress_done();
+  out.results.context.argv = argv;
+  fmt::print("\n{}", render_text(speedup_grid(out.results)));
+  fmt::print("\n{}", render_text(detail_grid(out.results)));
+  print_measured_and_model(out.results);
+  try {
+    write_outputs(out.results, o);
+    if (!o.gbench_json.empty()) write_gbench_json(out.results, o.gbench_json, o.gbench.repetitions);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "apsp_bench: {}\n", failure_text(e));
+    return kExitFailed;
+  }
+  if (out.any_failed)
+    fmt::print(stderr, "apsp_bench: some runs FAILED or could not run (see the table)\n");
+  return out.any_failed ? kExitFailed : 0;
+}
 
 int run(int argc, char** argv) {
+  // Line by line into a file or a pipe too, so that every line printed survives a stop.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   Options o;
   CLI::App app{
       "apsp_bench: verify and time every APSP variant over a sweep of n.\n"
@@ -332,66 +477,28 @@ int run(int argc, char** argv) {
       "name runs its default for each n: this device's policy table (policies/), else the\n"
       "variant's heuristic, else its declared default (--dry-run shows which).\n" +
       exit_codes_help("a run FAILED or could not run, or a write failed") +
+      "\nStopped by SIGINT (Ctrl-C) or SIGTERM, it exits 130 or 143 and keeps every run that\n"
+      "finished: a line each on stdout, and the --json file (marked \"complete\": false).\n" +
+      outputs_help() +
       "\n"
       "Your own kernel: --kernel my_fw.cu compiles it at run time and runs it like a variant\n"
       "(docs/kernel-contract.md); a kernel that faults or hangs is FAILED, the rest go on."};
   add_options(app, o);
-  if (const std::optional<int> rc = parse_command_line(app, argc, argv)) return *rc;
+  if (const std::optional<int> rc = parse_command_line(app, argc, argv, o.gbench)) return *rc;
   const std::optional<DeviceInfo> device =
       has_device() ? std::optional(query_device()) : std::nullopt;
   Results baseline;
   TuningDb tuned_db;
   if (const std::optional<int> rc = prepare(o, app, device, baseline, tuned_db)) return *rc;
   harness::resolve_gpu_counts(o.plan.gpus, device_count());
-  if (o.dry_run) {
-    bool fits = true;
-    fmt::print("{}",
-               harness::describe_plan(
-                   o.plan, harness::PlanNotes{tuned_source(o, tuned_db), std::nullopt}, &fits));
-    if (fits) return 0;
-    fmt::print(stderr,
-               "apsp_bench: the plan does not fit the device's memory (see the plan's warnings): a "
-               "run there refuses it\n");
-    return kExitFailed;
-  }
+  if (o.dry_run) return dry_run(o, tuned_db);
   if (const int rc = device_refusal(o, device.has_value()); rc != 0) return rc;
   const harness::Session session = harness::Session::here(o.workers, o.plan.transport);
-  const DeviceInfo& dev = *session.device;
-  if (const std::string why = device_problem(o.plan, dev, baseline, o); !why.empty()) {
+  if (const std::string why = device_problem(o.plan, session, baseline, o); !why.empty()) {
     fmt::print(stderr, "apsp_bench: {}\n", why);
     return kExitRefused;
   }
-  return measure(o, session, baseline, tuned_db, argc, argv);
-}
-
-int measure(const Options& o, const harness::Session& session, const Results& baseline,
-            const TuningDb& tuned_db, int argc, char** argv) {
-  const DeviceInfo& dev = *session.device;
-  fmt::print("device: {} (cc {}, {} SMs, {} MHz), driver {}, runtime {}; build {} (kernels {})\n",
-             dev.name, dev.cc(), dev.sms, dev.clock_mhz, dev.driver, dev.runtime,
-             session.build.commit, session.build.kernels);
-  const std::optional<harness::TunedSource> tuned = tuned_source(o, tuned_db);
-  const harness::Observer observer{progress, [](const std::string& line) {
-                                     progress_done();
-                                     fmt::print("{}\n", line);
-                                   }};
-  harness::Outcome out =
-      harness::run_plan(o.plan, session, observer, tuned, o.baseline.empty() ? nullptr : &baseline);
-  progress_done();
-  for (int i = 0; i < argc; ++i) out.results.context.argv.push_back(argv[i]);
-  fmt::print("\n{}", render_text(speedup_grid(out.results)));
-  fmt::print("\n{}", render_text(detail_grid(out.results)));
-  print_measured_and_model(out.results);
-  try {
-    write_outputs(out.results, o, dev);
-    if (!o.gbench_json.empty()) write_gbench_json(out.results, o.gbench_json);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "apsp_bench: {}\n", failure_text(e));
-    return kExitFailed;
-  }
-  if (out.any_failed)
-    fmt::print(stderr, "apsp_bench: some runs FAILED or could not run (see the table)\n");
-  return out.any_failed ? kExitFailed : 0;
+  return measure(o, session, baseline, tuned_db, std::vector<std::string>(argv, argv + argc));
 }
 
 }  // namespace

@@ -29,6 +29,13 @@ inline std::optional<int> parse_command_line(CLI::App& app, int argc, char** arg
   return std::nullopt;
 }
 
+// The check of an option naming a file to write: "" is a usage error (exit 2), never taken for
+// "not given" (an empty -o would otherwise write to standard output).
+inline CLI::Validator file_to_write() {
+  return CLI::Validator(
+      [](const std::string& s) { return s.empty() ? std::string("an empty file name") : ""; }, "");
+}
+
 template <class T>
 CLI::Option* add_integer_option(CLI::App& app, const std::string& name, T& value, T lo, T hi,
                                 const std::string& help) {

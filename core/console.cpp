@@ -125,6 +125,11 @@ std::string exit_codes_help(const std::string& failure, bool uses_device) {
       failure, uses_device ? "" : " (never: this program needs none)");
 }
 
+std::string outputs_help() {
+  return "Outputs: a regular file is replaced atomically (whole or not at all, its mode kept); a "
+         "device, FIFO or pipe is written into as a stream; a symlink's target is replaced.";
+}
+
 ProbeArgument probe_argument(int argc, const char* const* argv, const char* program,
                              const char* what, const std::string& about,
                              const std::string& failure) {

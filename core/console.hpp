@@ -59,6 +59,9 @@ inline constexpr int kExitTooFewGpus = 4;
 // The --help paragraph listing them, the same words in every program; `failure` gives this
 // program's examples of 1. A program that needs no device says that it never returns 3.
 std::string exit_codes_help(const std::string& failure, bool uses_device = true);
+// The --help sentence of every program that writes files: how an output is written
+// (core/atomic_file.hpp), the same words everywhere.
+std::string outputs_help();
 
 // A probe's command line: at most one argument. `--help` / `-h` prints `about` and the exit codes
 // (`failure` as in exit_codes_help) and asks for 0; two or more arguments are refused with one

@@ -99,7 +99,12 @@ uint64_t write_matrix_output(const std::string& path, int n, int band_rows, cons
   if (path.empty() || path == "-")
     return write_matrix_bands(n, band_rows, band, STDOUT_FILENO, format, threads, rows);
   AtomicFile out(path);
-  const uint64_t bytes = write_matrix_bands(n, band_rows, band, out.fd(), format, threads, rows);
+  uint64_t bytes = 0;
+  try {
+    bytes = write_matrix_bands(n, band_rows, band, out.fd(), format, threads, rows);
+  } catch (const std::runtime_error& e) {  // the writer's line, which names no file
+    throw std::runtime_error(fmt::format("{}: {}", path, e.what()));
+  }
   out.commit(/*sync=*/false);  // atomic against a crash of this program, not of the machine
   return bytes;
 }

@@ -90,7 +90,10 @@ json to_json(const Context& c) {
 json to_json(const Results& r) {
   json runs = json::array();
   for (const RunResult& run : r.runs) runs.push_back(run_json(run));
-  return json{{"schema", kResultsSchema}, {"context", to_json(r.context)}, {"runs", runs}};
+  return json{{"schema", kResultsSchema},
+              {"complete", r.complete},
+              {"context", to_json(r.context)},
+              {"runs", runs}};
 }
 
 namespace {
@@ -324,6 +327,10 @@ Results results_from_json(const json& j) {
                                          escaped(schema), kResultsSchema));
   }
   Results r;
+  if (j.contains("complete")) {
+    if (!j["complete"].is_boolean()) jr::fail("/complete", "not true or false");
+    r.complete = j["complete"].get<bool>();
+  }
   r.context = context_from_json(jr::object(jr::member(j, "context", ""), "/context"));
   const json& runs = jr::array(jr::member(j, "runs", ""), "/runs");
   for (size_t i = 0; i < runs.size(); ++i) {

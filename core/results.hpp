@@ -99,6 +99,9 @@ struct Context {
 struct Results {
   Context context;
   std::vector<RunResult> runs;
+  // False while a sweep is going on, and in the file of a sweep that was stopped: `runs` are the
+  // runs that had finished. Files from before it was recorded read as complete.
+  bool complete = true;
 };
 
 nlohmann::json device_json(const DeviceInfo& d);

@@ -139,7 +139,7 @@ struct Options {
 CLI::App* add_options(CLI::App& app, Options& o) {
   app.option_defaults()->always_capture_default();
   app.add_option("results", o.files, "results JSON files (schema apsp-bench/1)");
-  app.add_option("--out", o.out_dir, "folder for report.md and the plots");
+  app.add_option("--out", o.out_dir, "folder for report.md and the plots")->check(file_to_write());
   app.add_option("--db", o.db_path,
                  "a tuning database: adds the tuner leaderboards and the batch heatmap");
   app.add_option("--format", o.format, "print the tables alone on stdout")
@@ -155,6 +155,17 @@ CLI::App* add_options(CLI::App& app, Options& o) {
   return cmp;
 }
 
+// --out can take report.md, which is none of the files read; throws std::invalid_argument.
+void check_report_files(const Options& o) {
+  check_output_folder(o.out_dir, "--out");
+  const std::string report = o.out_dir + "/report.md";
+  std::error_code ec;
+  if (std::filesystem::is_directory(o.out_dir, ec)) check_output_path(report, "--out");
+  std::vector<FileUse> files{{report, "--out"}, {o.db_path, "--db", false}};
+  for (const std::string& f : o.files) files.push_back({f, "the results", false});
+  check_distinct_files(files);
+}
+
 // Everything the report reads; a file that cannot be read or is not valid throws.
 struct Loaded {
   std::vector<Input> inputs;
@@ -165,7 +176,7 @@ Loaded load_all(const Options& o) {
   if (o.out_dir.empty() && o.format.empty())
     throw std::runtime_error("give --out DIR or --format md|csv|json");
   if (!o.out_dir.empty()) {
-    check_output_folder(o.out_dir, "--out");
+    check_report_files(o);
     named_plot_script();
   }
   Loaded l;
@@ -196,6 +207,11 @@ int run_compare(const Options& o) {
     fmt::print(stderr, "apsp_report: {}\n", failure_text(e));
     return kExitRefused;
   }
+  for (const Input* in : {&*a, &*b})
+    if (const std::string note = incomplete_note(*in); !note.empty()) {
+      fmt::print(stderr, "apsp_report: {}\n", note);
+      fmt::print("{}\n", note);
+    }
   fmt::print("{}", render_text(c->table));
   fmt::print("\n{} faster, {} slower ({} beyond {:.0f}%), {} the same (interval contains 1)\n",
              c->faster, c->slower, c->slower_beyond_threshold, o.threshold * 100, c->same);
@@ -211,6 +227,11 @@ void print_tables(const Options& o, const Loaded& l) {
   const std::string& format = o.format;
   nlohmann::json all = nlohmann::json::object();
   for (const Input& in : l.inputs) {
+    if (const std::string note = incomplete_note(in); !note.empty()) {
+      if (format == "md") fmt::print("{}\n\n", note);
+      if (format == "csv") fmt::print("# {}\n", note);
+      if (format == "json") all[in.path]["complete"] = false;
+    }
     const std::pair<const char*, Grid> tables[] = {{"speedup_table", course_table(in)},
                                                    {"speedup_matrix", speedup_matrix(in)},
                                                    {"ceiling_matrix", ceiling_matrix(in)},
@@ -247,7 +268,8 @@ int write_report(const Options& o, const Loaded& l) {
 int run(int argc, char** argv) {
   CLI::App app{
       "apsp_report: tables, comparisons and plots from apsp_bench results JSON.\n" +
-      exit_codes_help("compare: slower beyond --threshold; or a write or the plots failed", false)};
+      exit_codes_help("compare: slower beyond --threshold; or a write or the plots failed", false) +
+      "\n" + outputs_help()};
   Options o;
   CLI::App* cmp = add_options(app, o);
   if (const auto rc = parse_command_line(app, argc, argv, "apsp_report")) return *rc;
@@ -261,6 +283,9 @@ int run(int argc, char** argv) {
     fmt::print(stderr, "apsp_report: {}\n", failure_text(e));
     return kExitRefused;
   }
+  for (const Input& in : l.inputs)
+    if (const std::string note = incomplete_note(in); !note.empty())
+      fmt::print(stderr, "apsp_report: {}\n", note);
   for (size_t i = 0; i < o.files.size(); ++i)
     if (!l.inputs[i].has_baseline)
       fmt::print(stderr, "apsp_report: {}: no naive runs, so no baseline: speedups are not shown\n",

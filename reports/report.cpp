@@ -74,6 +74,13 @@ Input load(const std::string& path) {
   return in;
 }
 
+std::string incomplete_note(const Input& in) {
+  if (in.results.complete) return "";
+  const size_t runs = in.results.runs.size();
+  return fmt::format("{}: incomplete: the sweep was stopped after {} run{}", in.path, runs,
+                     runs == 1 ? "" : "s");
+}
+
 Grid course_table(const Input& in) {
   const auto labs = labels(in.results, false);
   Grid g{{"n", "naive ms"}};
@@ -171,6 +178,7 @@ std::string markdown(const std::vector<Input>& inputs, const std::optional<Tunin
         c.device.value("runtime", "?"), c.build.value("git", "?"), c.build.value("nvcc", "?"),
         c.date, fmt::join(c.argv, " "));
     if (const std::string line = ceilings_line(c); !line.empty()) md += line + "\n";
+    if (const std::string note = incomplete_note(in); !note.empty()) md += "\n**" + note + ".**\n";
     if (!in.has_baseline)
       md += "\nThis file has no naive runs: **no baseline**, so no speedups are shown.\n";
     md += "\n### Time and speedup over naive\n\n" + render_markdown(course_table(in));

@@ -22,6 +22,10 @@ struct Input {
 // Reads and checks a results file; std::runtime_error "PATH: what is wrong" otherwise.
 Input load(const std::string& path);
 
+// "r.json: incomplete: the sweep was stopped after 3 runs" for a file whose sweep did not end
+// ("complete": false: apsp_bench was stopped, its finished runs kept); "" for a whole one.
+std::string incomplete_note(const Input& in);
+
 // Rows n; columns: naive ms, then per run label its ms and its speedup over naive.
 Grid course_table(const Input& in);
 // Rows run labels, columns n: speedup over naive ("no baseline" when there is none).

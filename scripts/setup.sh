@@ -4,8 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# libbenchmark-tools: Google Benchmark's compare.py (/usr/share/benchmark), which a test runs on
+# apsp_bench's --gbench-json files.
 packages=(g++ cmake ninja-build git python3 python3-pip libfmt-dev nlohmann-json3-dev libbenchmark-dev libgtest-dev
-          libcli11-dev clang clang-format)
+          libbenchmark-tools libcli11-dev clang clang-format)
 # clang's libFuzzer and sanitizer runtimes (the fuzz tests, tests/fuzz): only a recommendation of
 # clang, so named here; a release that packs them into clang itself has no such package.
 if apt-cache show libclang-rt-dev >/dev/null 2>&1; then packages+=(libclang-rt-dev); fi
@@ -39,6 +41,12 @@ echo "setup: $(nvcc --version | tail -n 1)"
 if ! python3 -c 'import matplotlib' 2>/dev/null; then
   echo "setup: installing matplotlib for $(command -v python3)"
   python3 -m pip install --quiet matplotlib || DEBIAN_FRONTEND=noninteractive ${sudo:-} apt-get install -y -qq python3-matplotlib >/dev/null
+fi
+
+# numpy and scipy for compare.py, for the same python3.
+if ! python3 -c 'import numpy, scipy' 2>/dev/null; then
+  echo "setup: installing numpy and scipy for $(command -v python3)"
+  python3 -m pip install --quiet numpy scipy || DEBIAN_FRONTEND=noninteractive ${sudo:-} apt-get install -y -qq python3-scipy >/dev/null
 fi
 
 cmake --preset release

@@ -3,6 +3,9 @@
 // disqualified, loudly); every measured point written to the tuning database at once, so a rerun
 // resumes where an interrupted one stopped; the shipped defaults always measured beside.
 // --emit-policy writes a policy table (policies/) from the database.
+// Each leaderboard is printed (stdout line-buffered) and the --json file rewritten (marked
+// incomplete) as its search finishes, so that a search stopped by SIGINT or SIGTERM
+// (core/interrupt.hpp: exit 130 or 143) keeps what it measured; a rerun resumes from the database.
 // Exit codes: 0 done, 1 a candidate was disqualified or a write failed, 2 bad usage, 3 no device.
 #include <fmt/format.h>
 
@@ -13,6 +16,7 @@
 #include "core/atomic_file.hpp"
 #include "core/cli_options.hpp"
 #include "core/console.hpp"
+#include "core/interrupt.hpp"
 #include "core/tables.hpp"
 #include "harness/plan/build_identity.hpp"
 #include "harness/tune/policy.hpp"
@@ -65,15 +69,14 @@ void add_options(CLI::App& app, Options& o) {
                      "seed of the random and local strategies and of the graph");
   app.add_option("--db", o.db, "tuning database (JSON, schema apsp-tuning/2)");
   app.add_flag("--fresh", t.fresh, "measure again points the database already has");
-  app.add_option("--json", o.json_out, "write the leaderboards as JSON");
-  app.add_option(
-      "--emit-policy", o.emit_policy,
-      "write a policy table (schema apsp-policy/1) from --db: each variant's fastest config per "
-      "tuned n "
-      "on this device (alone and without a GPU: the database's one device model), where the "
-      "database "
-      "also holds the default it replaces; commit the file under policies/. With --variant (and a "
-      "search), only those variants: a second table for the device (sm90_u16, tuned on --wmax 1)");
+  app.add_option("--json", o.json_out, "write the leaderboards as JSON")->check(file_to_write());
+  app.add_option("--emit-policy", o.emit_policy,
+                 "write a policy table (schema apsp-policy/1) from --db: each variant's fastest "
+                 "config per tuned n on this device (alone and without a GPU: the database's one "
+                 "device model), where the database also holds the default it replaces; commit the "
+                 "file under policies/. With --variant (and a search), only those variants: a "
+                 "second table for the device (sm90_u16, tuned on --wmax 1)")
+      ->check(file_to_write());
   add_integer_option(app, "--top", t.top, 1, 1 << 30, "configs per leaderboard");
   add_integer_option(app, "--reps", t.sampling.max_reps, 1, 1 << 30, "most samples per point");
   app.add_option("--min-time", t.sampling.min_time_s,
@@ -84,13 +87,12 @@ void add_options(CLI::App& app, Options& o) {
   add_integer_option(app, "--wmax", t.graph.wmax, 1, 1 << 30, "largest edge weight");
   app.add_option("--kernel", o.kernels,
                  "tune a Floyd-Warshall kernel file compiled at run time (docs/kernel-contract.md) "
-                 "over its --param "
-                 "macros instead of the variants (repeatable)")
+                 "over the --param parameters instead of the variants (repeatable)")
       ->check(CLI::ExistingFile);
   app.add_option("--param", o.params,
-                 "with --kernel: a macro and the values to search, set with -D: NAME=FIRST:LAST or "
-                 "NAME=V1,V2,... "
-                 "(repeatable)");
+                 "with --kernel: a parameter of the file (TILE, BATCH2, BATCH3, or a macro it "
+                 "defines as #ifndef NAME / #define NAME <positive integer>) and the values to "
+                 "search, set with -D: NAME=FIRST:LAST or NAME=V1,V2,... (repeatable)");
   app.add_option(
          "--kernel-timeout", o.workers.timeout_s,
          "seconds one solve of a --kernel may take before it is stopped and counted as failed")
@@ -100,7 +102,9 @@ void add_options(CLI::App& app, Options& o) {
 }
 
 // The search as a plan: each variant at each size, on the options' graph. Returns the exit
-// code: 1 when a size does not fit the device's memory.
+// code: 1, with one line, when no point of a --kernel's search can run at any size on the dry
+// run's device (its threads or shared memory), or when a size does not fit that device's
+// memory, else 0.
 int print_dry_run(const std::vector<const Variant*>& variants, const std::vector<int>& sizes,
                   const Options& o) {
   harness::Plan plan;
@@ -114,27 +118,36 @@ int print_dry_run(const std::vector<const Variant*>& variants, const std::vector
   }
   bool fits = true;
   fmt::print("{}", harness::describe_plan(plan, notes, &fits));
+  std::string assumed;
+  const DeviceInfo dev = harness::dry_run_device(assumed);
+  for (size_t i = 0; i < variants.size(); ++i) {
+    if (variants[i]->kernel_hash.empty()) continue;
+    std::vector<std::pair<Config, int>> runs;
+    for (const Config& c : notes.searches->at(i).points)
+      for (int n : sizes) runs.emplace_back(c, n);
+    if (const std::string why = harness::kernel_never_runs(*variants[i], runs, dev); !why.empty()) {
+      fmt::print(stderr, "tuner: {}\n", why);
+      return kExitFailed;
+    }
+  }
   if (fits) return 0;
   fmt::print(stderr, "tuner: a size does not fit the device's memory (see the plan's warnings)\n");
   return kExitFailed;
 }
 
-void print_leaderboards(const harness::TuneReport& report, const std::string& db) {
-  for (const harness::Leaderboard& b : report.boards) {
-    fmt::print(
-        "\n{} at n = {}: {} search evaluated {} point(s), {} measured now, the rest from {}\n",
-        b.variant, b.n, b.strategy, b.evaluated, b.measured_now, db);
-    Grid g{{"rank", "config", "median ms", "95% CI", "vs default", "vs naive"}};
-    int rank = 0;
-    for (const harness::LeaderRow& r : b.rows) {
-      g.push_back({std::to_string(++rank), r.entry.name, fmt::format("{:.3f}", r.entry.median_ms),
-                   fmt::format("[{:.3f}, {:.3f}]", r.ci95.first, r.ci95.second),
-                   r.vs_default ? fmt::format("{:.2f}x", *r.vs_default) : "-",
-                   r.vs_naive ? fmt::format("{:.1f}x", *r.vs_naive) : "-"});
-    }
-    fmt::print("{}(vs default: against {}, the shipped default at this n)\n", render_text(g),
-               b.default_name);
+void print_leaderboard(const harness::Leaderboard& b, const std::string& db) {
+  fmt::print("\n{} at n = {}: {} search evaluated {} point(s), {} measured now, the rest from {}\n",
+             b.variant, b.n, b.strategy, b.evaluated, b.measured_now, db);
+  Grid g{{"rank", "config", "median ms", "95% CI", "vs default", "vs naive"}};
+  int rank = 0;
+  for (const harness::LeaderRow& r : b.rows) {
+    g.push_back({std::to_string(++rank), r.entry.name, fmt::format("{:.3f}", r.entry.median_ms),
+                 fmt::format("[{:.3f}, {:.3f}]", r.ci95.first, r.ci95.second),
+                 r.vs_default ? fmt::format("{:.2f}x", *r.vs_default) : "-",
+                 r.vs_naive ? fmt::format("{:.1f}x", *r.vs_naive) : "-"});
   }
+  fmt::print("{}(vs default: against {}, the shipped default at this n)\n", render_text(g),
+             b.default_name);
 }
 
 // The device a policy is emitted for: this machine's, else the one device model of the
@@ -243,6 +256,18 @@ std::vector<const Variant*> searched_variants(Options& o, const CLI::App& app) {
   return {};
 }
 
+// Each output can be written, and none is another or a --kernel file; throws
+// std::invalid_argument (one line). The database is read and rewritten in place by design: as
+// an output it must differ from --json and --emit-policy.
+void check_outputs(const Options& o) {
+  std::vector<FileUse> files{{o.json_out, "--json"}, {o.emit_policy, "--emit-policy"}};
+  for (const FileUse& f : files)
+    if (!f.path.empty()) check_output_path(f.path, f.option);
+  files.push_back({o.db, "--db"});
+  for (const std::string& k : o.kernels) files.push_back({k, "--kernel", false});
+  check_distinct_files(files);
+}
+
 // --db, read and checked whole (the dry run too): a search starts an absent one, --emit-policy
 // alone needs it there. Throws std::invalid_argument, one line naming the option and the file.
 TuningDb read_database(const std::string& path, bool searching) {
@@ -260,9 +285,7 @@ TuningDb read_database(const std::string& path, bool searching) {
 // or nothing to go on.
 std::optional<int> prepare(Options& o, const CLI::App& app, Search& s) {
   try {
-    for (const auto& [out, option] :
-         {std::pair{o.json_out, "--json"}, {o.emit_policy, "--emit-policy"}})
-      if (!out.empty()) check_output_path(out, option);
+    check_outputs(o);
     s.sizes = harness::parse_sizes(o.sizes);
     harness::Plan weights;
     weights.sizes = s.sizes;
@@ -295,7 +318,15 @@ int emit_policy_alone(const Options& o, const TuningDb& db, int argc, char** arg
   }
 }
 
-// The search on this GPU, its leaderboards, then the policy if asked for; returns the exit code.
+// What the tuner says it kept when SIGINT or SIGTERM stops it.
+std::string kept_on_interrupt(const Options& o) {
+  std::string kept = "every point measured is in " + o.db + " (a rerun resumes there)";
+  if (!o.json_out.empty()) kept += ", the finished leaderboards in " + o.json_out;
+  return kept;
+}
+
+// The search on this GPU, each leaderboard printed and --json rewritten as it finishes, then the
+// policy if asked for; returns the exit code.
 int tune_here(const Options& o, Search& s, int argc, char** argv) {
   if (!has_device()) {
     fmt::print(
@@ -307,17 +338,29 @@ int tune_here(const Options& o, Search& s, int argc, char** argv) {
   const DeviceInfo& dev = *session.device;
   fmt::print("device: {} (cc {}, {} SMs); database {}; build {} (kernels {})\n", dev.name, dev.cc(),
              dev.sms, o.db, session.build.commit, session.build.kernels);
+  exit_on_interrupt("tuner", kept_on_interrupt(o));
   const harness::Observer observer{progress, [](const std::string& line) {
                                      progress_done();
                                      fmt::print("{}\n", line);
                                    }};
-  try {
-    const harness::TuneReport report =
-        harness::tune(s.variants, s.sizes, o.tune, session, s.db, o.db, observer);
-    progress_done();
-    print_leaderboards(report, o.db);
-    if (!o.json_out.empty())
+  // A FIFO or pipe gets the one whole file at the end: its reader would read every version.
+  const auto write_json = [&](const harness::TuneReport& report) {
+    if (!o.json_out.empty() && (report.complete || !written_as_stream(o.json_out)))
       write_file_atomic(o.json_out, harness::leaderboards_json(report, session).dump(2) + "\n");
+  };
+  try {
+    harness::TuneReport none_yet;  // a file of an earlier search is not this one's
+    none_yet.complete = false;
+    write_json(none_yet);
+    const harness::TuneReport report =
+        harness::tune(s.variants, s.sizes, o.tune, session, s.db, o.db, observer,
+                      [&](const harness::TuneReport& so_far) {
+                        progress_done();
+                        print_leaderboard(so_far.boards.back(), o.db);
+                        write_json(so_far);
+                      });
+    progress_done();
+    write_json(report);
     if (!o.emit_policy.empty() && emit_policy(o, dev, session.build, s.db, argc, argv) != 0)
       return kExitFailed;
     if (report.disqualified)
@@ -331,6 +374,8 @@ int tune_here(const Options& o, Search& s, int argc, char** argv) {
 }
 
 int run(int argc, char** argv) {
+  // Line by line into a file or a pipe too, so that every line printed survives a stop.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   Options o;
   o.tune.sampling.min_time_s = 0.5;
   CLI::App app{
@@ -343,7 +388,11 @@ int run(int argc, char** argv) {
       "checked against them. Your own kernel: tuner --kernel my_fw.cu --param BATCH2=1:8 searches\n"
       "any integer values of its macros, each point compiled at run time and verified.\n" +
       exit_codes_help("a candidate was disqualified (wrong result), --emit-policy found no usable "
-                      "entries, or a write failed")};
+                      "entries, or a write failed") +
+      "\nStopped by SIGINT (Ctrl-C) or SIGTERM, it exits 130 or 143 and keeps what finished:\n"
+      "every point measured in the database, every finished leaderboard on stdout and in --json\n"
+      "(\"complete\": false).\n" +
+      outputs_help()};
   add_options(app, o);
   if (const std::optional<int> rc = parse_command_line(app, argc, argv, "tuner")) return *rc;
   o.tune.graph.seed = o.tune.seed;

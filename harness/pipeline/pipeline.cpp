@@ -179,30 +179,53 @@ void sample_slot(const Plan& plan, Slot& s) {
 }
 
 // The samples of one size's runs, with the time left from each run's planned samples. A run
-// whose timing throws is FAILED with the error; the others go on.
-void sample_size(const Plan& plan, std::vector<Slot>& slots, const Observer& obs,
-                 bool& any_failed) {
+// whose timing throws is FAILED with the error; the others go on. `done(i)` after slots[i] is
+// finished (a slot not to be timed is finished already).
+void sample_size(const Plan& plan, std::vector<Slot>& slots, const Observer& obs, bool& any_failed,
+                 const std::function<void(size_t)>& done) {
   double left_ms = 0;
-  int total = 0, done = 0;
+  int total = 0, timed = 0;
   for (const Slot& s : slots) {
     left_ms += s.reps * s.first_ms;
     total += s.reps > 0;
   }
-  for (Slot& s : slots) {
-    if (s.reps == 0) continue;
-    say(obs.progress,
-        fmt::format("n = {}: [{}/{}] timing {}{}{}", s.result.n, ++done, total, s.result.name,
-                    s.gpus > 1 ? fmt::format(" on {} GPUs", s.gpus) : "", eta(left_ms / 1000)));
-    left_ms -= s.reps * s.first_ms;
-    try {
-      sample_slot(plan, s);
-    } catch (const std::exception& e) {  // a user kernel's worker that faulted or timed out
-      s.result.samples_ms.clear();
-      s.result.verified = "FAILED";
-      s.result.error = fmt::format("while timing: {}", e.what());
-      any_failed = true;
+  for (size_t i = 0; i < slots.size(); ++i) {
+    Slot& s = slots[i];
+    if (s.reps > 0) {
+      say(obs.progress,
+          fmt::format("n = {}: [{}/{}] timing {}{}{}", s.result.n, ++timed, total, s.result.name,
+                      s.gpus > 1 ? fmt::format(" on {} GPUs", s.gpus) : "", eta(left_ms / 1000)));
+      left_ms -= s.reps * s.first_ms;
+      try {
+        sample_slot(plan, s);
+      } catch (const std::exception& e) {  // a user kernel's worker that faulted or timed out
+        s.result.samples_ms.clear();
+        s.result.verified = "FAILED";
+        s.result.error = fmt::format("while timing: {}", e.what());
+        any_failed = true;
+      }
     }
+    done(i);
   }
+}
+
+// The statistics and speedups of r's runs: the baseline's samples from r itself, or from the
+// runs of `baseline` (--baseline).
+void add_statistics(Results& r, const Plan& plan, const Results* baseline) {
+  compute_statistics(r, plan.baseline, baseline ? baseline->runs : std::vector<RunResult>{},
+                     transport_shares_device(r.context.transport));
+}
+
+// Observer::finished once slots[0..last] are finished: the runs of the sizes and GPU counts
+// before (`before`), then those, with their statistics, marked incomplete.
+void tell_finished(const Plan& plan, const Results* baseline, const Observer& obs,
+                   const Results& before, const std::vector<Slot>& slots, size_t last) {
+  if (!obs.finished) return;
+  Results so_far = before;
+  so_far.complete = false;
+  for (size_t i = 0; i <= last; ++i) so_far.runs.push_back(slots[i].result);
+  add_statistics(so_far, plan, baseline);
+  obs.finished(so_far);
 }
 
 }  // namespace
@@ -296,7 +319,7 @@ void describe_gpus(const Plan& plan, const Session& s, Context& c) {
 
 // One size: its graph and expected output, then each GPU count's runs verified and timed.
 void run_size(const Plan& plan, int n, const Session& s, const Observer& obs,
-              const std::optional<TunedSource>& tuned, Outcome& out) {
+              const std::optional<TunedSource>& tuned, const Results* baseline, Outcome& out) {
   const std::string reference =
       reference_kind(n, plan.cpu_reference_max_n, plan.reference, plan.baseline);
   say(obs.progress,
@@ -319,7 +342,8 @@ void run_size(const Plan& plan, int n, const Session& s, const Observer& obs,
     std::vector<Slot> slots;
     verify_size(plan, groups[g], *bench, s, tuned, obs, slots, out.any_failed);
     if (g + 1 == groups.size()) bench->drop_expected();  // host memory: only verification needs it
-    sample_size(plan, slots, obs, out.any_failed);
+    sample_size(plan, slots, obs, out.any_failed,
+                [&](size_t last) { tell_finished(plan, baseline, obs, out.results, slots, last); });
     if (g + 1 < groups.size()) bench->release(groups[g]);
     for (Slot& slot : slots) out.results.runs.push_back(std::move(slot.result));
   }
@@ -339,10 +363,8 @@ Outcome run_plan(const Plan& plan, const Session& s, const Observer& obs,
   measure_ceilings(plan, s, obs, out.results.context);
   describe_gpus(plan, s, out.results.context);
   // One size at a time: its matrices (host and device) are freed before the next is made.
-  for (int n : plan.sizes) run_size(plan, n, s, obs, tuned, out);
-  compute_statistics(out.results, plan.baseline,
-                     baseline ? baseline->runs : std::vector<RunResult>{},
-                     transport_shares_device(out.results.context.transport));
+  for (int n : plan.sizes) run_size(plan, n, s, obs, tuned, baseline, out);
+  add_statistics(out.results, plan, baseline);
   return out;
 }
 

@@ -2,8 +2,8 @@
 // (Workbench); per request the config for that size (asked, tuned, or the policy default),
 // check(), verification (its solve is the warm-up); then every verified run's samples
 // (sampler), optional CUDA graph and phase timings; the size's matrices are freed before the
-// next. Last, the statistics and speedups (statistics.hpp). Programs print and write what
-// comes back; nothing here prints.
+// next. Last, the statistics and speedups (statistics.hpp), also after every finished run for
+// Observer::finished. Programs print and write what comes back; nothing here prints.
 #pragma once
 
 #include <functional>
@@ -23,6 +23,10 @@ namespace apsp::harness {
 struct Observer {
   std::function<void(const std::string&)> progress;  // a status line, replaced by the next
   std::function<void(const std::string&)> note;      // a line worth keeping ("tuned: ...")
+  // After each run finished (timed, FAILED or skipped): every run finished so far, the last
+  // one just now, with their statistics and speedups (`complete` false), so that a program can
+  // keep them on disk before the next run starts: a sweep stopped midway loses none of them.
+  std::function<void(const Results&)> finished = {};
 };
 
 // What the pipeline runs on: the device (if any), the executors, the ceiling probe.

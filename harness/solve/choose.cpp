@@ -12,9 +12,11 @@
 #include "harness/measure/matrix_layout.hpp"
 #include "harness/multigpu/distributed.hpp"
 #include "harness/multigpu/row_partition.hpp"
+#include "harness/plan/build_identity.hpp"
 #include "harness/solve/solve_steps.hpp"
 #include "harness/tune/policy.hpp"
 #include "harness/tune/solver_choice.hpp"
+#include "harness/tune/tuned.hpp"
 
 namespace apsp::harness {
 
@@ -35,11 +37,31 @@ Choice asked_variant(SolveRequest& r) {
   return c;
 }
 
+namespace {
+
+// A user kernel named alone, with a database: the tuner's pick for the kernel's source where it
+// beat the file's own values at the nearest tuned n, as apsp_bench --tuned takes it; any graph.
+std::pair<NamedConfig, std::string> tuned_user_kernel(const Variant& v, const TuningDb& db,
+                                                      const std::string& db_path,
+                                                      const DeviceInfo& dev, int n) {
+  TuningMatch match;
+  match.device = DeviceModel::of(dev);
+  match.kernels = build_of(v, current_build()).kernels;
+  match.any_graph = true;
+  const TunedChoice t = choose_tuned(db, db_path, match, v, n, &dev);
+  return {NamedConfig{&v, t.config},
+          t.picked ? fmt::format("{} in {}", t.source, db_path) : t.note};
+}
+
+}  // namespace
+
 // sm90_u16 where the largest edge weight lets 16 bits solve the graph exactly, else sm90; the
 // database's pick where it beat the default.
 std::pair<NamedConfig, std::string> pick(const Choice& c, const DeviceInfo& dev, int n,
                                          int64_t max_weight) {
   NamedConfig chosen = c.asked.value_or(NamedConfig{});
+  if (c.bare_name && c.db && !chosen.variant->kernel_hash.empty())
+    return tuned_user_kernel(*chosen.variant, *c.db, c.db_path, dev, n);
   if (c.bare_name) {
     const DefaultChoice d = default_config(*chosen.variant, n, &dev);
     chosen.config = d.config;

@@ -18,7 +18,7 @@ struct SolveRequest {
   std::string variant = "auto";  // auto, cpu, a variant's name (its default here) or a config
   std::string config;            // a config as apsp_bench prints it; "": none
   std::string kernel;   // a kernel file compiled at run time (docs/kernel-contract.md); "": none
-  std::string db_path;  // a tuning database auto may pick from; "": none is read
+  std::string db_path;  // a tuning database auto, or the kernel, may pick from; "": none is read
   int gpus = 1;         // above 1: the distributed engine over this many GPUs
   std::string transport = kDefaultTransport;  // how those ranks exchange panels (registered name)
   bool verify = false;  // the shortest-path certificate, before anything is written
@@ -39,7 +39,7 @@ enum class SolveFault {
   kRefused,     // before the solve: the request, the input, or a graph too large for this machine
   kNoDevice,    // a GPU solve asked for, and no CUDA device
   kTooFewGpus,  // more GPUs asked for than there are
-  kFailed,      // the solve, the certificate or a write failed; nothing was written
+  kFailed,      // the solve, the certificate or a write failed; no file was replaced
 };
 
 // One line, without a program name. A kernel file that does not compile stops the solver with

@@ -34,7 +34,7 @@ using Log = std::function<void(const std::string&)>;
 struct Choice {
   std::optional<NamedConfig> asked;  // nullopt: auto (or cpu)
   bool bare_name = false;            // a variant's name alone: its default for the device and V
-  std::string db_path;               // the tuning database auto reads; "": none
+  std::string db_path;  // the tuning database auto (or a user kernel named alone) reads; "": none
   // That database, read and checked before anything else (whatever the variant: a malformed
   // --db is refused on the CPU path too); shared with the warm-up's thread, which only reads it.
   std::shared_ptr<const TuningDb> db;

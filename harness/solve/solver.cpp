@@ -6,6 +6,7 @@
 #include <future>
 #include <new>
 
+#include "core/atomic_file.hpp"
 #include "core/console.hpp"
 #include "core/cuda_check.hpp"
 #include "core/edge_list.hpp"
@@ -67,6 +68,18 @@ void compile_kernel(Solver::State& s) {
   if (s.r.variant == "auto") s.r.variant = name;
 }
 
+// The outputs, before anything is compiled or read: each can be written, and none is another
+// or one of the files read. Throws std::invalid_argument (one line).
+void check_outputs(const SolveRequest& r) {
+  if (r.distances_to) check_output_path(*r.distances_to, "-o", /*dash_is_stdout=*/true);
+  if (r.next_hops_to) check_output_path(*r.next_hops_to, "--paths", /*dash_is_stdout=*/true);
+  check_distinct_files({{r.distances_to.value_or(""), "-o"},
+                        {r.next_hops_to.value_or(""), "--paths"},
+                        {r.input, "the input", /*output=*/false},
+                        {r.kernel, "--kernel", /*output=*/false},
+                        {r.db_path, "--db", /*output=*/false}});
+}
+
 // --db, read and checked whole whatever solves (the CPU too); its note (a migrated database)
 // said. Throws std::invalid_argument, one line naming the option and the file.
 std::shared_ptr<const TuningDb> read_database(const Solver::State& s) {
@@ -83,6 +96,7 @@ std::shared_ptr<const TuningDb> read_database(const Solver::State& s) {
 
 // The request among itself, before the input is read; throws std::invalid_argument (one line).
 void check_request(Solver::State& s) {
+  check_outputs(s.r);
   std::shared_ptr<const TuningDb> db = read_database(s);
   if (!s.r.kernel.empty()) compile_kernel(s);
   s.choice = asked_variant(s.r);

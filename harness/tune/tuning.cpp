@@ -192,7 +192,7 @@ Leaderboard leaderboard(const Variant& v, int n, const TuningDb& db, const Tunin
 
 TuneReport tune(const std::vector<const Variant*>& variants, const std::vector<int>& sizes,
                 const TuneOptions& o, const Session& s, TuningDb& db, const std::string& db_path,
-                const Observer& obs) {
+                const Observer& obs, const std::function<void(const TuneReport&)>& board_done) {
   TuneReport report;
   const DeviceInfo& dev = *s.device;
   for (int n : sizes) {
@@ -226,6 +226,11 @@ TuneReport tune(const std::vector<const Variant*>& variants, const std::vector<i
       b.evaluated = r.evaluated;
       b.measured_now = size.measured_now() - before;
       report.boards.push_back(std::move(b));
+      if (board_done) {
+        TuneReport so_far = report;
+        so_far.complete = false;
+        board_done(so_far);
+      }
     }
     const Variant& solver = *find_variant(o.solver.empty() ? kSolverVariant : o.solver);
     size.measure(solver, default_config(solver, n, &dev).config);
@@ -255,6 +260,7 @@ nlohmann::json leaderboards_json(const TuneReport& report, const Session& s) {
                       {"top", top}});
   }
   return {{"schema", "apsp-leaderboard/2"},
+          {"complete", report.complete},
           {"context", to_json(make_context(s))},
           {"leaderboards", boards}};
 }

@@ -5,6 +5,7 @@
 // default (sm90's), so picks from the database can be checked against what runs without it.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,9 @@ struct Leaderboard {
 struct TuneReport {
   std::vector<Leaderboard> boards;
   bool disqualified = false;  // a candidate gave a wrong result
+  // False in the reports told while the search goes on (tune's `board_done`): `boards` are the
+  // searches that had finished.
+  bool complete = true;
 };
 
 // The variants with parameters in `group`, from `names` (comma separated; empty: all).
@@ -70,11 +74,14 @@ SearchSpace search_space(const Variant& v, const TuneOptions& o);
 
 // Runs the search on `session`'s device, saving `db` to `db_path` after every new point.
 // The database's entries are keyed by this device, the graph spec and the session's build.
+// `board_done` (may be empty) after each variant's search at each n: the report so far, its
+// last board just finished, marked incomplete, so that a program can keep it before the next.
 TuneReport tune(const std::vector<const Variant*>& variants, const std::vector<int>& sizes,
                 const TuneOptions& options, const Session& session, TuningDb& db,
-                const std::string& db_path, const Observer& observer);
+                const std::string& db_path, const Observer& observer,
+                const std::function<void(const TuneReport&)>& board_done = {});
 
-// The leaderboards as JSON (schema apsp-leaderboard/2).
+// The leaderboards as JSON (schema apsp-leaderboard/2; "complete" as the report's).
 nlohmann::json leaderboards_json(const TuneReport& report, const Session& session);
 
 }  // namespace apsp::harness

@@ -10,12 +10,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <optional>
 #include <regex>
 #include <sstream>
 
 #include "core/atomic_file.hpp"
 #include "core/cubin.hpp"
+#include "harness/userkernel/kernel_macros.hpp"
 
 namespace apsp::harness {
 
@@ -24,7 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // Bump when the header or the epilogue below changes: it is part of every cache key.
-constexpr int kContractVersion = 1;
+constexpr int kContractVersion = 2;
 
 // Included before the user's file (NVRTC --pre-include): the unreachable value and the phase
 // kernels' prototypes, so that a definition with another signature is a compile error that
@@ -57,7 +57,8 @@ constexpr const char* kGeometrySymbol = "apsp_contract_values";
 constexpr const char* kContractFile = "apsp-contract";
 
 // Appended after the user's file: the contract's required macros, the optional ones' defaults,
-// and every value the harness reads back, as one initialised array.
+// and every value the harness reads back, as one initialised array; a tunable macro the
+// compile leaves undefined (its guard in a branch not taken) reads back as 0.
 std::string epilogue(const std::vector<std::string>& params) {
   std::string s = fmt::format("\n#line 1 \"{}\"\n", kContractFile);
   for (const char* required : {"TILE", "THREADS_X", "THREADS_Y"}) {
@@ -72,18 +73,22 @@ std::string epilogue(const std::vector<std::string>& params) {
   }
   for (const char* smem : {"SHMEM1", "SHMEM2", "SHMEM3"})
     s += fmt::format("#ifndef {0}\n#define {0} 0\n#endif\n", smem);
-  for (const std::string& p : params) {
-    s += fmt::format(
-        "#ifndef {0}\n#error \"apsp-contract: --param {0}: the file has no macro {0}\"\n#endif\n",
-        p);
-  }
   s += fmt::format(
       "extern \"C\" __device__ const int {}[] = {{TILE, THREADS_X, THREADS_Y, BATCH2, "
       "APSP_HAS_BATCH2, "
-      "BATCH3, APSP_HAS_BATCH3, SHMEM1, SHMEM2, SHMEM3",
+      "BATCH3, APSP_HAS_BATCH3, SHMEM1, SHMEM2, SHMEM3\n",
       kGeometrySymbol);
-  for (const std::string& p : params) s += ", " + p;
+  for (const std::string& p : params)
+    s += fmt::format("#ifdef {0}\n, ({0})\n#else\n, 0\n#endif\n", p);
   return s + "};\n";
+}
+
+// The file's tunable macros that have no slot of their own in the array.
+std::vector<std::string> extra_params(const KernelMacros& m) {
+  std::vector<std::string> out;
+  for (const std::string& name : m.tunable)
+    if (!is_contract_param(name)) out.push_back(name);
+  return out;
 }
 
 std::string hex64(uint64_t h) { return fmt::format("{:016x}", h); }
@@ -169,7 +174,8 @@ KernelGeometry read_geometry(const KernelSource& src, const Cubin& cubin,
   g.dynamic_smem = {v[kShmem1], v[kShmem2], v[kShmem3]};
   for (size_t i = 0; i < kPhaseKernels.size(); ++i)
     g.static_smem[i] = cubin.static_shared_bytes(kPhaseKernels[i]);
-  for (size_t i = 0; i < params.size(); ++i) g.params[params[i]] = v[kSlots + i];
+  for (size_t i = 0; i < params.size(); ++i)
+    if (v[kSlots + i] != 0) g.params[params[i]] = v[kSlots + i];
   auto positive = [&](const char* name, int value) {
     if (value < 1)
       throw ContractError(
@@ -250,48 +256,54 @@ std::string nvrtc_version() {
   return fmt::format("{}.{}", major, minor);
 }
 
-CompiledKernel compile_kernel(const KernelSource& src, const Config& macros,
-                              const std::vector<std::string>& params, const CompileOptions& o) {
-  const auto start = std::chrono::steady_clock::now();
-  const std::vector<std::string> options = nvrtc_options(macros, o.arch);
-  std::string key_text = fmt::format("contract {}\nnvrtc {}\n{}\n", kContractVersion,
-                                     nvrtc_version(), fmt::join(params, ","));
+namespace {
+
+// The cubin from the cache, or compiled by NVRTC and cached; `k.cache_file` names the entry.
+Cubin load_or_compile(const KernelSource& src, const std::string& code,
+                      const std::vector<std::string>& options, const CompileOptions& o,
+                      CompiledKernel& k) {
+  std::string key_text = fmt::format("contract {}\nnvrtc {}\n", kContractVersion, nvrtc_version());
   for (const std::string& opt : options) key_text += opt + "\n";
   const std::string dir = o.cache_dir.empty() ? default_cache_dir() : o.cache_dir;
-  CompiledKernel k;
   k.cache_file = fmt::format("{}/{}-{}-{}.cubin", dir, src.name, o.arch,
                              hex64(fnv1a(src.text, fnv1a(key_text))));
   std::error_code ec;
   if (fs::is_regular_file(k.cache_file, ec)) {
     k.cubin = read_binary(k.cache_file);
-    k.from_cache = true;
-  }
-  std::optional<Cubin> cubin;
-  if (k.from_cache) {
     try {
-      cubin.emplace(k.cubin);
+      k.from_cache = true;
+      return Cubin(k.cubin);
     } catch (const std::runtime_error&) {
       k.from_cache = false;  // a damaged cache entry: compile again and replace it
     }
   }
-  if (!k.from_cache) {
-    k.cubin = run_nvrtc(src, src.text + epilogue(params), options);
-    cubin.emplace(k.cubin);
-    fs::create_directories(dir, ec);
-    try {
-      write_file_atomic(k.cache_file, k.cubin);
-    } catch (const std::runtime_error&) {
-      k.cache_file.clear();  // an unwritable cache costs a compile next time, nothing else
-    }
+  k.cubin = run_nvrtc(src, code, options);
+  Cubin cubin(k.cubin);
+  fs::create_directories(dir, ec);
+  try {
+    write_file_atomic(k.cache_file, k.cubin);
+  } catch (const std::runtime_error&) {
+    k.cache_file.clear();  // an unwritable cache costs a compile next time, nothing else
   }
-  k.geometry = read_geometry(src, *cubin, params);
-  const Config compiled = [&] {
-    Config c = k.geometry.params;
-    c["TILE"] = k.geometry.tile;
-    c["BATCH2"] = k.geometry.batch2;
-    c["BATCH3"] = k.geometry.batch3;
-    return c;
-  }();
+  return cubin;
+}
+
+// Throws ContractError unless every macro asked is a parameter of the file (the contract's are
+// checked after the compile, against the values compiled).
+void check_asked_names(const KernelSource& src, const KernelMacros& m, const Config& macros) {
+  for (const auto& [name, value] : macros) {
+    if (is_contract_param(name)) continue;
+    if (const std::string why = macro_problem(m, name); !why.empty())
+      throw ContractError(fmt::format("{}: {}={} was asked, but {}", src.path, name, value, why));
+  }
+}
+
+// Throws ContractError unless every macro asked is the value compiled.
+void check_asked_values(const KernelSource& src, const KernelGeometry& g, const Config& macros) {
+  Config compiled = g.params;
+  compiled["TILE"] = g.tile;
+  compiled["BATCH2"] = g.batch2;
+  compiled["BATCH3"] = g.batch3;
   for (const auto& [name, value] : macros) {
     const auto it = compiled.find(name);
     if (it != compiled.end() && it->second != value) {
@@ -301,6 +313,21 @@ CompiledKernel compile_kernel(const KernelSource& src, const Config& macros,
           src.path, name, value, name, it->second, name));
     }
   }
+}
+
+}  // namespace
+
+CompiledKernel compile_kernel(const KernelSource& src, const Config& macros,
+                              const CompileOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  const KernelMacros scanned = scan_kernel_macros(src.text);
+  check_asked_names(src, scanned, macros);
+  const std::vector<std::string> params = extra_params(scanned);
+  CompiledKernel k;
+  const Cubin cubin =
+      load_or_compile(src, src.text + epilogue(params), nvrtc_options(macros, o.arch), o, k);
+  k.geometry = read_geometry(src, cubin, params);
+  check_asked_values(src, k.geometry, macros);
   k.compile_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return k;
@@ -328,33 +355,39 @@ std::string geometry_problem(const KernelGeometry& g, int n, const DeviceInfo& d
   return "";
 }
 
+std::string kernel_never_runs(const Variant& v, const std::vector<std::pair<Config, int>>& runs,
+                              const DeviceInfo& dev) {
+  std::string first;
+  for (const auto& [config, n] : runs) {
+    const std::string why = v.check(config, n, dev);
+    if (why.empty()) return "";
+    if (first.empty()) first = fmt::format("{} at n = {}: {}", config_name(v.name, config), n, why);
+  }
+  if (runs.empty()) return "";
+  return fmt::format("--kernel {}: cannot run at any n of the plan on {}: {}", v.source, dev.name,
+                     first);
+}
+
 }  // namespace apsp::harness
 
 namespace apsp::harness {
 
 UserKernel::UserKernel(KernelSource src, std::vector<Param> params, CompileOptions options)
     : src_(std::move(src)), params_(std::move(params)), options_(std::move(options)) {
-  // One order everywhere: the parent and its worker must name the same compile-cache entries.
-  std::sort(params_.begin(), params_.end(),
-            [](const Param& a, const Param& b) { return a.name < b.name; });
-  for (Param& p : params_)
+  const KernelMacros scanned = scan_kernel_macros(src_.text);
+  for (Param& p : params_) {
+    if (const std::string why = macro_problem(scanned, p.name); !why.empty())
+      throw ContractError(fmt::format("{}: --param {}: {}", src_.path, p.name, why));
     if (p.group.empty() || p.group == kContractGroup) p.group = "kernel";
-  default_ =
-      std::make_shared<const CompiledKernel>(compile_kernel(src_, {}, param_names(), options_));
+  }
+  default_ = std::make_shared<const CompiledKernel>(compile_kernel(src_, {}, options_));
   builds_[default_->geometry.config()] = default_;
-}
-
-std::vector<std::string> UserKernel::param_names() const {
-  std::vector<std::string> names;
-  for (const Param& p : params_) names.push_back(p.name);
-  return names;
 }
 
 std::shared_ptr<const CompiledKernel> UserKernel::build(const Config& c) {
   std::lock_guard lock(mutex_);
   auto& slot = builds_[c];
-  if (!slot)
-    slot = std::make_shared<const CompiledKernel>(compile_kernel(src_, c, param_names(), options_));
+  if (!slot) slot = std::make_shared<const CompiledKernel>(compile_kernel(src_, c, options_));
   return slot;
 }
 

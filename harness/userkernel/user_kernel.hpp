@@ -1,7 +1,9 @@
 // A user's Floyd-Warshall kernel file, compiled at run time with NVRTC and checked against the
 // contract (docs/kernel-contract.md) before anything is launched: three extern "C" phase
 // kernels, fw_phase1/2/3(int* d, int n, int k), and the launch geometry as macros (TILE,
-// THREADS_X, THREADS_Y; optional BATCH2, BATCH3, SHMEM1..3). Compiled modules are cached on
+// THREADS_X, THREADS_Y; optional BATCH2, BATCH3, SHMEM1..3). Its parameters are TILE, BATCH2 and
+// BATCH3 where it defines them, and every macro it gives a tunable default (#ifndef NAME /
+// #define NAME <positive integer>; harness/userkernel/kernel_macros.hpp). Compiled modules are cached on
 // disk, keyed by the source, the options, the NVRTC version and the architecture, so that a
 // rerun or a tuner revisit compiles nothing. Host code only: nothing here needs a GPU.
 #pragma once
@@ -13,6 +15,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/device_info.hpp"
@@ -32,9 +35,10 @@ struct KernelGeometry {
   bool declares_batch2 = false, declares_batch3 = false;
   std::array<int, 3> dynamic_smem{};     // SHMEM1..3: dynamic shared bytes per block, by phase
   std::array<int64_t, 3> static_smem{};  // each phase kernel's static shared memory (the cubin's)
-  Config params;                         // the tuned macros (--param) as compiled
+  Config params;  // the file's tunable macros as compiled (TILE, BATCH2, BATCH3 have fields)
   int threads() const { return threads_x * threads_y; }
-  // The config results show: TILE, BATCH2/BATCH3 where the file declares them, the --param macros.
+  // Its parameters at their compiled values, the config that names it everywhere (config_name):
+  // TILE, BATCH2/BATCH3 where the file declares them, and the tunable macros.
   Config config() const;
 };
 
@@ -79,25 +83,30 @@ std::string arch_of(const DeviceInfo& dev);
 std::string nvrtc_version();
 
 // Compiles `src` with each entry of `macros` as -DNAME=VALUE (the cache first) and checks the
-// contract: the three phase kernels, the geometry, and that every macro asked for is the value
-// compiled (a file that fixes TILE with a bare #define cannot be tuned over it). `params` are the
-// macros the config may set besides the contract's (the tuner's --param names).
-// Throws CompileError or ContractError.
+// contract: the three phase kernels, the geometry, that every macro asked for is a parameter of
+// the file and is the value compiled (a file that fixes TILE with a bare #define cannot be tuned
+// over it). Throws CompileError or ContractError.
 CompiledKernel compile_kernel(const KernelSource& src, const Config& macros,
-                              const std::vector<std::string>& params,
                               const CompileOptions& options);
 
 // "" when kernels of geometry `g` can be launched on `dev` at size n; otherwise why not.
 std::string geometry_problem(const KernelGeometry& g, int n, const DeviceInfo& dev);
 
+// What a dry run refuses (exit 1): a user kernel `v` none of whose runs (each a config at a size)
+// can run on `dev`. "" when one of them can; otherwise one line naming the kernel, with the
+// reason its first run gave.
+std::string kernel_never_runs(const Variant& v, const std::vector<std::pair<Config, int>>& runs,
+                              const DeviceInfo& dev);
+
 // One user kernel file behind the Variant interface. Compiles each config once per process
 // (the disk cache spares later processes); `target` kDevice runs it in this process (apsp, the
 // worker), kIsolated in a worker process (apsp_bench, tuner: a fault cannot take other runs
-// down). The space holds the contract macros at their compiled values plus `params`, whose
-// values may be any positive integer.
+// down). The space holds every parameter of the file (KernelGeometry::config()), any positive
+// integer each: `params` (the tuner's --param) give the values some of them are searched over.
 class UserKernel {
  public:
-  // Compiles the file at its own macro values; throws CompileError or ContractError.
+  // Compiles the file at its own macro values; throws CompileError or ContractError (also when
+  // a `params` name is no parameter of the file).
   UserKernel(KernelSource src, std::vector<Param> params, CompileOptions options);
 
   const KernelSource& source() const { return src_; }
@@ -107,8 +116,6 @@ class UserKernel {
   Variant variant(Target target);
 
  private:
-  std::vector<std::string> param_names() const;
-
   KernelSource src_;
   std::vector<Param> params_;
   CompileOptions options_;
@@ -117,8 +124,8 @@ class UserKernel {
   std::map<Config, std::shared_ptr<const CompiledKernel>> builds_;
 };
 
-// A user kernel's parameters are its contract macros at the file's values (search group
-// "contract") and the macros the tuner sets (--param, group "kernel"): the names of the latter.
+// A user kernel's parameters are held at the file's values (search group "contract") unless the
+// tuner searches them (--param, group "kernel"): the names of the latter.
 inline constexpr const char* kContractGroup = "contract";
 std::vector<std::string> user_param_names(const Variant& v);
 

@@ -191,7 +191,8 @@ progress)
   "$build/gen_graph" --V 16000 --density 0.01 --seed 5 -o "$tmp/g.txt" || fail "gen_graph"
   script -qfc "exec $build/apsp $tmp/g.txt --variant cpu --threads 2 -o $tmp/out" /dev/null >"$tmp/tty" 2>&1 &
   tty_pid=$!
-  for _ in $(seq 120); do
+  # Up to 5 min for both lines: a loaded machine draws them later; the loop ends when both show.
+  for _ in $(seq 600); do
     grep -q "will take about" "$tmp/tty" && grep -q "solving V = 16000 on the CPU: [0-9]*% (about" "$tmp/tty" && break
     sleep 0.5
   done

@@ -7,6 +7,8 @@
 #  2. the tuner over BATCH2 x BATCH3 of the batched example, its entries keyed by the source's
 #     hash; apsp_bench --tuned then runs its pick or the default, never slower by the database.
 #  3. apsp --kernel solves a file equal to its expected output.
+#  4. a macro the file guards with #ifndef (UNROLL): the tuner searches it, and apsp_bench
+#     --config, apsp_bench --tuned and apsp --kernel --db run it under the tuner's names.
 #   bench_user_kernels.sh BIN_DIR SOURCE_DIR PLANTED_DIR WORK_DIR
 set -u
 bin=$1 src=$2 planted=$3 work=$4
@@ -59,3 +61,25 @@ grep -q 'tuned: ' <<<"$tuned" || { echo "--tuned said nothing of fw_batched"; ex
 "$bin/apsp" --kernel "$ex/fw32.cu" "$src/tests/data/components37.txt" -o "$work/components37.out" || exit 1
 cmp "$work/components37.out" "$src/tests/data/components37.expected" || { echo "apsp --kernel: wrong output"; exit 1; }
 echo "apsp --kernel fw32.cu: components37 exact"
+
+"$bin/tuner" --kernel "$planted/unrolled_kernel.cu" --param UNROLL=1,2,8 --n 40,500 --min-time 0.05 \
+  --db "$work/unroll.json" || { echo "the tuner over UNROLL failed"; exit 1; }
+"$bin/apsp_bench" --kernel "$planted/unrolled_kernel.cu" --config 'unrolled_kernel[UNROLL=8]' --n 500 \
+  --min-time 0.05 --ceiling-time 0 --json "$work/unroll_config.json" || { echo "--config UNROLL=8 failed"; exit 1; }
+"$bin/apsp_bench" --variant naive --kernel "$planted/unrolled_kernel.cu" --n 500 --tuned "$work/unroll.json" \
+  --min-time 0.05 --ceiling-time 0 --json "$work/unroll_tuned.json" || { echo "--tuned over UNROLL failed"; exit 1; }
+python3 - "$work/unroll.json" "$work/unroll_config.json" "$work/unroll_tuned.json" <<'PY' || exit 1
+import json, sys
+tuned_names = {e["name"] for e in json.load(open(sys.argv[1]))["entries"] if e["variant"] == "unrolled_kernel"}
+assert {"unrolled_kernel[TILE=32,UNROLL=%d]" % u for u in (1, 2, 4, 8)} <= tuned_names, tuned_names
+for path in sys.argv[2:]:
+    runs = [r for r in json.load(open(path))["runs"] if r["variant"] == "unrolled_kernel"]
+    assert len(runs) == 1 and runs[0]["verified"] == "cpu-reference", runs
+    assert runs[0]["name"] in tuned_names, (runs[0]["name"], tuned_names)
+print("UNROLL: the bench's --config and --tuned runs carry the tuner's names")
+PY
+"$bin/apsp" --kernel "$planted/unrolled_kernel.cu" --db "$work/unroll.json" "$src/tests/data/components37.txt" \
+  -o "$work/unrolled37.out" 2>"$work/unrolled37.err" || { cat "$work/unrolled37.err"; exit 1; }
+grep -q "solving with unrolled_kernel\[TILE=32,UNROLL=[1248]\]" "$work/unrolled37.err" || { cat "$work/unrolled37.err"; exit 1; }
+cmp "$work/unrolled37.out" "$src/tests/data/components37.expected" || { echo "apsp --kernel --db: wrong output"; exit 1; }
+echo "apsp --kernel unrolled_kernel.cu --db: $(grep 'solving with' "$work/unrolled37.err")"

@@ -1,10 +1,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <fstream>
 #include <string>
 
 #include "core/edge_list.hpp"
 #include "core/generators.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 namespace apsp {
 namespace {
@@ -98,14 +100,10 @@ TEST(EdgeListReader, RejectsAMatrixTooLargeBeforeAllocating) {
 }
 
 TEST(EdgeListReader, ReadsFilesAndReportsMissingOnes) {
-  char path[] = "/tmp/apsp_test_XXXXXX";
-  const int fd = mkstemp(path);
-  ASSERT_GE(fd, 0);
-  const std::string text = "2 1\n0 1 4\n";
-  ASSERT_EQ(write(fd, text.data(), text.size()), static_cast<ssize_t>(text.size()));
-  close(fd);
+  const test::ScratchDir scratch;
+  const std::string path = scratch.file("g.txt");
+  std::ofstream(path) << "2 1\n0 1 4\n";
   EXPECT_EQ(read_edge_list(path).edges.size(), 1u);
-  unlink(path);
   try {
     read_edge_list("/nonexistent/graph.txt");
     FAIL() << "expected an InputError";

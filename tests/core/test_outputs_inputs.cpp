@@ -14,6 +14,7 @@
 #include "core/edge_list.hpp"
 #include "core/memory.hpp"
 #include "harness/tune/solver_choice.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 namespace apsp {
 namespace {
@@ -145,34 +146,39 @@ TEST(CommandLine, ParsedHelpedOrRefusedInOneLine) {
 }
 
 TEST(OutputPath, FolderMustExistAndTheTargetMustNotBeAFolder) {
-  const std::string dir = testing::TempDir();
+  const test::ScratchDir scratch;
+  const std::string dir = scratch.path().string() + "/";
+  std::ofstream(scratch.file("a_file")) << "x";
   EXPECT_EQ(message_of([&] { check_output_path(dir + "r.json", "--json"); }), "");
   EXPECT_EQ(message_of([&] { check_output_path("r.json", "--json"); }), "") << "the current folder";
   EXPECT_EQ(message_of([&] { check_output_path("/no-such-folder/r.json", "--json"); }),
             "--json /no-such-folder/r.json: the folder /no-such-folder does not exist");
   EXPECT_EQ(message_of([&] { check_output_path(dir, "-o"); }),
             "-o " + dir + ": is a folder, not a file");
-  EXPECT_EQ(message_of([&] { check_output_path("/etc/hostname/x", "-o"); }),
-            "-o /etc/hostname/x: /etc/hostname is not a folder");
+  EXPECT_EQ(message_of([&] { check_output_path(dir + "a_file/x", "-o"); }),
+            "-o " + dir + "a_file/x: " + dir + "a_file is not a folder");
   EXPECT_EQ(message_of([&] { check_output_path("-", "-o", /*dash_is_stdout=*/true); }), "");
   EXPECT_NE(message_of([&] { check_output_path("", "--db"); }), "");
 }
 
 TEST(OutputPath, AReadOnlyFolderIsRefused) {
   if (geteuid() == 0) GTEST_SKIP() << "root may write into any folder";
-  const std::string dir = testing::TempDir() + "apsp-read-only";
+  const test::ScratchDir scratch;
+  const std::string dir = scratch.file("read-only");
   std::filesystem::create_directories(dir);
   chmod(dir.c_str(), 0555);
   EXPECT_NE(message_of([&] { check_output_path(dir + "/x", "-o"); }).find("is not writable"),
             std::string::npos);
   chmod(dir.c_str(), 0755);
-  std::filesystem::remove_all(dir);
 }
 
 TEST(OutputPath, AFolderToCreateNeedsAWritableAncestorAndNoFileOnTheWay) {
-  EXPECT_EQ(message_of([&] { check_output_folder(testing::TempDir() + "a/b/c", "--out"); }), "");
-  EXPECT_EQ(message_of([&] { check_output_folder("/etc/hostname/report", "--out"); }),
-            "--out /etc/hostname/report: /etc/hostname is not a folder");
+  const test::ScratchDir scratch;
+  EXPECT_EQ(message_of([&] { check_output_folder(scratch.file("a/b/c"), "--out"); }), "");
+  std::ofstream(scratch.file("a_file")) << "x";
+  EXPECT_EQ(message_of([&] { check_output_folder(scratch.file("a_file/report"), "--out"); }),
+            "--out " + scratch.file("a_file/report") + ": " + scratch.file("a_file") +
+                " is not a folder");
 }
 
 TEST(MemoryLimit, TheTightestSourceWinsAndIsNamed) {

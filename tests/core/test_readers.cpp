@@ -9,6 +9,7 @@
 #include "core/results.hpp"
 #include "core/tuning_db.hpp"
 #include "harness/tune/policy.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 namespace apsp {
 namespace {
@@ -157,18 +158,15 @@ std::string db_error(const json& entry_changes) {
             {"median_ms", 3.05},
             {"date", "d"}};
   if (entry_changes.is_object()) e.update(entry_changes);
-  // One file per process: ctest runs each test case as its own process, in parallel with -j,
-  // and two cases write this file (a shared name failed on the GPU machine under -j4).
-  const std::string path = testing::TempDir() + "reader_db." + std::to_string(getpid()) + ".json";
+  const test::ScratchDir scratch;
+  const std::string path = scratch.file("reader_db.json");
   std::ofstream(path) << json{{"schema", "apsp-tuning/2"}, {"entries", {e}}}.dump();
   try {
     TuningDb::load(path);
   } catch (const std::runtime_error& err) {
-    std::string what = err.what();
-    std::filesystem::remove(path);
+    const std::string what = err.what();
     return what.substr(what.find(": ") + 2);  // without the path
   }
-  std::filesystem::remove(path);
   return "";
 }
 

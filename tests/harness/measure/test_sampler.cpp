@@ -17,6 +17,7 @@
 #include "core/reference.hpp"
 #include "harness/measure/sampler.hpp"
 #include "harness/userkernel/isolated_executor.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 namespace apsp::harness {
 namespace {
@@ -173,12 +174,7 @@ TEST(Sampler, TheSpecAndTheMeasurementTravelAsJson) {
 // restarts the timeout, so a measurement may take longer than it as long as no sample does.
 class ScriptedWorker : public testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("apsp-scripted-worker-" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
+  void SetUp() override { dir_ = scratch_.path(); }
 
   // A worker that logs each command and answers a measurement with two samples, `pause` seconds
   // before each line of it.
@@ -216,13 +212,16 @@ class ScriptedWorker : public testing::Test {
     return ss.str();
   }
 
+  test::ScratchDir scratch_;
   std::filesystem::path dir_;
 };
 
 TEST_F(ScriptedWorker, AMeasurementIsOneCommandAndEachSampleRestartsTheTimeout) {
   WorkerOptions o;
-  o.program = worker("0.4");
-  o.timeout_s = 1.0;  // the three pauses add up to more
+  // The three pauses add up to more than the timeout; each leaves a second's margin for a loaded
+  // machine to start the shell and its sleep.
+  o.program = worker("1");
+  o.timeout_s = 2.0;
   auto ex = make_isolated_executor(o);
   ex->load(DistMatrix(3));
   Variant v = host_variant([](int*, int) {});

@@ -17,6 +17,7 @@
 #include "harness/pipeline/pipeline.hpp"
 #include "harness/tune/policy.hpp"
 #include "harness/tune/tuning.hpp"
+#include "tests/support/scratch_dir.hpp"
 #include "variants/multi_gpu.hpp"
 
 namespace apsp::harness {
@@ -385,8 +386,8 @@ TuneOptions cpu_tuning() {
 TEST(Tuner, SearchesRecordsReferencesAndResumes) {
   const DeviceInfo dev = fake_device();
   const Session s = host_session(dev);
-  const std::string path = testing::TempDir() + "pipeline_tuner_db.json";
-  std::filesystem::remove(path);
+  const test::ScratchDir scratch;
+  const std::string path = scratch.file("pipeline_tuner_db.json");
   TuneOptions o = cpu_tuning();
   const auto variants = tunable_variants("", "cpu");
   ASSERT_EQ(variants.size(), 1u);
@@ -439,14 +440,14 @@ TEST(Tuner, SearchesRecordsReferencesAndResumes) {
   EXPECT_EQ(ranges[1].config, (Config{{"slow", 1}}));
   EXPECT_EQ(ranges[0].n_max, 138) << "split at the geometric mean of 120 and 160";
   EXPECT_EQ(ranges[1].n_min, 139);
-  std::filesystem::remove(path);
 }
 
 // The tuner never measures a variant on a graph it does not admit: the point is rejected with
 // the reason (and measured where it fits).
 TEST(Tuner, RejectsAVariantOnAGraphItDoesNotAdmit) {
   const Session s = host_session(fake_device());
-  const std::string path = testing::TempDir() + "pipeline_tuner_u16.json";
+  const test::ScratchDir scratch;
+  const std::string path = scratch.file("pipeline_tuner_u16.json");
   TuneOptions o = cpu_tuning();
   o.graph.wmax = 2000;
   TuningDb db;
@@ -463,7 +464,6 @@ TEST(Tuner, RejectsAVariantOnAGraphItDoesNotAdmit) {
   m.graph = GraphKey{"random", 0.2, 9};
   ASSERT_NE(db.find(m, "cpu_u16", 60), nullptr);
   EXPECT_EQ(db.find(m, "cpu_u16", 60)->status, "ok");
-  std::filesystem::remove(path);
 }
 
 namespace {
@@ -564,8 +564,8 @@ TEST(Tuner, PolicyKeepsADisturbedDefaultThatAPickDoesNotBeatByItsFastestSample) 
 TEST(Tuner, ProgressCountsThePointsOfASize) {
   const DeviceInfo dev = fake_device();
   const Session s = host_session(dev);
-  const std::string path = testing::TempDir() + "pipeline_tuner_progress_db.json";
-  std::filesystem::remove(path);
+  const test::ScratchDir scratch;
+  const std::string path = scratch.file("pipeline_tuner_progress_db.json");
   std::vector<std::string> lines;
   TuningDb db;
   tune(tunable_variants("", "cpu"), {120}, cpu_tuning(), s, db, path,
@@ -575,7 +575,6 @@ TEST(Tuner, ProgressCountsThePointsOfASize) {
                        "n = 120: [2/7] cpu_tunable[slow=2]", "n = 120: [3/7] cpu_tunable[slow=1]",
                        "n = 120: [5/7] cpu_tunable[slow=3]", "n = 120: [6/7] cpu_tunable[slow=4]",
                        "n = 120: [7/7] cpu_fw"}));
-  std::filesystem::remove(path);
 }
 
 // The database is committed after every point: a tuner killed with SIGKILL in the middle of a
@@ -583,8 +582,8 @@ TEST(Tuner, ProgressCountsThePointsOfASize) {
 TEST(Tuner, SigkillMidSearchLosesNoMeasuredPoint) {
   const DeviceInfo dev = fake_device();
   const Session s = host_session(dev);
-  const std::string path = testing::TempDir() + "pipeline_tuner_killed_db.json";
-  std::filesystem::remove(path);
+  const test::ScratchDir scratch;
+  const std::string path = scratch.file("pipeline_tuner_killed_db.json");
   TuneOptions o = cpu_tuning();
   const auto variants = tunable_variants("", "cpu");
   const auto is_point = [](const std::string& line) {
@@ -624,11 +623,10 @@ TEST(Tuner, SigkillMidSearchLosesNoMeasuredPoint) {
         });
     EXPECT_NE(same, done.entries().end()) << before.name << " was measured again or lost";
   }
-  for (const auto& f : std::filesystem::directory_iterator(testing::TempDir()))
+  for (const auto& f : std::filesystem::directory_iterator(scratch.path()))
     EXPECT_EQ(f.path().filename().string().find("pipeline_tuner_killed_db.json.tmp"),
               std::string::npos)
         << "left behind: " << f.path();
-  std::filesystem::remove(path);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // The solver behind apsp (harness/solve/solver.hpp) on the CPU: its outputs, its lines for the
 // user, and the class of each fault (what apsp turns into exit codes).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -16,6 +18,7 @@
 #include "core/reference.hpp"
 #include "harness/solve/paths.hpp"
 #include "harness/solve/solver.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 namespace apsp::harness {
 namespace {
@@ -31,19 +34,16 @@ std::string contents(const std::string& path) {
 
 // A CPU request for a graph of tests/data, its lines collected, its outputs in a folder of its own.
 struct CpuSolve {
-  std::filesystem::path dir;
+  test::ScratchDir scratch;
   std::vector<std::string> lines;
   SolveRequest r;
   explicit CpuSolve(const std::string& graph) {
-    dir = std::filesystem::temp_directory_path() / ("apsp_solver_test_" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
     r.input = kData + graph;
     r.variant = "cpu";
     r.threads = 2;
     r.log = [this](const std::string& line) { lines.push_back(line); };
   }
-  ~CpuSolve() { std::filesystem::remove_all(dir); }
-  std::string file(const std::string& name) const { return (dir / name).string(); }
+  std::string file(const std::string& name) const { return scratch.file(name); }
 };
 
 // What fault a request ends in, and its line; "" and kFailed when it does not fail.
@@ -134,13 +134,34 @@ TEST(Solver, RefusesBeforeTheSolve) {
   EXPECT_EQ(fault_of(r).second, kData + "bad/vertex.txt:2: vertex 3 out of range [0, 3)");
 }
 
+TEST(Solver, AnOutputThatCannotBeWrittenIsRefusedBeforeTheSolve) {
+  CpuSolve s("single.txt");
+  s.r.distances_to = s.file("missing/d.txt");  // the folder is not there
+  EXPECT_EQ(fault_of(s.r),
+            std::pair(SolveFault::kRefused, "-o " + s.file("missing/d.txt") + ": the folder " +
+                                                s.file("missing") + " does not exist"));
+  s.r.distances_to = s.file("d.txt");
+  s.r.next_hops_to = s.file("d.txt");
+  EXPECT_EQ(fault_of(s.r).first, SolveFault::kRefused) << "one file for both";
+  s.r.next_hops_to = s.r.input;
+  EXPECT_EQ(fault_of(s.r),
+            std::pair(SolveFault::kRefused, "--paths " + s.r.input + " and the input " + s.r.input +
+                                                " are the same file"));
+  s.r.next_hops_to = "";
+  EXPECT_EQ(fault_of(s.r).first, SolveFault::kRefused) << "an empty name";
+  EXPECT_FALSE(std::filesystem::exists(s.file("d.txt")));
+}
+
 TEST(Solver, AWriteThatFailsIsAFailure) {
   CpuSolve s("single.txt");
-  s.r.distances_to = s.file("missing/d.txt");  // the folder is not there: the write fails
+  // A full device (made here: /dev is not touched), where only root may make one.
+  const std::string full = s.file("full");
+  if (mknod(full.c_str(), S_IFCHR | 0666, makedev(1, 7)) != 0)
+    GTEST_SKIP() << "mknod is not permitted here";
+  s.r.distances_to = full;
   const auto [fault, line] = fault_of(s.r);
   EXPECT_EQ(fault, SolveFault::kFailed);
-  EXPECT_NE(line.find("missing"), std::string::npos) << line;
-  EXPECT_EQ(line.find("standard output"), std::string::npos) << line;
+  EXPECT_EQ(line, full + ": write failed: " + std::strerror(ENOSPC));
 }
 
 TEST(Solver, AGpuVariantWithoutADeviceIsNoDevice) {

@@ -7,6 +7,7 @@
 
 #include "core/tuning_db.hpp"
 #include "harness/tune/search.hpp"
+#include "tests/support/scratch_dir.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp::harness {
@@ -133,7 +134,8 @@ TEST(TuningDb, KeyedByDeviceGraphAndBuild) {
   db.upsert(entry(other, 2500, 4, 1.0));
   EXPECT_EQ(db.entries().size(), 4u);
 
-  const std::string path = testing::TempDir() + "tuning_test.json";
+  const test::ScratchDir scratch;
+  const std::string path = scratch.file("tuning_test.json");
   db.save(path);
   const TuningDb back = TuningDb::load(path);
   ASSERT_EQ(back.entries().size(), 4u);
@@ -150,13 +152,13 @@ TEST(TuningDb, KeyedByDeviceGraphAndBuild) {
   EXPECT_TRUE(strict.accepts(back.entries()[2]));
   EXPECT_FALSE(strict.accepts(back.entries()[3])) << "another device model never";
   // The write went through a temporary file that is gone now.
-  for (const auto& f : std::filesystem::directory_iterator(testing::TempDir()))
+  for (const auto& f : std::filesystem::directory_iterator(scratch.path()))
     EXPECT_EQ(f.path().string().find("tuning_test.json.tmp"), std::string::npos) << f.path();
-  std::filesystem::remove(path);
 }
 
 TEST(TuningDb, VersionOneIsMigratedAndNeverMatches) {
-  const std::string path = testing::TempDir() + "tuning_v1.json";
+  const test::ScratchDir scratch;
+  const std::string path = scratch.file("tuning_v1.json");
   std::ofstream(path)
       << R"({"schema": "apsp-tuning/1", "entries": [{"device": {"name": "NVIDIA H200", "cc": "9.0",
     "sms": 132}, "variant": "batched", "n": 1000, "config": {"batch2": 6, "batch3": 6},
@@ -183,12 +185,12 @@ TEST(TuningDb, VersionOneIsMigratedAndNeverMatches) {
 
 TEST(TuningDb, AbsentIsEmptyMalformedIsAnError) {
   EXPECT_TRUE(TuningDb::load("/nonexistent/tuning.json").entries().empty());
-  const std::string path = testing::TempDir() + "tuning_bad.json";
+  const test::ScratchDir scratch;
+  const std::string path = scratch.file("tuning_bad.json");
   std::ofstream(path) << "{\"schema\": \"apsp-bench/1\"}";
   EXPECT_THROW(TuningDb::load(path), std::runtime_error);
   std::ofstream(path) << "not json";
   EXPECT_THROW(TuningDb::load(path), std::runtime_error);
-  std::filesystem::remove(path);
 }
 
 }  // namespace

@@ -57,3 +57,17 @@ plant(too_much_smem_kernel [=[#define THREADS_Y TILE
 ]=] [=[#define THREADS_Y TILE
 #define SHMEM3 (300 * 1024)
 ]=])
+# A tunable macro beyond the contract's: phase 3's loop unrolled by UNROLL (#ifndef-guarded, so a
+# parameter in every program), through _Pragma and a stringizing macro, as the contract advises.
+plant(unrolled_kernel [=[  for (int m = 0; m < TILE; ++m) best = min(best, col]=]
+                      [=[#ifndef UNROLL
+#define UNROLL 4
+#endif
+#define FW_STRINGIZE(x) #x
+#define FW_UNROLL(n) _Pragma(FW_STRINGIZE(unroll n))
+  FW_UNROLL(UNROLL)
+  for (int m = 0; m < TILE; ++m) best = min(best, col]=])
+# More threads per block than any GPU launches: a kernel that cannot run at any n.
+plant(too_many_threads_kernel [=[#define THREADS_Y TILE
+]=] [=[#define THREADS_Y (2 * TILE)
+]=])

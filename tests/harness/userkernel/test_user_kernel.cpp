@@ -10,6 +10,7 @@
 #include "core/cubin.hpp"
 #include "harness/pipeline/pipeline.hpp"
 #include "harness/userkernel/user_kernel.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 namespace apsp::harness {
 namespace {
@@ -24,17 +25,12 @@ const std::string kPlanted =
 class UserKernelTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    cache_ = fs::temp_directory_path() /
-             fmt::format("apsp-kernel-cache-{}-{}", getpid(),
-                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(cache_);
+    cache_ = scratch_.path() / "cache";
     options_.cache_dir = cache_.string();
   }
-  void TearDown() override { fs::remove_all(cache_); }
 
-  CompiledKernel compile(const std::string& path, const Config& macros = {},
-                         const std::vector<std::string>& params = {}) {
-    return compile_kernel(read_kernel_source(path), macros, params, options_);
+  CompiledKernel compile(const std::string& path, const Config& macros = {}) {
+    return compile_kernel(read_kernel_source(path), macros, options_);
   }
   // The message of the ContractError compiling `path` throws.
   std::string contract_error(const std::string& path, const Config& macros = {}) {
@@ -47,6 +43,7 @@ class UserKernelTest : public ::testing::Test {
     return "";
   }
 
+  test::ScratchDir scratch_;
   fs::path cache_;
   CompileOptions options_;
 };
@@ -138,13 +135,27 @@ TEST_F(UserKernelTest, EachContractViolationIsNamed) {
 
 TEST_F(UserKernelTest, AParamTheFileDoesNotUseIsNamed) {
   try {
-    compile(kExamples + "fw32.cu", {}, {"UNROLL"});
+    UserKernel k(read_kernel_source(kExamples + "fw32.cu"), {parse_kernel_param("UNROLL=1:4")},
+                 options_);
     FAIL() << "compiled";
   } catch (const ContractError& e) {
     EXPECT_NE(std::string(e.what()).find("--param UNROLL: the file has no macro UNROLL"),
               std::string::npos)
         << e.what();
   }
+  // THREADS_X is fw32's, but fixed by a bare #define: no parameter either.
+  try {
+    UserKernel k(read_kernel_source(kExamples + "fw32.cu"), {parse_kernel_param("THREADS_X=8")},
+                 options_);
+    FAIL() << "compiled";
+  } catch (const ContractError& e) {
+    EXPECT_NE(std::string(e.what()).find("--param THREADS_X: the file fixes THREADS_X"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_NE(contract_error(kExamples + "fw32.cu", {{"UNROLL", 2}})
+                .find("UNROLL=2 was asked, but the file has no macro UNROLL"),
+            std::string::npos);
 }
 
 TEST_F(UserKernelTest, AUserKernelIsAVariantWithAnyValue) {
