@@ -52,8 +52,8 @@ void describe_tuned_request(std::string& out, const Plan& p, const Request& r,
     line(out, "    {}", l);
 }
 
-// The sizes the plan leaves a request out at (the added baseline above baseline_max_n), in one
-// line; nothing when it runs at every size.
+// The sizes the plan leaves a request out at (the baseline not asked for by name, above
+// baseline_max_n), in one line; nothing when it runs at every size.
 void describe_left_out(std::string& out, const Plan& p, const Request& r) {
   std::vector<int> left_out;
   for (int n : p.sizes)
