@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 #include "bench/gbench_report.hpp"
 #include "core/atomic_file.hpp"
@@ -170,16 +169,29 @@ void check_outputs(const Options& o) {
   check_distinct_files(files);
 }
 
+// --tuned and --baseline, read and checked whole before anything else (the dry run too);
+// throws std::invalid_argument, one line naming the option and the file.
+void read_inputs(const Options& o, Results& baseline, TuningDb& tuned) {
+  try {
+    if (!o.tuned.empty()) {
+      std::string note;
+      tuned = TuningDb::load_existing(o.tuned, &note);
+      if (!note.empty()) fmt::print("{}\n", note);
+    }
+  } catch (const std::runtime_error& e) {  // its line starts with the file's name
+    throw std::invalid_argument(fmt::format("--tuned {}", e.what()));
+  }
+  try {
+    if (!o.baseline.empty()) baseline = load_results(o.baseline);
+  } catch (const std::runtime_error& e) {
+    throw std::invalid_argument(fmt::format("--baseline {}", e.what()));
+  }
+}
+
 // The plan from the options; throws std::invalid_argument (one line) on bad input.
 void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
   harness::Plan& p = o.plan;
-  if (!o.tuned.empty()) {
-    if (access(o.tuned.c_str(), R_OK) != 0)
-      throw std::invalid_argument(fmt::format("--tuned {}: cannot read", o.tuned));
-    std::string note;
-    tuned = TuningDb::load(o.tuned, &note);
-    if (!note.empty()) fmt::print("{}\n", note);
-  }
+  read_inputs(o, baseline, tuned);
   if (o.variants.empty() && o.configs.empty()) o.variants = "all";
   p.requests = harness::select_requests(o.variants, o.configs);
   // A kernel runs at its file's values unless a --config names it: then as asked (as tuned).
@@ -198,15 +210,6 @@ void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
   harness::check_weights(p);
   p.gpus = harness::parse_gpu_counts(o.gpus);
   p.transport = o.transport;
-  if (!o.baseline.empty()) {
-    std::ifstream in(o.baseline);
-    if (!in) throw std::invalid_argument(fmt::format("--baseline {}: cannot open", o.baseline));
-    try {
-      baseline = results_from_json(nlohmann::json::parse(in));
-    } catch (const std::exception& e) {
-      throw std::invalid_argument(fmt::format("--baseline {}: {}", o.baseline, e.what()));
-    }
-  }
   harness::add_baseline(p, !o.baseline.empty());
   p.sampling.flush_l2 = !o.warm;
 }
@@ -306,10 +309,12 @@ std::optional<harness::TunedSource> tuned_source(const Options& o, const TuningD
 }
 
 // The dry run's plan on stdout; exit 1 with one line when a --kernel cannot run at any n of it
-// on the dry run's device (its threads or shared memory), else 0.
+// on the dry run's device (its threads or shared memory), or when a size does not fit that
+// device's memory (a real run there refuses the plan), else 0.
 int dry_run(const Options& o, const TuningDb& tuned_db) {
+  bool fits = true;
   fmt::print("{}", harness::describe_plan(
-                       o.plan, harness::PlanNotes{tuned_source(o, tuned_db), std::nullopt}));
+                       o.plan, harness::PlanNotes{tuned_source(o, tuned_db), std::nullopt}, &fits));
   std::string assumed;
   const DeviceInfo dev = harness::dry_run_device(assumed);
   for (const Variant* v : o.user_kernels.variants) {
@@ -323,7 +328,11 @@ int dry_run(const Options& o, const TuningDb& tuned_db) {
       return kExitFailed;
     }
   }
-  return 0;
+  if (fits) return 0;
+  fmt::print(stderr,
+             "apsp_bench: the plan does not fit the device's memory (see the plan's warnings): a "
+             "run there refuses it\n");
+  return kExitFailed;
 }
 
 // The command line: CLI11's options, then the extras, which only Google Benchmark's --benchmark_*

@@ -12,6 +12,7 @@
 #include <iostream>
 #include <new>
 #include <optional>
+#include <system_error>
 
 #include "core/memory.hpp"
 
@@ -91,8 +92,13 @@ Doing::~Doing() {
 
 std::string failure_text(const std::exception& e) {
   const bool memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
+  const auto* system = dynamic_cast<const std::system_error*>(&e);
   std::string line;
-  if (memory) {
+  if (system && std::ferror(stdout)) {
+    // A print to a standard output that failed (fmt::print says "cannot write to file").
+    line =
+        fmt::format("cannot write to standard output: {}", std::strerror(system->code().value()));
+  } else if (memory) {
     const MemoryLimit left = available_memory();
     const std::string needed = failed_while && failed_while->bytes
                                    ? fmt::format("{} needed; ", human_bytes(failed_while->bytes))
@@ -141,14 +147,24 @@ ProbeArgument probe_argument(int argc, const char* const* argv, const char* prog
   return {arg, std::nullopt};
 }
 
+namespace {
+
+void say_standard_output_failed(const char* name, int error) {
+  std::fprintf(stderr, "%s: cannot write to standard output%s%s\n", name, error ? ": " : "",
+               error ? std::strerror(error) : "");
+}
+
+}  // namespace
+
 int finish_standard_output(const char* name, int rc) {
   std::cout.flush();
   errno = 0;
   const bool flushed = std::fflush(stdout) == 0;
   const int e = errno;
   if (flushed && !std::ferror(stdout) && std::cout.good()) return rc;
-  std::fprintf(stderr, "%s: cannot write to standard output%s%s\n", name, e ? ": " : "",
-               e ? std::strerror(e) : "");
+  // A program that failed has said why in its one line (its own write to standard output among
+  // the causes); this line is for one that would have succeeded.
+  if (rc == kExitOk) say_standard_output_failed(name, e);
   return kExitFailed;
 }
 

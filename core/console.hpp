@@ -92,8 +92,10 @@ class Doing {
 };
 
 // The one line for an exception caught at the top of a program (without the program's name):
-// std::bad_alloc as "out of memory while ..., N needed; M available (source)", others as their
-// message, after what was being done when the exception left a Doing scope.
+// std::bad_alloc as "out of memory while ..., N needed; M available (source)", a
+// std::system_error once standard output has failed (a print that threw) as "cannot write to
+// standard output: why", others as their message, after what was being done when the exception
+// left a Doing scope.
 std::string failure_text(const std::exception& e);
 
 // A program's main(): run(argc, argv), with any exception that reaches it printed as one line
@@ -101,8 +103,9 @@ std::string failure_text(const std::exception& e);
 int run_program(const char* name, int (*run)(int, char**), int argc, char** argv);
 
 // A program's last word on standard output: flushed, and if any write to it failed (a full disk,
-// /dev/full, a closed pipe) one line "NAME: cannot write to standard output" and exit 1 whatever
-// `rc` was, so that output lost is never a success (--help, --list and dry runs included).
+// /dev/full, a closed pipe) exit 1 whatever `rc` was, so that output lost is never a success
+// (--help, --list and dry runs included), with one line "NAME: cannot write to standard output"
+// where `rc` was 0: a program that failed has said why in its own one line already.
 int finish_standard_output(const char* name, int rc);
 
 // The current UTC time, ISO 8601 ("2026-11-22T12:44:03Z"), for results and database entries.

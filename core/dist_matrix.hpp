@@ -11,6 +11,11 @@ namespace apsp {
 // min(c, a + b) with no overflow check; the reader guarantees real distances stay below it.
 inline constexpr int32_t kInf = 1073741823;
 
+// The largest n any program accepts (a size asked for, a results file's or a tuning database's
+// n): a matrix of 4.4 TB, beyond every GPU; what fits is checked against the device's and the
+// host's memory before any work.
+inline constexpr int kMaxN = 1 << 20;
+
 struct Edge {
   int32_t src;
   int32_t dst;

@@ -192,21 +192,15 @@ EdgeList parse_edge_list(std::string_view text, std::string_view source,
   }
 }
 
-std::string read_whole_input(const std::string& path) {
-  const std::string name = path == "-" ? "<stdin>" : path;
-  const int fd = path == "-" ? STDIN_FILENO : open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw InputError(fmt::format("{}: cannot open: {}", name, std::strerror(errno)));
-  struct Closer {
-    int fd;
-    ~Closer() {
-      if (fd != STDIN_FILENO) close(fd);
-    }
-  } closer{fd};
+namespace {
+
+// The rest of what fd holds; `name` and `kind` word the faults ("g.txt: is a folder, not an
+// edge-list file").
+std::string read_all(int fd, const std::string& name, std::string_view kind) {
   struct stat st {};
   if (fstat(fd, &st) != 0)
     throw InputError(fmt::format("{}: cannot read: {}", name, std::strerror(errno)));
-  if (S_ISDIR(st.st_mode))
-    throw InputError(fmt::format("{}: is a folder, not an edge-list file", name));
+  if (S_ISDIR(st.st_mode)) throw InputError(fmt::format("{}: is a folder, not {}", name, kind));
   // A regular file is read in one piece of its size; a pipe, a terminal or a process
   // substitution (apsp <(cmd), /dev/stdin) is streamed to its end.
   std::string s;
@@ -224,6 +218,23 @@ std::string read_whole_input(const std::string& path) {
     s.resize(used + static_cast<size_t>(got));
     if (got == 0) return s;
   }
+}
+
+}  // namespace
+
+std::string read_whole_input(const std::string& path) {
+  constexpr std::string_view kind = "an edge-list file";
+  return path == "-" ? read_all(STDIN_FILENO, "<stdin>", kind) : read_whole_file(path, kind);
+}
+
+std::string read_whole_file(const std::string& path, std::string_view kind) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw InputError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  struct Closer {
+    int fd;
+    ~Closer() { close(fd); }
+  } closer{fd};
+  return read_all(fd, path, kind);
 }
 
 EdgeList read_edge_list(const std::string& path, uint64_t max_matrix_bytes) {

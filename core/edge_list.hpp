@@ -28,6 +28,10 @@ EdgeList read_edge_list(const std::string& path, uint64_t max_matrix_bytes = 0);
 // The whole content of a file, a pipe (apsp <(cmd), /dev/stdin) or standard input ("-");
 // InputError when it cannot be read or is a folder.
 std::string read_whole_input(const std::string& path);
+// The whole content of the file at `path` ("-" is a file of that name), for any reader (the JSON
+// files too); InputError "PATH: cannot open: why", "PATH: is a folder, not KIND" or "PATH: read
+// error: why".
+std::string read_whole_file(const std::string& path, std::string_view kind);
 
 std::string format_edge_list(const EdgeList& graph);
 

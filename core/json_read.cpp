@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -122,6 +123,29 @@ std::vector<double> non_negative_list(const json& j, const std::string& where) {
   for (size_t i = 0; i < array(j, where).size(); ++i)
     out.push_back(non_negative(j[i], at(where, i)));
   return out;
+}
+
+double time_ms(const json& j, const std::string& where) {
+  const double v = non_negative(j, where);
+  if (v > kMaxTimeMs)
+    fail(where, fmt::format("{:.6g} ms is more than {:.6g} ms, the longest time a file may hold", v,
+                            kMaxTimeMs));
+  return v;
+}
+
+std::vector<double> time_list(const json& j, const std::string& where) {
+  std::vector<double> out;
+  for (size_t i = 0; i < array(j, where).size(); ++i) out.push_back(time_ms(j[i], at(where, i)));
+  return out;
+}
+
+void check_median(double median, const std::vector<double>& samples, const std::string& where) {
+  if (samples.empty()) return;
+  const auto [lo, hi] = std::minmax_element(samples.begin(), samples.end());
+  // Read back from JSON, the median of the samples is exact: a margin for a writer's rounding.
+  if (median < *lo * (1 - 1e-9) || median > *hi * (1 + 1e-9))
+    fail(where,
+         fmt::format("{:.6g} is outside its samples' range [{:.6g}, {:.6g}]", median, *lo, *hi));
 }
 
 }  // namespace apsp::json_read

@@ -44,4 +44,14 @@ int size(const json& j, const std::string& where);  // n: 1 .. INT32_MAX
 double non_negative(const json& j, const std::string& where);
 std::vector<double> non_negative_list(const json& j, const std::string& where);
 
+// The longest time a file may hold: 1e9 ms, 11.6 days, where a solve at the largest n takes
+// hours; beyond it a value is refused, so that no table shows a 300-digit cell.
+inline constexpr double kMaxTimeMs = 1e9;
+// A time in ms: finite, >= 0 and at most kMaxTimeMs.
+double time_ms(const json& j, const std::string& where);
+std::vector<double> time_list(const json& j, const std::string& where);
+// Fails at `where` unless `median` lies within the range of `samples` (when there are any):
+// a median is of its samples.
+void check_median(double median, const std::vector<double>& samples, const std::string& where);
+
 }  // namespace apsp::json_read

@@ -2,9 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
 #include <stdexcept>
+#include <tuple>
 
 #include "core/console.hpp"
+#include "core/edge_list.hpp"
 #include "core/json_read.hpp"
 
 namespace apsp {
@@ -96,6 +100,19 @@ namespace {
 
 namespace jr = json_read;
 
+// `v` at most `most`; else one line naming the field and the limit (results.hpp).
+void check_at_most(double v, double most, const std::string& where, const char* what) {
+  if (v > most)
+    jr::fail(where, fmt::format("{:.6g} is more than {:.6g}, the most {} may be", v, most, what));
+}
+
+// A rate (updates/s): finite, >= 0 and at most kMaxRate.
+double rate(const json& j, const std::string& where) {
+  const double v = jr::non_negative(j, where);
+  check_at_most(v, kMaxRate, where, "a rate in updates/s");
+  return v;
+}
+
 Context context_from_json(const json& c) {
   Context context;
   context.device = jr::object(jr::member(c, "device", "/context"), "/context/device");
@@ -108,7 +125,7 @@ Context context_from_json(const json& c) {
   if (c.contains("argv")) context.argv = jr::string_list(c["argv"], "/context/argv");
   if (c.contains("ceiling_updates_per_s"))
     context.ceiling_updates_per_s =
-        jr::non_negative(c["ceiling_updates_per_s"], "/context/ceiling_updates_per_s");
+        rate(c["ceiling_updates_per_s"], "/context/ceiling_updates_per_s");
   if (c.contains("gpus")) {
     const json& gpus = jr::array(c["gpus"], "/context/gpus");
     for (size_t i = 0; i < gpus.size(); ++i)
@@ -117,7 +134,7 @@ Context context_from_json(const json& c) {
   }
   if (c.contains("ceiling_u16_updates_per_s"))  // absent in files from before the 16-bit path
     context.ceiling_u16_updates_per_s =
-        jr::non_negative(c["ceiling_u16_updates_per_s"], "/context/ceiling_u16_updates_per_s");
+        rate(c["ceiling_u16_updates_per_s"], "/context/ceiling_u16_updates_per_s");
   return context;
 }
 
@@ -132,7 +149,10 @@ GraphDesc graph_from_json(const json& x, const std::string& where) {
   graph.kind = jr::optional_string(g, "kind", gw);
   if (g.contains("seed"))
     graph.seed = static_cast<uint64_t>(jr::integer(g["seed"], jr::at(gw, "seed"), 0, INT64_MAX));
-  if (g.contains("density")) graph.density = jr::non_negative(g["density"], jr::at(gw, "density"));
+  if (g.contains("density")) {
+    graph.density = jr::non_negative(g["density"], jr::at(gw, "density"));
+    check_at_most(graph.density, 1.0, jr::at(gw, "density"), "an edge probability");
+  }
   if (g.contains("wmax"))
     graph.wmax = static_cast<int>(jr::integer(g["wmax"], jr::at(gw, "wmax"), 0, INT32_MAX));
   graph.file = jr::optional_string(g, "file", gw);
@@ -142,16 +162,18 @@ GraphDesc graph_from_json(const json& x, const std::string& where) {
 // The run's times and rates; the optional ones are zero when absent.
 void times_from_json(const json& x, const std::string& where, RunResult& run) {
   const auto optional_time = [&](const char* key) {
-    return x.contains(key) ? jr::non_negative(x[key], jr::at(where, key)) : 0.0;
+    return x.contains(key) ? jr::time_ms(x[key], jr::at(where, key)) : 0.0;
   };
-  run.samples_ms =
-      jr::non_negative_list(jr::member(x, "samples_ms", where), jr::at(where, "samples_ms"));
-  run.median_ms = jr::non_negative(jr::member(x, "median_ms", where), jr::at(where, "median_ms"));
+  run.samples_ms = jr::time_list(jr::member(x, "samples_ms", where), jr::at(where, "samples_ms"));
+  run.median_ms = jr::time_ms(jr::member(x, "median_ms", where), jr::at(where, "median_ms"));
   run.min_ms = optional_time("min_ms");
   run.stddev_ms = optional_time("stddev_ms");
-  run.cv = optional_time("cv");
-  run.updates_per_s = optional_time("updates_per_s");
-  run.pct_of_ceiling = optional_time("pct_of_ceiling");
+  run.cv = x.contains("cv") ? jr::non_negative(x["cv"], jr::at(where, "cv")) : 0.0;
+  run.updates_per_s =
+      x.contains("updates_per_s") ? rate(x["updates_per_s"], jr::at(where, "updates_per_s")) : 0.0;
+  run.pct_of_ceiling = x.contains("pct_of_ceiling")
+                           ? jr::non_negative(x["pct_of_ceiling"], jr::at(where, "pct_of_ceiling"))
+                           : 0.0;
   if (x.contains("speedup_vs_naive") && !x["speedup_vs_naive"].is_null())
     run.speedup_vs_naive =
         jr::non_negative(x["speedup_vs_naive"], jr::at(where, "speedup_vs_naive"));
@@ -161,13 +183,12 @@ void times_from_json(const json& x, const std::string& where, RunResult& run) {
                   jr::non_negative(x["speedup_ci95"][1], jr::at(where, "speedup_ci95/1"))};
   if (x.contains("cuda_graph_median_ms"))
     run.graph_median_ms =
-        jr::non_negative(x["cuda_graph_median_ms"], jr::at(where, "cuda_graph_median_ms"));
+        jr::time_ms(x["cuda_graph_median_ms"], jr::at(where, "cuda_graph_median_ms"));
   if (x.contains("phases_ms") && x["phases_ms"].is_object()) {
     const json& p = x["phases_ms"];
     const auto phase = [&](const char* key) {
-      return p.contains(key)
-                 ? jr::non_negative(p[key], jr::at(where, std::string("phases_ms/") + key))
-                 : 0.0;
+      return p.contains(key) ? jr::time_ms(p[key], jr::at(where, std::string("phases_ms/") + key))
+                             : 0.0;
     };
     run.phases_ms = std::array<double, 4>{phase("other"), phase("1"), phase("2"), phase("3")};
   }
@@ -216,6 +237,7 @@ void check_run(const RunResult& run, const Context& context, const std::string& 
   const bool timed = !run.error && run.verified != "FAILED" && !run.samples_ms.empty();
   if (timed && run.median_ms <= 0)
     jr::fail(jr::at(where, "median_ms"), "a timed run's median must be positive");
+  if (timed) jr::check_median(run.median_ms, run.samples_ms, jr::at(where, "median_ms"));
   // The ceiling is the device's measured top rate: a run above it beyond noise means the
   // ceiling or the time in this file is wrong, and every share and plot of it would mislead.
   if (timed && run.pct_of_ceiling > kMaxPctOfCeiling)
@@ -228,19 +250,69 @@ void check_run(const RunResult& run, const Context& context, const std::string& 
                          kMaxPctOfCeiling));
 }
 
+// The rates and ratios within their limits (results.hpp), the interval in order.
+void check_ratios(const RunResult& run, const std::string& where) {
+  check_at_most(run.cv, kMaxCv, jr::at(where, "cv"), "a coefficient of variation");
+  const char* speedup = "a speedup";
+  if (run.speedup_vs_naive)
+    check_at_most(*run.speedup_vs_naive, kMaxSpeedup, jr::at(where, "speedup_vs_naive"), speedup);
+  if (const auto& ci = run.speedup_ci95) {
+    check_at_most(ci->first, kMaxSpeedup, jr::at(where, "speedup_ci95/0"), speedup);
+    check_at_most(ci->second, kMaxSpeedup, jr::at(where, "speedup_ci95/1"), speedup);
+    if (ci->first > ci->second)
+      jr::fail(jr::at(where, "speedup_ci95"),
+               fmt::format("[{:.6g}, {:.6g}] is not an interval", ci->first, ci->second));
+  }
+  if (const auto& e = run.parallel_efficiency; e && !(*e > 0 && *e <= kMaxParallelEfficiency))
+    jr::fail(jr::at(where, "parallel_efficiency"),
+             fmt::format("{:.6g} is not in (0, {}]: t(1) / (gpus x t(gpus)) is neither zero nor "
+                         "far beyond linear",
+                         *e, kMaxParallelEfficiency));
+}
+
+void check_verified(const RunResult& run, const std::string& where) {
+  if (std::find_if(kVerifiedValues.begin(), kVerifiedValues.end(),
+                   [&](const char* v) { return run.verified == v; }) != kVerifiedValues.end())
+    return;
+  jr::fail(jr::at(where, "verified"),
+           fmt::format("\"{}\" is not one of \"{}\"", escaped(run.verified),
+                       fmt::join(kVerifiedValues, "\", \"")));
+}
+
 RunResult run_from_json(const json& x, const std::string& where, const Context& context) {
   RunResult run;
   run.variant = jr::string(jr::member(x, "variant", where), jr::at(where, "variant"));
   run.config = jr::config(jr::member(x, "config", where), jr::at(where, "config"));
   run.name = x.contains("name") ? jr::string(x["name"], jr::at(where, "name")) : run.variant;
-  run.n = jr::size(jr::member(x, "n", where), jr::at(where, "n"));
+  run.n = static_cast<int>(jr::integer(jr::member(x, "n", where), jr::at(where, "n"), 1, kMaxN));
   run.graph = graph_from_json(x, where);
   run.verified = jr::string(jr::member(x, "verified", where), jr::at(where, "verified"));
+  check_verified(run, where);
   times_from_json(x, where, run);
   device_memory_from_json(x, where, run);
   extras_from_json(x, where, run);
   check_run(run, context, where);
+  check_ratios(run, where);
   return run;
+}
+
+// Each run once: two runs of the same name, label, n, GPU count and graph would share a table
+// cell, and a comparison would pair either.
+void check_distinct(const std::vector<RunResult>& runs) {
+  using Key = std::tuple<std::string, std::optional<std::string>, int, int, std::string, uint64_t,
+                         double, int, std::string>;
+  std::map<Key, size_t> seen;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const RunResult& r = runs[i];
+    const GraphDesc& g = r.graph;
+    const auto [first, fresh] = seen.emplace(
+        Key{r.name, r.label, r.n, r.gpus, g.kind, g.seed, g.density, g.wmax, g.file}, i);
+    if (!fresh)
+      jr::fail(jr::at("/runs", i),
+               fmt::format("the same run as /runs/{} ({} at n = {} on {} GPU(s), the same "
+                           "graph): each run appears once",
+                           first->second, escaped(r.label.value_or(r.name)), r.n, r.gpus));
+  }
 }
 
 }  // namespace
@@ -265,7 +337,23 @@ Results results_from_json(const json& j) {
     const std::string where = jr::at("/runs", i);
     r.runs.push_back(run_from_json(jr::object(runs[i], where), where, r.context));
   }
+  check_distinct(r.runs);
   return r;
+}
+
+Results load_results(const std::string& path) {
+  const std::string text = read_whole_file(path, "a results file");
+  json j;
+  try {
+    j = jr::parse(text);
+  } catch (const std::runtime_error&) {
+    throw std::runtime_error(fmt::format("{}: not a results file (not JSON)", path));
+  }
+  try {
+    return results_from_json(j);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(fmt::format("{}: {}", path, e.what()));
+  }
 }
 
 }  // namespace apsp

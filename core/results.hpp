@@ -21,6 +21,20 @@ inline constexpr const char* kResultsSchema = "apsp-bench/1";
 inline constexpr double kMaxPctOfCeiling = 105.0;
 // The most GPUs one run may name (--gpus): more than any host holds.
 inline constexpr int kMaxGpus = 64;
+// What a reader takes as a value some run could have; beyond it the file is refused, so that no
+// table shows a 300-digit cell. A time (a sample, a median, a phase): json_read::kMaxTimeMs. A
+// rate (updates/s, a ceiling): at most 1e17, thousands of H200s' ceilings. A speedup: at most
+// 1e6. A parallel efficiency: above 0 and at most 1.5 (a little more than linear: caches). A
+// coefficient of variation: at most 1000.
+inline constexpr double kMaxRate = 1e17;
+inline constexpr double kMaxSpeedup = 1e6;
+inline constexpr double kMaxParallelEfficiency = 1.5;
+inline constexpr double kMaxCv = 1000;
+// What `verified` may say (harness/measure/workbench.hpp, harness/pipeline): the CPU reference,
+// the certificate, the naive variant's output, naive itself against its own output, FAILED, or
+// skipped.
+inline constexpr std::array<const char*, 6> kVerifiedValues = {
+    "cpu-reference", "certificate", "naive", "baseline", "FAILED", "skipped"};
 
 struct GraphDesc {
   std::string kind = "random";  // generator kind, or "file"
@@ -94,8 +108,14 @@ nlohmann::json device_json(const DeviceInfo& d);
 nlohmann::json to_json(const Context& c);
 nlohmann::json to_json(const Results& r);
 // Throws std::runtime_error with one line when the JSON is not a results file of this schema,
-// or holds a value no run can have ("/runs/3/n: 1e+20 is not an integer in [1, 2147483647]",
-// negative or non-finite times, a share of the ceiling above kMaxPctOfCeiling).
+// or holds a value no run can have ("/runs/3/n: 1e+20 is not an integer in [1, 1048576]",
+// negative, non-finite or absurd times and rates (the limits above), a median outside its
+// samples' range, a share of the ceiling above kMaxPctOfCeiling, a `verified` not in
+// kVerifiedValues), or the same run twice: the same name (variant and config), label, n, GPU
+// count and graph.
 Results results_from_json(const nlohmann::json& j);
+// The results file at `path`, read and checked as above; std::runtime_error, one line that
+// starts with the path ("r.json: /runs/3/median_ms: ..."), when it cannot be read or is refused.
+Results load_results(const std::string& path);
 
 }  // namespace apsp

@@ -124,12 +124,26 @@ std::string render_text(const Grid& g) {
   return out;
 }
 
+std::string markdown_cell(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|' || c == '\\') out += '\\';
+    const auto u = static_cast<unsigned char>(c);
+    out += u < 0x20 || u == 0x7f ? ' ' : c;
+  }
+  return out;
+}
+
 std::string render_markdown(const Grid& g) {
   if (g.empty()) return "";
   std::string out;
   auto line = [&](const std::vector<std::string>& row) {
     out += "|";
-    for (const std::string& c : row) out += " " + c + " |";
+    for (const std::string& c : row) {
+      out += ' ';
+      out += markdown_cell(c);
+      out += " |";
+    }
     out += "\n";
   };
   line(g[0]);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/results.hpp"
@@ -20,7 +21,12 @@ Grid detail_grid(const Results& r);
 // the line under a results file's tables; "" when neither was measured.
 std::string ceilings_line(const Context& c);
 
-std::string render_text(const Grid& g);      // columns padded with spaces
-std::string render_markdown(const Grid& g);  // first column left-aligned, the rest right-aligned
+std::string render_text(const Grid& g);  // columns padded with spaces
+// First column left-aligned, the rest right-aligned; every cell through markdown_cell.
+std::string render_markdown(const Grid& g);
+// `text` as one markdown table cell: `|` and `\` escaped with a backslash, and each control
+// character (a newline, a tab) a space, so that a run's name from a file cannot end the cell,
+// the row or the table.
+std::string markdown_cell(std::string_view text);
 
 }  // namespace apsp

@@ -1,15 +1,16 @@
 #include "core/tuning_db.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
+#include <cerrno>
 #include <cmath>
-#include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "core/atomic_file.hpp"
 #include "core/console.hpp"
+#include "core/edge_list.hpp"
 #include "core/json_read.hpp"
 
 namespace apsp {
@@ -38,7 +39,7 @@ TuningEntry entry_from_json(const json& x, bool v1, const std::string& where) {
   TuningEntry e;
   e.device = device_model_from_json(field("device"), jr::at(where, "device"));
   e.variant = text(x, "variant", where);
-  e.n = jr::size(field("n"), jr::at(where, "n"));
+  e.n = static_cast<int>(jr::integer(field("n"), jr::at(where, "n"), 1, kMaxN));
   e.config = jr::config(field("config"), jr::at(where, "config"));
   e.name = text(x, "name", where);
   e.status = text(x, "status", where);
@@ -47,11 +48,12 @@ TuningEntry entry_from_json(const json& x, bool v1, const std::string& where) {
              fmt::format("\"{}\" is not ok, failed or rejected", escaped(e.status)));
   e.reason = jr::optional_string(x, "reason", where);
   if (x.contains("samples_ms"))
-    e.samples_ms = jr::non_negative_list(x["samples_ms"], jr::at(where, "samples_ms"));
+    e.samples_ms = jr::time_list(x["samples_ms"], jr::at(where, "samples_ms"));
   if (x.contains("median_ms"))
-    e.median_ms = jr::non_negative(x["median_ms"], jr::at(where, "median_ms"));
+    e.median_ms = jr::time_ms(x["median_ms"], jr::at(where, "median_ms"));
   if (e.status == "ok" && !(e.median_ms > 0))
     jr::fail(jr::at(where, "median_ms"), "an ok entry's median must be positive");
+  if (e.status == "ok") jr::check_median(e.median_ms, e.samples_ms, jr::at(where, "median_ms"));
   e.date = jr::optional_string(x, "date", where);
   if (v1) {  // /1 recorded neither: such entries match no graph and no build
     e.graph = {"unknown", 0, 0};
@@ -88,10 +90,13 @@ bool TuningMatch::accepts(const TuningEntry& e) const {
 }
 
 TuningDb TuningDb::load(const std::string& path, std::string* note) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return TuningDb{};
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  return parse(text, path, note);
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0 && errno == ENOENT) return TuningDb{};
+  return load_existing(path, note);
+}
+
+TuningDb TuningDb::load_existing(const std::string& path, std::string* note) {
+  return parse(read_whole_file(path, "a tuning database"), path, note);
 }
 
 TuningDb TuningDb::parse(std::string_view text, const std::string& source, std::string* note) {

@@ -71,9 +71,13 @@ struct TuningMatch {
 
 class TuningDb {
  public:
-  // An absent file is an empty database; a malformed one throws std::runtime_error (one line).
-  // A file of schema "apsp-tuning/1" is migrated; `note` (if given) then says so in one line.
+  // An absent file is an empty database (the tuner's first search makes it); anything else
+  // load_existing reads.
   static TuningDb load(const std::string& path, std::string* note = nullptr);
+  // A file that must be there: one that cannot be read (absent, not permitted, a folder) or is
+  // malformed throws std::runtime_error, one line that starts with the path. A file of schema
+  // "apsp-tuning/1" is migrated; `note` (if given) then says so in one line.
+  static TuningDb load_existing(const std::string& path, std::string* note = nullptr);
   // The same from a file's text; `source` names it in messages (load and the fuzz target use it).
   static TuningDb parse(std::string_view text, const std::string& source,
                         std::string* note = nullptr);

@@ -33,6 +33,23 @@ std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
+// The plotting script the user named (APSP_PLOT_SCRIPT), if any. One that is not there is a
+// refusal before any work, not a report without plots: std::runtime_error, one line.
+std::optional<std::string> named_plot_script() {
+  namespace fs = std::filesystem;
+  const char* env = std::getenv("APSP_PLOT_SCRIPT");
+  if (!env || !*env) return std::nullopt;
+  std::error_code ec;
+  const fs::file_status st = fs::status(env, ec);
+  if (!fs::is_regular_file(st))
+    throw std::runtime_error(fmt::format(
+        "APSP_PLOT_SCRIPT={}: {} (unset it for the default plotting script)", escaped(env),
+        fs::exists(st)                                     ? "not a file"
+        : ec && ec != std::errc::no_such_file_or_directory ? ec.message()
+                                                           : "no such file"));
+  return env;
+}
+
 // The plotting script, found from where this program is rather than from a path compiled in,
 // so that an installed or moved build works: beside the program (the build tree copies it
 // there), or in ../share/apsp-kernel-lab (cmake --install). APSP_PLOT_SCRIPT overrides both.
@@ -40,11 +57,7 @@ std::string shell_quote(const std::string& s) {
 std::string find_plot_script(std::string& why) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (const char* env = std::getenv("APSP_PLOT_SCRIPT"); env && *env) {
-    if (fs::is_regular_file(env, ec)) return env;
-    why = fmt::format("APSP_PLOT_SCRIPT={} is not a file", env);
-    return "";
-  }
+  if (const std::optional<std::string> named = named_plot_script()) return *named;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (ec) {
     why = "plot_results.py not found: /proc/self/exe cannot be read (set APSP_PLOT_SCRIPT)";
@@ -162,12 +175,18 @@ Loaded load_all(const Options& o) {
   if (o.files.empty()) throw std::runtime_error("no results files given (see --help)");
   if (o.out_dir.empty() && o.format.empty())
     throw std::runtime_error("give --out DIR or --format md|csv|json");
-  if (!o.out_dir.empty()) check_report_files(o);
+  if (!o.out_dir.empty()) {
+    check_report_files(o);
+    named_plot_script();
+  }
   Loaded l;
   for (const std::string& f : o.files) l.inputs.push_back(load(f));
   if (!o.db_path.empty()) {
-    if (!std::filesystem::exists(o.db_path)) throw std::runtime_error(o.db_path + ": cannot open");
-    l.db = TuningDb::load(o.db_path);
+    try {
+      l.db = TuningDb::load_existing(o.db_path);
+    } catch (const std::runtime_error& e) {
+      throw std::runtime_error(fmt::format("--db {}", e.what()));
+    }
   }
   return l;
 }

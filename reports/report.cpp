@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -66,21 +65,9 @@ Grid matrix(const Input& in, F cell) {
 }  // namespace
 
 Input load(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw std::runtime_error(fmt::format("{}: cannot open", path));
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(f);
-  } catch (const nlohmann::json::exception&) {
-    throw std::runtime_error(fmt::format("{}: not a results file (not JSON)", path));
-  }
   Input in;
   in.path = path;
-  try {
-    in.results = results_from_json(j);
-  } catch (const std::exception& e) {
-    throw std::runtime_error(fmt::format("{}: {}", path, e.what()));
-  }
+  in.results = load_results(path);
   in.has_baseline =
       std::any_of(in.results.runs.begin(), in.results.runs.end(),
                   [](const RunResult& r) { return r.variant == "naive" && usable(r); });
@@ -213,7 +200,7 @@ std::string render_csv(const Grid& g) {
   for (const auto& row : g) {
     for (size_t c = 0; c < row.size(); ++c) {
       const std::string& v = row[c];
-      const bool quote = v.find_first_of(",\"\n") != std::string::npos;
+      const bool quote = v.find_first_of(",\"\n\r") != std::string::npos;
       std::string esc = v;
       if (quote) {
         esc.clear();

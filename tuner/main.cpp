@@ -103,7 +103,8 @@ void add_options(CLI::App& app, Options& o) {
 
 // The search as a plan: each variant at each size, on the options' graph. Returns the exit
 // code: 1, with one line, when no point of a --kernel's search can run at any size on the dry
-// run's device (its threads or shared memory), else 0.
+// run's device (its threads or shared memory), or when a size does not fit that device's
+// memory, else 0.
 int print_dry_run(const std::vector<const Variant*>& variants, const std::vector<int>& sizes,
                   const Options& o) {
   harness::Plan plan;
@@ -115,7 +116,8 @@ int print_dry_run(const std::vector<const Variant*>& variants, const std::vector
     plan.requests.push_back(harness::Request{v, std::nullopt});
     notes.searches->push_back(harness::search_space(*v, o.tune));
   }
-  fmt::print("{}", harness::describe_plan(plan, notes));
+  bool fits = true;
+  fmt::print("{}", harness::describe_plan(plan, notes, &fits));
   std::string assumed;
   const DeviceInfo dev = harness::dry_run_device(assumed);
   for (size_t i = 0; i < variants.size(); ++i) {
@@ -128,7 +130,9 @@ int print_dry_run(const std::vector<const Variant*>& variants, const std::vector
       return kExitFailed;
     }
   }
-  return 0;
+  if (fits) return 0;
+  fmt::print(stderr, "tuner: a size does not fit the device's memory (see the plan's warnings)\n");
+  return kExitFailed;
 }
 
 void print_leaderboard(const harness::Leaderboard& b, const std::string& db) {
@@ -264,6 +268,19 @@ void check_outputs(const Options& o) {
   check_distinct_files(files);
 }
 
+// --db, read and checked whole (the dry run too): a search starts an absent one, --emit-policy
+// alone needs it there. Throws std::invalid_argument, one line naming the option and the file.
+TuningDb read_database(const std::string& path, bool searching) {
+  try {
+    std::string note;
+    TuningDb db = searching ? TuningDb::load(path, &note) : TuningDb::load_existing(path, &note);
+    if (!note.empty()) fmt::print("{}\n", note);
+    return db;
+  } catch (const std::runtime_error& e) {  // its line starts with the file's name
+    throw std::invalid_argument(fmt::format("--db {}", e.what()));
+  }
+}
+
 // The search checked and its database loaded; returns the exit code to stop with (2: bad input),
 // or nothing to go on.
 std::optional<int> prepare(Options& o, const CLI::App& app, Search& s) {
@@ -277,9 +294,7 @@ std::optional<int> prepare(Options& o, const CLI::App& app, Search& s) {
     s.variants = searched_variants(o, app);
     if (!s.variants.empty())
       check_output_path(o.db, "--db");  // a search writes it after every point
-    std::string note;
-    s.db = TuningDb::load(o.db, &note);
-    if (!note.empty()) fmt::print("{}\n", note);
+    s.db = read_database(o.db, !s.variants.empty());
   } catch (const harness::CompileError& e) {
     fmt::print(stderr, "{}\n", harness::compile_failure_text("tuner", e));
     return kExitRefused;

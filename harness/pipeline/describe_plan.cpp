@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include "core/device_info.hpp"
+#include "core/memory.hpp"
 #include "core/precision.hpp"
 #include "harness/measure/workbench.hpp"
 #include "harness/multigpu/distributed.hpp"
@@ -50,10 +52,24 @@ void describe_tuned_request(std::string& out, const Plan& p, const Request& r,
     line(out, "    {}", l);
 }
 
-// Per size: the config the request runs, where it comes from, and what stops it.
+// The sizes the plan leaves a request out at (the baseline not asked for by name, above
+// baseline_max_n), in one line; nothing when it runs at every size.
+void describe_left_out(std::string& out, const Plan& p, const Request& r) {
+  std::vector<int> left_out;
+  for (int n : p.sizes)
+    if (!runs_at(p, r, n)) left_out.push_back(n);
+  if (left_out.empty()) return;
+  line(out,
+       "    not run at n = {}: the baseline, not asked for by name, is not timed above n = {} "
+       "(its n^3 steps would take minutes); no speedups there, the share of the ceiling stands in",
+       fmt::join(left_out, ", "), p.baseline_max_n);
+}
+
+// Per size it runs at: the config the request runs, where it comes from, and what stops it.
 void describe_request_sizes(std::string& out, const Plan& p, const Request& r,
                             const DeviceInfo& dev) {
   for (int n : p.sizes) {
+    if (!runs_at(p, r, n)) continue;
     const DefaultChoice d =
         r.config ? DefaultChoice{*r.config, "asked"} : default_config(*r.variant, n, &dev);
     const std::string why = r.variant->check(d.config, n, dev);
@@ -67,18 +83,47 @@ void describe_request_sizes(std::string& out, const Plan& p, const Request& r,
   }
 }
 
-// Per size: the reference, and the device memory on one GPU and on each count of several.
-void describe_sizes(std::string& out, const Plan& p) {
+// The memory the device the dry run plans for has, as a real run checks it: this GPU's free
+// memory, or the assumed H200's whole memory.
+struct Room {
+  std::string device;  // its name
+  uint64_t device_free = 0, host_free = 0;
+  static Room of(const DeviceInfo& dev) {
+    return {dev.name, has_device() ? device_free_bytes() : dev.memory_bytes,
+            available_memory().bytes};
+  }
+};
+
+// Warning lines for size n where it does not fit, found by the real run's check (memory_problem
+// on the plan at that size alone); false when the device lacks the room (a real run there refuses
+// the plan). The host is the one the dry run runs on: a warning, not a refusal, since the real
+// run may run elsewhere.
+bool warn_about_memory(std::string& out, const Plan& p, int n, const Room& room) {
+  Plan one = p;
+  one.sizes = {n};
+  const std::string device = memory_problem(one, room.device_free, UINT64_MAX);
+  if (!device.empty()) line(out, "  warning: {} on {}: the plan does not fit", device, room.device);
+  if (const std::string host = memory_problem(one, UINT64_MAX, room.host_free); !host.empty())
+    line(out, "  warning: {} on this machine", host);
+  return device.empty();
+}
+
+// Per size: the reference, and the device memory on one GPU and on each count of several, then
+// a warning where it does not fit. False when some size does not fit the device.
+bool describe_sizes(std::string& out, const Plan& p, const Room& room) {
+  bool fits = true;
   for (int n : p.sizes) {
     std::string several;
     for (int gpus : p.gpus)
       if (gpus > 1 && multi_gpu_bytes(p, n, gpus) > 0)
-        several += fmt::format("; on {} GPUs {:.1f} MB {}", gpus, multi_gpu_bytes(p, n, gpus) / 1e6,
+        several += fmt::format("; on {} GPUs {} {}", gpus, human_bytes(multi_gpu_bytes(p, n, gpus)),
                                transport_shares_device(p.transport) ? "on the one GPU" : "per GPU");
-    line(out, "  n = {:>6}: verified against {}; device memory {:.1f} MB{}", n,
+    line(out, "  n = {:>6}: verified against {}; device memory {}{}", n,
          reference_kind(n, p.cpu_reference_max_n, p.reference, p.baseline),
-         working_set(p, n).device / 1e6, several);
+         human_bytes(working_set(p, n).device), several);
+    fits = warn_about_memory(out, p, n, room) && fits;
   }
+  return fits;
 }
 
 // The multi-GPU runs' predictions (harness/multigpu/multi_gpu_model.hpp, docs/multi-gpu.md): from
@@ -106,15 +151,23 @@ void describe_model(std::string& out, const Plan& p, const DeviceInfo& dev) {
   }
 }
 
+// The runs the plan makes: each request at each size it runs at, on each of its GPU counts.
+size_t run_count(const Plan& p) {
+  size_t runs = 0;
+  for (const Request& r : p.requests)
+    for (int n : p.sizes)
+      if (runs_at(p, r, n)) runs += gpu_counts(p, r).size();
+  return runs;
+}
+
 // apsp_bench's plan: its runs, one config per request and size.
 std::string describe_runs(const Plan& p, const PlanNotes& notes, const DeviceInfo& dev,
-                          const std::string& assumed) {
+                          const std::string& assumed, bool& fits) {
   std::string out;
   line(out,
-       "plan: {} run(s) = {} request(s) x {} size(s); samples {}..{}, at least {} s each; L2 {}",
-       p.requests.size() * p.sizes.size(), p.requests.size(), p.sizes.size(), p.sampling.min_reps,
-       p.sampling.max_reps, p.sampling.min_time_s,
-       p.sampling.flush_l2 ? "flushed before each sample" : "warm");
+       "plan: {} run(s) of {} request(s) at {} size(s); samples {}..{}, at least {} s each; L2 {}",
+       run_count(p), p.requests.size(), p.sizes.size(), p.sampling.min_reps, p.sampling.max_reps,
+       p.sampling.min_time_s, p.sampling.flush_l2 ? "flushed before each sample" : "warm");
   line(out, "graph: {}",
        p.graph.edges ? p.graph.file
                      : fmt::format("random, density {}, weights [1, {}], seed {}",
@@ -125,8 +178,9 @@ std::string describe_runs(const Plan& p, const PlanNotes& notes, const DeviceInf
       describe_tuned_request(out, p, r, notes, dev);
     else
       describe_request_sizes(out, p, r, dev);
+    describe_left_out(out, p, r);
   }
-  describe_sizes(out, p);
+  fits = describe_sizes(out, p, Room::of(dev));
   describe_model(out, p, dev);
   if (!assumed.empty()) line(out, "{}", assumed);
   return out;
@@ -154,9 +208,10 @@ void describe_search_size(std::string& out, const Variant& v, const SearchSpace&
        config_name(v.name, reference.config), reference.source);
 }
 
-// The tuner's plan: a search of each request's space at every size.
+// The tuner's plan: a search of each request's space at every size, then each size's memory
+// where it does not fit.
 std::string describe_searches(const Plan& p, const std::vector<SearchSpace>& searches,
-                              const DeviceInfo& dev, const std::string& assumed) {
+                              const DeviceInfo& dev, const std::string& assumed, bool& fits) {
   std::string out;
   line(out, "device: {}{}", dev.name, assumed.empty() ? "" : " (assumed: " + assumed + ")");
   for (size_t i = 0; i < p.requests.size(); ++i) {
@@ -174,16 +229,21 @@ std::string describe_searches(const Plan& p, const std::vector<SearchSpace>& sea
     out += '\n';
     for (int n : p.sizes) describe_search_size(out, v, s, n, dev);
   }
+  const Room room = Room::of(dev);
+  for (int n : p.sizes) fits = warn_about_memory(out, p, n, room) && fits;
   return out;
 }
 
 }  // namespace
 
-std::string describe_plan(const Plan& plan, const PlanNotes& notes) {
+std::string describe_plan(const Plan& plan, const PlanNotes& notes, bool* fits) {
   std::string assumed;
   const DeviceInfo dev = dry_run_device(assumed);
-  return notes.searches ? describe_searches(plan, *notes.searches, dev, assumed)
-                        : describe_runs(plan, notes, dev, assumed);
+  bool room = true;
+  std::string text = notes.searches ? describe_searches(plan, *notes.searches, dev, assumed, room)
+                                    : describe_runs(plan, notes, dev, assumed, room);
+  if (fits) *fits = room;
+  return text;
 }
 
 }  // namespace apsp::harness

@@ -34,7 +34,12 @@ struct PlanNotes {
   std::optional<std::vector<SearchSpace>> searches;
 };
 
-// The dry run's text, every line ending in '\n'.
-std::string describe_plan(const Plan& plan, const PlanNotes& notes = {});
+// The dry run's text, every line ending in '\n'. Only the runs a real run makes are listed (the
+// added baseline is left out above baseline_max_n, as run_plan leaves it out). Memory is in
+// human units, and a size that does not fit gets a warning line, by the real run's check
+// (memory_problem) against the device the dry run plans for: this GPU's free memory, or the
+// assumed H200's whole memory; the host's against this machine's. `fits` (if given) is set
+// false when the device lacks the memory for some size: a real run there refuses the plan.
+std::string describe_plan(const Plan& plan, const PlanNotes& notes = {}, bool* fits = nullptr);
 
 }  // namespace apsp::harness

@@ -89,11 +89,6 @@ std::string cannot_run(const Variant& v, const Config& c, int n, const Session& 
   return v.check(c, n, *s.device);
 }
 
-// The GPU counts a request runs at: the plan's for a multi-GPU variant, else one.
-std::vector<int> gpu_counts(const Plan& plan, const Request& req) {
-  return req.variant->multi_gpu ? plan.gpus : std::vector<int>{1};
-}
-
 // One request at one size on `gpus` GPUs: its config checked and verified; its samples planned.
 void verify_slot(const Plan& plan, const Request& req, int gpus, Workbench& bench, const Session& s,
                  const std::optional<TunedSource>& tuned, const Observer& obs,
@@ -155,8 +150,7 @@ void verify_size(const Plan& plan, int gpus, Workbench& bench, const Session& s,
   for (const Request& req : plan.requests) {
     const std::vector<int> counts = gpu_counts(plan, req);
     if (std::find(counts.begin(), counts.end(), gpus) == counts.end()) continue;
-    if (plan.baseline_added && req.variant->name == plan.baseline && !req.config &&
-        n > plan.baseline_max_n) {
+    if (!runs_at(plan, req, n)) {
       say(obs.note,
           fmt::format("n = {}: {} is not timed above n = {} (its n^3 steps would take minutes); no "
                       "speedups at this n, the share of the ceiling stands in",
@@ -255,6 +249,7 @@ DeviceInfo nominal_h200() {
   d.max_threads_per_block = 1024;
   d.smem_per_block_optin = 232448;
   d.smem_per_sm = 233472;
+  d.memory_bytes = 150109880320;  // as an H200 reports it (tests/fixtures/h200_bench.json)
   return d;
 }
 

@@ -49,7 +49,11 @@ std::vector<int> parse_positive_list(const std::string& text, const std::string&
 }  // namespace
 
 std::vector<int> parse_sizes(const std::string& text, const std::string& flag) {
-  return parse_positive_list(text, flag, kMaxN, "size", "n");
+  std::vector<int> sizes = parse_positive_list(text, flag, kMaxN, "size", "n");
+  for (size_t i = 0; i < sizes.size(); ++i)
+    if (std::find(sizes.begin(), sizes.begin() + i, sizes[i]) != sizes.begin() + i)
+      throw std::invalid_argument(fmt::format("{}: n = {} is given twice", flag, sizes[i]));
+  return sizes;
 }
 
 std::vector<int> parse_gpu_counts(const std::string& text) {
@@ -90,12 +94,15 @@ std::vector<Request> select_requests(const std::string& variants,
   std::vector<Request> out;
   auto add = [&](Request r) {
     auto same = [&](const Request& o) { return o.variant == r.variant && o.config == r.config; };
-    if (std::none_of(out.begin(), out.end(), same)) out.push_back(std::move(r));
+    if (const auto it = std::find_if(out.begin(), out.end(), same); it != out.end())
+      it->named = it->named || r.named;  // "all,naive": naive asked for by name
+    else
+      out.push_back(std::move(r));
   };
   std::stringstream ss(variants);
   for (std::string item; std::getline(ss, item, ',');) {
     if (item == "all") {
-      for (const Variant& v : registry()) add(Request{&v, std::nullopt});
+      for (const Variant& v : registry()) add(Request{&v, std::nullopt, false, /*named=*/false});
       continue;
     }
     const Variant* v = find_variant(item);
@@ -120,7 +127,7 @@ void add_baseline(Plan& plan, bool reuse) {
   if (asked || reuse) return;
   const Variant* base = find_variant(plan.baseline);
   if (!base) throw std::invalid_argument(fmt::format("no baseline variant '{}'", plan.baseline));
-  plan.requests.insert(plan.requests.begin(), Request{base, std::nullopt});
+  plan.requests.insert(plan.requests.begin(), Request{base, std::nullopt, false, /*named=*/false});
   plan.baseline_added = true;
 }
 
@@ -178,12 +185,17 @@ WorkingSet working_set(const Plan& plan, int n) {
   return w;
 }
 
+bool runs_at(const Plan& plan, const Request& r, int n) {
+  return r.named || r.config || r.variant->name != plan.baseline || n <= plan.baseline_max_n;
+}
+
+std::vector<int> gpu_counts(const Plan& plan, const Request& r) {
+  return r.variant->multi_gpu ? plan.gpus : std::vector<int>{1};
+}
+
 bool runs_on_one_gpu(const Plan& plan, const Request& r, int n) {
-  if (plan.baseline_added && r.variant->name == plan.baseline && !r.config &&
-      n > plan.baseline_max_n)
-    return false;
-  return !r.variant->multi_gpu ||
-         std::find(plan.gpus.begin(), plan.gpus.end(), 1) != plan.gpus.end();
+  const std::vector<int> counts = gpu_counts(plan, r);
+  return runs_at(plan, r, n) && std::find(counts.begin(), counts.end(), 1) != counts.end();
 }
 
 uint64_t multi_gpu_bytes(const Plan& plan, int n, int gpus) {

@@ -23,6 +23,10 @@ struct Request {
   const Variant* variant = nullptr;
   std::optional<Config> config;
   bool tuned = false;  // the tuning database's pick at each n, when it beats the default
+  // Asked for by its own name or config; false for one that --variant all brought in, and for
+  // the baseline added for the speedups: the baseline then runs only up to
+  // Plan::baseline_max_n (runs_at).
+  bool named = true;
 };
 
 // The graph of every size: a generator spec (num_vertices set per n), or one file (one size).
@@ -42,9 +46,10 @@ struct Plan {
   // Above the CPU range (--verify): "auto" (naive's output, the certificate above
   // kNaiveReferenceMaxN), "certificate", or a variant whose output is the reference ("naive").
   std::string reference = kAutoReference;
-  // The baseline, when added (not asked for), is timed up to this n: naive's time grows as n^3
-  // (2.77 s a solve at n = 10000 on the H200, README), so that above it one size would take
-  // minutes. Above it speedups are left out and the share of the ceiling stands in.
+  // The baseline, when not asked for by name (added, or brought in by --variant all), is timed
+  // up to this n: naive's time grows as n^3 (2.77 s a solve at n = 10000 on the H200, README),
+  // so that above it one size would take minutes. Above it speedups are left out and the share
+  // of the ceiling stands in.
   int baseline_max_n = 16384;
   SampleOptions sampling;
   // --gpus: the GPU counts each multi-GPU variant (Variant::multi_gpu) runs at, each a run of
@@ -57,11 +62,8 @@ struct Plan {
   double ceiling_s = 1.0;  // seconds spent measuring each min-plus ceiling (int32, 16-bit); 0: none
 };
 
-// The largest n any program accepts: a matrix of 4.4 TB, beyond every GPU; what fits is
-// checked against the device's and the host's memory before any work.
-inline constexpr int kMaxN = 1 << 20;
-
-// Parses "1000,2500,10000"; throws std::invalid_argument with one line on a bad value.
+// Parses "1000,2500,10000"; throws std::invalid_argument with one line on a bad value or a
+// size given twice (its runs would be the same runs twice).
 std::vector<int> parse_sizes(const std::string& text, const std::string& flag = "--n");
 
 // --gpus: "1,2,8" (sorted, without repeats) or "all" ({kAllGpus}, resolved once the device
@@ -97,6 +99,13 @@ struct WorkingSet {
 // Device: zero when no run at n is on one GPU. Host: a multi-GPU run keeps the input and
 // gathers its output on the host, two matrices more.
 WorkingSet working_set(const Plan& plan, int n);
+// Whether the plan runs request r at n: every request at every size, but the baseline not
+// asked for by name (Request::named) only up to baseline_max_n. run_plan leaves the others out,
+// and so does the dry run.
+bool runs_at(const Plan& plan, const Request& r, int n);
+// The GPU counts request r runs at, each a run of its own: the plan's for a multi-GPU variant,
+// else one.
+std::vector<int> gpu_counts(const Plan& plan, const Request& r);
 // Whether request r runs on one GPU at n (a multi-GPU variant only when --gpus lists 1; the
 // added baseline not above baseline_max_n).
 bool runs_on_one_gpu(const Plan& plan, const Request& r, int n);

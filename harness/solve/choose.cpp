@@ -39,20 +39,11 @@ Choice asked_variant(SolveRequest& r) {
 
 namespace {
 
-std::optional<TuningDb> load_db(const std::string& path, const Log& log) {
-  if (path.empty()) return std::nullopt;
-  std::string note;
-  TuningDb db = TuningDb::load(path, &note);
-  if (!note.empty() && log) log(note);
-  return db;
-}
-
 // A user kernel named alone, with a database: the tuner's pick for the kernel's source where it
 // beat the file's own values at the nearest tuned n, as apsp_bench --tuned takes it; any graph.
-std::pair<NamedConfig, std::string> tuned_user_kernel(const Variant& v, const std::string& db_path,
-                                                      const DeviceInfo& dev, int n,
-                                                      const Log& log) {
-  const TuningDb db = *load_db(db_path, log);
+std::pair<NamedConfig, std::string> tuned_user_kernel(const Variant& v, const TuningDb& db,
+                                                      const std::string& db_path,
+                                                      const DeviceInfo& dev, int n) {
   TuningMatch match;
   match.device = DeviceModel::of(dev);
   match.kernels = build_of(v, current_build()).kernels;
@@ -67,24 +58,23 @@ std::pair<NamedConfig, std::string> tuned_user_kernel(const Variant& v, const st
 // sm90_u16 where the largest edge weight lets 16 bits solve the graph exactly, else sm90; the
 // database's pick where it beat the default.
 std::pair<NamedConfig, std::string> pick(const Choice& c, const DeviceInfo& dev, int n,
-                                         int64_t max_weight, const Log& log) {
+                                         int64_t max_weight) {
   NamedConfig chosen = c.asked.value_or(NamedConfig{});
-  if (c.bare_name && !c.db_path.empty() && !chosen.variant->kernel_hash.empty())
-    return tuned_user_kernel(*chosen.variant, c.db_path, dev, n, log);
+  if (c.bare_name && c.db && !chosen.variant->kernel_hash.empty())
+    return tuned_user_kernel(*chosen.variant, *c.db, c.db_path, dev, n);
   if (c.bare_name) {
     const DefaultChoice d = default_config(*chosen.variant, n, &dev);
     chosen.config = d.config;
     return {chosen, d.source};
   }
   if (c.asked) return {chosen, "as asked"};
-  const std::optional<TuningDb> db = load_db(c.db_path, log);
-  const SolverChoice s = choose_solver(dev, n, max_weight, db ? &*db : nullptr, c.db_path);
+  const SolverChoice s = choose_solver(dev, n, max_weight, c.db.get(), c.db_path);
   return {s.chosen, s.why};
 }
 
 NamedConfig choose(const Choice& c, const DeviceInfo& dev, int n, int64_t max_weight,
                    const std::function<uint64_t(int pitch)>& beside, const Log& log) {
-  const auto [chosen, why] = pick(c, dev, n, max_weight, log);
+  const auto [chosen, why] = pick(c, dev, n, max_weight);
   const Variant& v = *chosen.variant;
   if (const std::string reason = admission_problem(v, n, max_weight); !reason.empty())
     throw std::runtime_error(fmt::format("V = {}: {}", n, reason));
@@ -109,7 +99,7 @@ NamedConfig choose(const Choice& c, const DeviceInfo& dev, int n, int64_t max_we
 NamedConfig choose_for_gpus(const Choice& c, const DeviceInfo& dev, int n, int gpus,
                             const std::string& transport, const Log& log) {
   // The engine computes in int32 (sm90's kernels): auto takes sm90 whatever the weights.
-  const auto [chosen, why] = pick(c, dev, n, /*max_weight=*/kInf, log);
+  const auto [chosen, why] = pick(c, dev, n, /*max_weight=*/kInf);
   const Variant& v = *chosen.variant;
   if (!v.multi_gpu)
     throw std::runtime_error(fmt::format("--gpus {}: {} runs on one GPU only", gpus, v.name));
@@ -137,8 +127,8 @@ NamedConfig choose_for_gpus(const Choice& c, const DeviceInfo& dev, int n, int g
 void warm_up(const Choice& c, int v) {
   try {
     const DeviceInfo dev = query_device();
-    const NamedConfig wide = pick(c, dev, v, kInf, {}).first;
-    const NamedConfig narrow = pick(c, dev, v, 0, {}).first;
+    const NamedConfig wide = pick(c, dev, v, kInf).first;
+    const NamedConfig narrow = pick(c, dev, v, 0).first;
     const int n = std::min(v, 3 * 128 + 1);  // a few rounds of the largest tile, padded
     std::vector<NamedConfig> solves{narrow};
     if (wide.variant != narrow.variant || wide.config != narrow.config) solves.push_back(wide);

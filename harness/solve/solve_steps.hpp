@@ -13,6 +13,7 @@
 
 #include "core/device_info.hpp"
 #include "core/dist_matrix.hpp"
+#include "core/tuning_db.hpp"
 #include "harness/multigpu/multi_gpu_solve.hpp"
 #include "harness/solve/paths.hpp"
 #include "harness/solve/request.hpp"
@@ -34,15 +35,18 @@ struct Choice {
   std::optional<NamedConfig> asked;  // nullopt: auto (or cpu)
   bool bare_name = false;            // a variant's name alone: its default for the device and V
   std::string db_path;  // the tuning database auto (or a user kernel named alone) reads; "": none
+  // That database, read and checked before anything else (whatever the variant: a malformed
+  // --db is refused on the CPU path too); shared with the warm-up's thread, which only reads it.
+  std::shared_ptr<const TuningDb> db;
 };
 // From the request's variant and config; the variant becomes the config's when only a config is
 // given. Throws std::invalid_argument (one line) when they are wrong or disagree.
 Choice asked_variant(SolveRequest& r);
 
 // The variant and config for V = n on `dev`, asked or auto (harness/tune/solver_choice.hpp), and
-// why. Logs the tuning database's note, where `log` is set.
+// why (auto: from the choice's database, read before).
 std::pair<NamedConfig, std::string> pick(const Choice& c, const DeviceInfo& dev, int n,
-                                         int64_t max_weight, const Log& log);
+                                         int64_t max_weight);
 // The variant to run on one GPU, checked; throws std::runtime_error (one line) when it does not
 // solve this graph exactly (Variant::admits), cannot run at this size or the device lacks the
 // memory. `beside`: device memory needed beside the solve's buffer at its peak, for its row pitch.

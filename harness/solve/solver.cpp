@@ -1,7 +1,6 @@
 #include "harness/solve/solver.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <charconv>
 #include <future>
@@ -81,17 +80,31 @@ void check_outputs(const SolveRequest& r) {
                         {r.db_path, "--db", /*output=*/false}});
 }
 
+// --db, read and checked whole whatever solves (the CPU too); its note (a migrated database)
+// said. Throws std::invalid_argument, one line naming the option and the file.
+std::shared_ptr<const TuningDb> read_database(const Solver::State& s) {
+  if (s.r.db_path.empty()) return nullptr;
+  try {
+    std::string note;
+    auto db = std::make_shared<const TuningDb>(TuningDb::load_existing(s.r.db_path, &note));
+    if (!note.empty()) s.say(note);
+    return db;
+  } catch (const std::runtime_error& e) {  // its line starts with the file's name
+    throw std::invalid_argument(fmt::format("--db {}", e.what()));
+  }
+}
+
 // The request among itself, before the input is read; throws std::invalid_argument (one line).
 void check_request(Solver::State& s) {
   check_outputs(s.r);
+  std::shared_ptr<const TuningDb> db = read_database(s);
   if (!s.r.kernel.empty()) compile_kernel(s);
   s.choice = asked_variant(s.r);
+  s.choice.db = std::move(db);
   if (s.r.gpus > 1 && s.r.variant == "cpu")
     throw std::invalid_argument("--gpus and --variant cpu disagree");
   if (s.r.gpus > 1 && !s.r.kernel.empty())
     throw std::invalid_argument("--gpus: a --kernel runs on one GPU");
-  if (!s.r.db_path.empty() && access(s.r.db_path.c_str(), R_OK) != 0)
-    throw std::invalid_argument(fmt::format("--db {}: cannot read", s.r.db_path));
 }
 
 // The input read and parsed; meanwhile, for a GPU solve, the CUDA context is made and the chosen
@@ -279,7 +292,7 @@ void Solver::read() {
   } catch (const InputError& e) {  // the reader's line names the file already
     throw SolveError(SolveFault::kRefused, e.what());
   } catch (const std::exception& e) {
-    // Too large for the device or the host, or a --db that is not a tuning database.
+    // Too large for the device or the host.
     throw SolveError(SolveFault::kRefused, failure_text(e));
   }
 }

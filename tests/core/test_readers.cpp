@@ -44,10 +44,10 @@ std::string results_error(const json& run_changes, double ceiling = 16.5e12) {
 }
 
 TEST(ResultsReader, RefusesSizesOutOfRangeInsteadOfWrapping) {
-  EXPECT_EQ(results_error({{"n", 1e20}}), "/runs/0/n: 1e+20 is not an integer in [1, 2147483647]");
-  EXPECT_EQ(results_error({{"n", -5}}), "/runs/0/n: -5 is not an integer in [1, 2147483647]");
-  EXPECT_EQ(results_error({{"n", 0}}), "/runs/0/n: 0 is not an integer in [1, 2147483647]");
-  EXPECT_EQ(results_error({{"n", 10.5}}), "/runs/0/n: 10.5 is not an integer in [1, 2147483647]");
+  EXPECT_EQ(results_error({{"n", 1e20}}), "/runs/0/n: 1e+20 is not an integer in [1, 1048576]");
+  EXPECT_EQ(results_error({{"n", -5}}), "/runs/0/n: -5 is not an integer in [1, 1048576]");
+  EXPECT_EQ(results_error({{"n", 0}}), "/runs/0/n: 0 is not an integer in [1, 1048576]");
+  EXPECT_EQ(results_error({{"n", 10.5}}), "/runs/0/n: 10.5 is not an integer in [1, 1048576]");
   EXPECT_EQ(results_error({{"n", "1000"}}), "/runs/0/n: expected an integer, found \"1000\"");
   EXPECT_EQ(results_error({{"n", 1000.0}}), "") << "an integral float is the integer";
 }
@@ -175,7 +175,7 @@ TEST(TuningDbReader, RefusesWhatWouldRankFirstWithoutBeingMeasured) {
   EXPECT_EQ(db_error({{"median_ms", -1}}), "/entries/0/median_ms: -1 is not a finite number >= 0");
   EXPECT_EQ(db_error({{"median_ms", 0}}),
             "/entries/0/median_ms: an ok entry's median must be positive");
-  EXPECT_EQ(db_error({{"n", 1e20}}), "/entries/0/n: 1e+20 is not an integer in [1, 2147483647]");
+  EXPECT_EQ(db_error({{"n", 1e20}}), "/entries/0/n: 1e+20 is not an integer in [1, 1048576]");
   EXPECT_EQ(db_error({{"samples_ms", {1.0, -3.0}}}),
             "/entries/0/samples_ms/1: -3.0 is not a finite number >= 0");
   EXPECT_EQ(db_error({{"status", "great"}}),

@@ -14,8 +14,12 @@ trap 'rm -rf "$tmp"' EXIT
 data=$src/tests/data fixtures=$src/tests/fixtures
 nodev=(env CUDA_VISIBLE_DEVICES=)
 echo "2000000000 0" > "$tmp/huge.txt"  # a 2e9 x 2e9 matrix: larger than any machine's memory
-# to_full PROGRAM ARGS...: the program with its standard output on /dev/full (every write fails)
-to_full() { "$@" >/dev/full; }
+# to_full PROGRAM ARGS...: the program with its standard output on a full device (every write
+# fails), made here as /dev/full is (character device 1,7), never /dev's own; where mknod is not
+# permitted, those cases are left to full_stdout.sh's skip.
+full_device=
+mknod "$tmp/full" c 1 7 2>/dev/null && full_device=$tmp/full
+to_full() { "$@" >"$full_device"; }
 
 # --help: the same paragraph in every program, only the examples of 1 differ.
 shared_2="2 refused before any work, nothing written: a bad command line, an input file that cannot be read or is malformed, or a graph too large for this machine (one line on stderr); 3 no CUDA device"
@@ -33,13 +37,13 @@ expect 2 "vertex.txt:2: vertex 3 out of range [0, 3)" "$bin/apsp" "$data/bad/ver
 expect 2 "/nonexistent.txt: cannot open" "$bin/apsp" /nonexistent.txt --variant cpu
 expect 2 "is a folder, not an edge-list file" "$bin/apsp" "$tmp"
 expect 2 "huge.txt:1: V = 2000000000 needs" "$bin/apsp" "$tmp/huge.txt"
-expect 1 "apsp: standard output: " to_full "$bin/apsp" "$data/single.txt" --variant cpu
+[ -n "$full_device" ] && expect 1 "apsp: standard output: " to_full "$bin/apsp" "$data/single.txt" --variant cpu
 expect 3 "apsp: no CUDA device for variant naive" "${nodev[@]}" "$bin/apsp" "$data/single.txt" --variant naive
 # gen_graph (needs no device: never 3)
 expect 2 "--V: 0 is out of range" "$bin/gen_graph" --V 0
 expect 2 "give --E or --density, not both" "$bin/gen_graph" --V 5 --E 3 --density 0.5
 expect 2 "needs about 23.1 TB for its 1099511627776 edges" "$bin/gen_graph" --V 5 --E 1099511627776
-expect 1 "gen_graph: standard output: write failed" to_full "$bin/gen_graph" --V 5
+[ -n "$full_device" ] && expect 1 "gen_graph: standard output: write failed" to_full "$bin/gen_graph" --V 5
 # apsp_bench: input files are refused before the device is looked for
 expect 2 "--n: an empty size in '1000,'" "$bin/apsp_bench" --dry-run --n 1000,
 expect 2 "--benchmark_bogus" "$bin/apsp_bench" --dry-run --benchmark_bogus=1

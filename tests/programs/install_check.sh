@@ -41,9 +41,12 @@ cp "$prefix/bin/apsp_report" "$tmp/lone/"
   || { cat "$tmp/err"; exit 1; }
 expected="apsp_report: Plots skipped: plot_results.py is neither at $tmp/lone/plot_results.py nor at $tmp/share/apsp-kernel-lab/plot_results.py (set APSP_PLOT_SCRIPT)."
 [ "$(cat "$tmp/err")" = "$expected" ] || { echo "expected: $expected"; echo "got: $(cat "$tmp/err")"; exit 1; }
-# ... and the override, for that copy.
+# ... and an override naming no script: refused before any work (exit 2), nothing written.
 APSP_PLOT_SCRIPT=$tmp/nowhere.py "$tmp/lone/apsp_report" "$fixtures/h200_bench.json" --out "$tmp/r3" \
-  2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
-grep -qx "apsp_report: Plots skipped: APSP_PLOT_SCRIPT=$tmp/nowhere.py is not a file." "$tmp/err" \
+  2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] || { echo "APSP_PLOT_SCRIPT naming no file: exit $rc, expected 2"; exit 1; }
+grep -qx "apsp_report: APSP_PLOT_SCRIPT=$tmp/nowhere.py: no such file (unset it for the default plotting script)" "$tmp/err" \
   || { echo "got: $(cat "$tmp/err")"; exit 1; }
+[ ! -e "$tmp/r3" ] || { echo "APSP_PLOT_SCRIPT naming no file: $tmp/r3 was made"; exit 1; }
 echo "installed under a temporary prefix; the installed apsp_report plots from $tmp/elsewhere"

@@ -31,6 +31,6 @@ expect 2 "db_median.json: /entries/0/median_ms: -1 is not a finite number >= 0" 
   "$bin/apsp_bench" --dry-run --variant batched --n 1000 --tuned "$tmp/db_median.json"
 expect 2 "db_median.json: /entries/0/median_ms: -1 is not a finite number >= 0" \
   "$bin/apsp_report" "$bench" --format md --db "$tmp/db_median.json"
-expect 2 "db_n.json: /entries/0/n: 1e+20 is not an integer in [1, 2147483647]" \
+expect 2 "db_n.json: /entries/0/n: 1e+20 is not an integer in [1, 1048576]" \
   "$bin/tuner" --dry-run --search batch --n 1000 --db "$tmp/db_n.json"
 echo "every impossible number refused where it is read"

@@ -20,16 +20,16 @@ TEST(DescribePlan, TheBenchsRunsOneConfigPerSize) {
   p.sizes = {100, 3000};
   p.requests = select_requests("naive", {});
   const std::string text = describe_plan(p);
-  EXPECT_EQ(
-      text.rfind("plan: 2 run(s) = 1 request(s) x 2 size(s); samples 3..10, at least 1 s each; L2 "
-                 "flushed before each sample\n",
-                 0),
-      0u)
+  EXPECT_EQ(text.rfind(
+                "plan: 2 run(s) of 1 request(s) at 2 size(s); samples 3..10, at least 1 s each; L2 "
+                "flushed before each sample\n",
+                0),
+            0u)
       << text;
   EXPECT_TRUE(has_line(text, "graph: random, density 0.1, weights [1, 1000], seed 1")) << text;
   EXPECT_TRUE(has_line(text, "  naive")) << text;
   EXPECT_TRUE(has_line(text, "    n = 100: naive (declared default)")) << text;
-  EXPECT_TRUE(has_line(text, "  n =    100: verified against cpu-reference; device memory 0.1 MB"))
+  EXPECT_TRUE(has_line(text, "  n =    100: verified against cpu-reference; device memory 80.0 KB"))
       << text;
   EXPECT_EQ(text.find("model ("), std::string::npos) << "no model on one GPU";
   p.sampling.flush_l2 = false;

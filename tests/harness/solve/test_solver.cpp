@@ -125,8 +125,10 @@ TEST(Solver, RefusesBeforeTheSolve) {
                       std::string("--variant naive and --config batched[batch2=6] disagree")));
   r = s.r;
   r.db_path = "/nonexistent.json";
-  EXPECT_EQ(fault_of(r),
-            std::pair(SolveFault::kRefused, std::string("--db /nonexistent.json: cannot read")));
+  EXPECT_EQ(
+      fault_of(r),
+      std::pair(SolveFault::kRefused,
+                std::string("--db /nonexistent.json: cannot open: No such file or directory")));
   r = s.r;
   r.input = kData + "bad/vertex.txt";
   EXPECT_EQ(fault_of(r).second, kData + "bad/vertex.txt:2: vertex 3 out of range [0, 3)");

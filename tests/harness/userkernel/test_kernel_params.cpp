@@ -204,11 +204,14 @@ TEST_F(KernelParams, TheTunersPickRunsInTheBenchAndInApsp) {
   // apsp --kernel FILE --db: the same pick, from the file.
   const std::string path = (dir_ / "tuning.json").string();
   db.save(path);
-  const auto [chosen, why] = pick(Choice{parse_config(v.name), true, path}, dev, 1100, 1000, {});
+  const Choice with_db{parse_config(v.name), true, path,
+                       std::make_shared<const TuningDb>(TuningDb::load_existing(path))};
+  const auto [chosen, why] = pick(with_db, dev, 1100, 1000);
   EXPECT_EQ(chosen.config, eight) << why;
   EXPECT_NE(why.find("tuned at n = 1000"), std::string::npos) << why;
   // Without the database: the file's values.
-  const auto [plain, plain_why] = pick(Choice{parse_config(v.name), true, ""}, dev, 1100, 1000, {});
+  const auto [plain, plain_why] =
+      pick(Choice{parse_config(v.name), true, "", nullptr}, dev, 1100, 1000);
   EXPECT_EQ(plain.config, v.defaults) << plain_why;
 }
 
