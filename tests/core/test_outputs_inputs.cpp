@@ -14,19 +14,13 @@
 #include "core/edge_list.hpp"
 #include "core/memory.hpp"
 #include "harness/tune/solver_choice.hpp"
+#include "tests/support/message_of.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 namespace apsp {
 namespace {
 
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::message_of;
 
 // The progress line of long work (apsp's CPU solve and write, the tuner's points): the share
 // done and the time left at the rate so far.

@@ -13,6 +13,7 @@
 #include "core/results.hpp"
 #include "core/tables.hpp"
 #include "core/tuning_db.hpp"
+#include "tests/support/message_of.hpp"
 
 namespace apsp {
 namespace {
@@ -155,14 +156,8 @@ class ResultsFiles : public testing::Test {
   std::string dir_;
 };
 
-std::string load_error(const std::function<void()>& load) {
-  try {
-    load();
-  } catch (const std::runtime_error& e) {
-    return e.what();
-  }
-  return "";
-}
+// The reader's refusal, "" when it reads the file.
+std::string load_error(const std::function<void()>& load) { return test::message_of(load); }
 
 TEST_F(ResultsFiles, LoadResultsNamesTheFile) {
   const std::string good = file("r.json", results_of({run_json()}).dump());

@@ -21,20 +21,14 @@
 #include <thread>
 
 #include "core/atomic_file.hpp"
+#include "tests/support/message_of.hpp"
 
 namespace apsp {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::message_of;
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path);

@@ -10,17 +10,12 @@ bin=$1 fixtures=$2
 . "$(dirname "$0")/../support/cli_lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# changed IN OUT PYTHON: the JSON file IN with the statement PYTHON applied to it (as d), into OUT
-changed() {
-  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); exec(sys.argv[3]); json.dump(d, open(sys.argv[2], "w"))' \
-    "$1" "$2" "$3" || fail "python3 could not write $2"
-}
 bench=$fixtures/h200_bench.json db=$fixtures/h200_tuning_v2.json
-changed "$bench" "$tmp/share.json" 'd["context"]["ceiling_updates_per_s"] = 1.0775e12; d["runs"][1]["pct_of_ceiling"] = 1213.7'
-changed "$bench" "$tmp/median.json" 'd["runs"][1]["median_ms"] = -0.9'
-changed "$bench" "$tmp/samples.json" 'd["runs"][1]["samples_ms"] = [-4.6, -2.3, -3.0]'
-changed "$db" "$tmp/db_median.json" 'd["entries"][0]["median_ms"] = -1'
-changed "$db" "$tmp/db_n.json" 'd["entries"][0]["n"] = 1e20'
+json_changed "$bench" "$tmp/share.json" 'd["context"]["ceiling_updates_per_s"] = 1.0775e12; d["runs"][1]["pct_of_ceiling"] = 1213.7'
+json_changed "$bench" "$tmp/median.json" 'd["runs"][1]["median_ms"] = -0.9'
+json_changed "$bench" "$tmp/samples.json" 'd["runs"][1]["samples_ms"] = [-4.6, -2.3, -3.0]'
+json_changed "$db" "$tmp/db_median.json" 'd["entries"][0]["median_ms"] = -1'
+json_changed "$db" "$tmp/db_n.json" 'd["entries"][0]["n"] = 1e20'
 
 expect 2 "share.json: /runs/1/pct_of_ceiling: 1213.7% of the measured ceiling" "$bin/apsp_report" "$tmp/share.json" --format md
 expect 2 "median.json: /runs/1/median_ms: -0.9 is not a finite number >= 0" "$bin/apsp_report" "$tmp/median.json" --out "$tmp/r"

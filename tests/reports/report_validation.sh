@@ -10,10 +10,7 @@ bin=$1 fixtures=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # changed OUT PYTHON: the fixture with the statement PYTHON applied to it (as d), into OUT
-changed() {
-  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); exec(sys.argv[3]); json.dump(d, open(sys.argv[2], "w"))' \
-    "$fixtures/h200_bench.json" "$tmp/$1" "$2" || fail "python3 could not write $1"
-}
+changed() { json_changed "$fixtures/h200_bench.json" "$tmp/$1" "$2"; }
 report=$bin/apsp_report
 changed median.json 'd["runs"][1]["median_ms"] = 9999'
 changed huge.json 'd["runs"][1]["median_ms"] = 1e300; d["runs"][1]["samples_ms"] = [1e300]'

@@ -11,3 +11,9 @@ expect() {
   grep -qF -- "$text" <<<"$err" || fail "$*: stderr lacks '$text': $err"
   echo "ok ($rc): $* -> $(tail -n 1 <<<"$err")"
 }
+# json_changed IN OUT PYTHON: the JSON file IN with the statement PYTHON applied to it (as d), into
+# OUT (a reader's test: one value changed)
+json_changed() {
+  python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); exec(sys.argv[3]); json.dump(d, open(sys.argv[2], "w"))' \
+    "$1" "$2" "$3" || fail "python3 could not write $2"
+}

@@ -16,6 +16,7 @@
 #include "harness/tune/tuned.hpp"
 #include "harness/userkernel/kernel_macros.hpp"
 #include "harness/userkernel/user_kernel.hpp"
+#include "tests/support/kernel_files.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 namespace apsp::harness {
@@ -23,9 +24,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kExamples = APSP_SOURCE_DIR "/examples/kernels/";
-const std::string kPlanted =
-    APSP_PLANTED_DIR "/";  // tests/harness/userkernel/planted_kernels.cmake
+const std::string& kExamples = test::kExampleKernels;
+const std::string& kPlanted = test::kPlantedKernels;
 
 TEST(KernelMacros, GuardedPositiveIntegerDefaultsAreTunable) {
   const KernelMacros m = scan_kernel_macros(R"(

@@ -10,6 +10,7 @@
 #include "core/cubin.hpp"
 #include "harness/pipeline/pipeline.hpp"
 #include "harness/userkernel/user_kernel.hpp"
+#include "tests/support/kernel_files.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 namespace apsp::harness {
@@ -17,9 +18,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kExamples = APSP_SOURCE_DIR "/examples/kernels/";
-const std::string kPlanted =
-    APSP_PLANTED_DIR "/";  // tests/harness/userkernel/planted_kernels.cmake
+const std::string& kExamples = test::kExampleKernels;
+const std::string& kPlanted = test::kPlantedKernels;
 
 // A fresh cache folder per test: hits and misses are the test's own.
 class UserKernelTest : public ::testing::Test {
