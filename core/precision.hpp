@@ -17,10 +17,15 @@ namespace apsp {
 
 inline constexpr int32_t kInf16 = 0x7FFF;
 
-// What a results run computed in: every variant "int32", but sm90_u16 "u16x2" (results' precision
-// field; its share of the ceiling is against the packed 16-bit ceiling).
+// What a results run computed in: "int32", sm90_u16's "u16x2" or a 64-bit variant's "int64"
+// (results' precision field; a run's share of the ceiling is against its own precision's ceiling).
 inline constexpr const char* kPrecisionInt32 = "int32";
 inline constexpr const char* kPrecisionU16x2 = "u16x2";
+inline constexpr const char* kPrecisionInt64 = "int64";
+
+// The 64-bit "unreachable": kInf64 + kInf64 = 2^63 - 2 stays inside int64, so a 64-bit solve
+// evaluates min(c, a + b) with no overflow check, as int32 does with kInf.
+inline constexpr int64_t kInf64 = (int64_t{1} << 62) - 1;
 
 // "" when a graph of n vertices whose largest finite input entry is max_weight is solved exactly
 // in 16 bits: (n - 1) * max_weight < kInf16 (and max_weight < kInf16, which only n = 1 needs);

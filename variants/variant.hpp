@@ -61,6 +61,13 @@ struct Variant {
   // checked. Asynchronous: the caller synchronises. With `phases` (may be null) a tiled variant
   // marks the start of each phase (apsp_bench --phases); naive marks nothing.
   std::function<void(int* d, int n, const Config&, cudaStream_t stream, PhaseTimer* phases)> run;
+  // Optional, for precision kPrecisionInt64: the same solve on a matrix of int64_t (unreachable
+  // kInf64, any entry below it; rows `pitch` apart as for run): apsp's exact 64-bit path. `run`
+  // then widens the caller's int32 matrix into a buffer of its own, solves it so and narrows the
+  // result back (x >= kInf -> kInf, what an int32 solve computes on every input), so that the
+  // bench and the tuner time and check it like any variant.
+  std::function<void(int64_t* d, int n, const Config&, cudaStream_t stream, PhaseTimer* phases)>
+      run_wide;
   // Optional: the distance between rows of d, when the solve wants the matrix laid out wider
   // than n (sm90: rows padded to its tile, so no kernel checks bounds). Then d is a pitch x
   // pitch buffer holding the n x n matrix in its top-left corner, and every entry outside it
@@ -74,7 +81,8 @@ struct Variant {
   // pipeline, the tuner, apsp, the GPU tests) asks admission_problem first and never runs it on
   // an input it does not admit: the run is skipped with this reason. (sm90_u16: 16-bit distances.)
   std::function<std::string(int n, int64_t max_weight)> admits;
-  // What the distances are computed in: kPrecisionInt32 or kPrecisionU16x2 (core/precision.hpp).
+  // What the distances are computed in: kPrecisionInt32, kPrecisionU16x2 or kPrecisionInt64
+  // (core/precision.hpp).
   // Results record it; a run's share of the ceiling is against its own precision's ceiling.
   std::string precision = kPrecisionInt32;
   // Optional: the most device memory run() allocates itself (stream-ordered, freed before the
