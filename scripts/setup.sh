@@ -49,7 +49,7 @@ if ! python3 -c 'import numpy, scipy' 2>/dev/null; then
   python3 -m pip install --quiet numpy scipy || DEBIAN_FRONTEND=noninteractive ${sudo:-} apt-get install -y -qq python3-scipy >/dev/null
 fi
 
-# networkx for the graph-format test (tests/scripts), which writes its graphs with NetworkX.
+# networkx for the graph-format test (tests/apps/graph_files.py), which writes graphs with NetworkX.
 if ! python3 -c 'import networkx' 2>/dev/null; then
   echo "setup: installing networkx for $(command -v python3)"
   python3 -m pip install --quiet networkx || DEBIAN_FRONTEND=noninteractive ${sudo:-} apt-get install -y -qq python3-networkx >/dev/null
