@@ -14,20 +14,9 @@ EdgeList parse(std::string_view text, std::string_view source, uint64_t max_matr
 }
 
 // A first line of two integers "V E" and then exactly E lines that are not blank.
-bool looks_like(std::string_view text) {
-  GraphText t(text, "", 1);
-  if (!t.next_line("")) return false;
-  int64_t header[2] = {0, 0};
-  for (int64_t& field : header) {
-    const std::string_view tok = t.token();
-    auto [ptr, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), field);
-    if (tok.empty() || ec != std::errc() || ptr != tok.data() + tok.size()) return false;
-  }
-  if (!t.at_end_of_line()) return false;
-  int64_t lines = 0;
-  while (lines <= header[1] && t.next_line("")) ++lines;
-  return lines == header[1];
-}
+// The format auto-detection falls back on: a text no other format claims is read as this one,
+// whose reader says best what is wrong with a file meant as the contest's.
+bool looks_like(std::string_view /*text*/) { return true; }
 
 }  // namespace
 

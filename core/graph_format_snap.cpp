@@ -48,8 +48,27 @@ EdgeList parse(std::string_view text, std::string_view source, uint64_t max_matr
   return g;
 }
 
-// Any text: the format auto-detection falls back on.
-bool looks_like(std::string_view /*text*/) { return true; }
+// Whether a line's tokens are `count` integers (the last may be a real: a weight "3.0").
+bool numbers_on_line(GraphText& t, int count) {
+  for (int i = 0; i < count; ++i) {
+    const std::string_view tok = t.token();
+    if (tok.empty() || tok.find_first_not_of("0123456789-+.eE") != std::string_view::npos)
+      return false;
+  }
+  return t.at_end_of_line();
+}
+
+// A comment first ('#', '%'), or a first line 'u v w', or two lines 'u v': never the contest
+// edge list, whose 'V E' header is followed by lines of three.
+bool looks_like(std::string_view text) {
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return false;
+  if (text[first] == '#' || text[first] == '%') return true;
+  GraphText line(text, "", 1), next(text, "", 1);
+  if (!line.next_line("") || !next.next_line("")) return false;
+  if (numbers_on_line(line, 3)) return true;
+  return numbers_on_line(next, 2) && next.next_line("") && numbers_on_line(next, 2);
+}
 
 }  // namespace
 

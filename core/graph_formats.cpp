@@ -10,7 +10,8 @@
 namespace apsp {
 
 const std::vector<const GraphFormat*>& graph_formats() {
-  // Auto-detection asks each in this order; snap takes any text, so it comes last.
+  // Auto-detection asks each after the first in this order (mtx's banner is a SNAP comment, so
+  // mtx comes before snap), and falls back on the first.
   static const std::vector<const GraphFormat*> formats{
       &edges_graph_format(), &dimacs_graph_format(), &mtx_graph_format(), &snap_graph_format()};
   return formats;
@@ -119,13 +120,33 @@ const GraphFormat& choose_graph_format(std::string_view requested, std::string_v
                          f->name, ext);
     return *f;
   }
-  for (const GraphFormat* f : graph_formats()) {
-    if (!f->looks_like(text)) continue;
+  // The first format is the default: chosen without a word when no other claims the text.
+  const auto& formats = graph_formats();
+  for (auto f = formats.begin() + 1; f != formats.end(); ++f) {
+    if (!(*f)->looks_like(text)) continue;
     if (why)
-      *why = fmt::format("input format: {}, by its content (--input-format overrides)", f->name);
-    return *f;
+      *why = fmt::format("input format: {}, by its content (--input-format overrides)", (*f)->name);
+    return **f;
   }
-  return snap_graph_format();
+  return *formats.front();
+}
+
+EdgeList parse_graph(const GraphFormat& format, const std::string& why, std::string_view text,
+                     std::string_view source, uint64_t max_matrix_bytes,
+                     const std::function<void(const std::string&)>& say) {
+  std::string note;
+  EdgeList g;
+  try {
+    g = format.parse(text, source, max_matrix_bytes, &note);
+  } catch (const InputError& e) {
+    // A format auto chose may not be the one the user meant: the fault says which was read.
+    if (why.empty()) throw;
+    throw InputError(
+        fmt::format("{} (read as {}: --input-format names the format)", e.what(), format.name));
+  }
+  if (!why.empty()) say(why);
+  if (!note.empty()) say(note);
+  return g;
 }
 
 EdgeList read_graph(const std::string& path, std::string_view requested, uint64_t max_matrix_bytes,
@@ -135,11 +156,7 @@ EdgeList read_graph(const std::string& path, std::string_view requested, uint64_
   const std::string text = gunzip_if_gzip(read_whole_input(path), source, 0, &note);
   if (!note.empty()) say(note);
   const GraphFormat& format = choose_graph_format(requested, path, text, &note);
-  if (!note.empty()) say(note);
-  note.clear();
-  EdgeList g = format.parse(text, source, max_matrix_bytes, &note);
-  if (!note.empty()) say(note);
-  return g;
+  return parse_graph(format, note, text, source, max_matrix_bytes, say);
 }
 
 }  // namespace apsp

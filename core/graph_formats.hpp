@@ -55,6 +55,12 @@ std::string gunzip_if_gzip(std::string bytes, std::string_view source, uint64_t 
 const GraphFormat& choose_graph_format(std::string_view requested, std::string_view path,
                                        std::string_view text, std::string* why);
 
+// `text` parsed as `format`; then `why` (what auto chose, "" for none) and the reader's note go to
+// `say`. A fault of a format auto chose says which format was read.
+EdgeList parse_graph(const GraphFormat& format, const std::string& why, std::string_view text,
+                     std::string_view source, uint64_t max_matrix_bytes,
+                     const std::function<void(const std::string&)>& say);
+
 // A whole graph file ("-": standard input) read, unpacked, its format chosen and parsed; each
 // line worth telling the user (what auto chose, gzip, remapped ids) goes to `say`.
 EdgeList read_graph(const std::string& path, std::string_view requested, uint64_t max_matrix_bytes,

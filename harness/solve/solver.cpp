@@ -124,8 +124,8 @@ void read_input(Solver::State& s) {
   if (!note.empty()) s.say(note);
   s.input_bytes = text.size();
   s.t.add("read", ms_since(t0));
-  const GraphFormat& format = choose_graph_format(s.r.input_format, input, text, &note);
-  if (!note.empty()) s.say(note);
+  std::string why;
+  const GraphFormat& format = choose_graph_format(s.r.input_format, input, text, &why);
   const int v = &format == &edges_graph_format() ? peek_vertex_count(text) : 0;
   if (s.device && v > 0 && s.r.warm_up) {
     s.warmed = std::async(std::launch::async, [ctx = s.context, &choice = s.choice, v] {
@@ -134,9 +134,8 @@ void read_input(Solver::State& s) {
     });
   }
   t0 = Clock::now();
-  note.clear();
-  s.graph = format.parse(text, source, 0, &note);
-  if (!note.empty()) s.say(note);
+  s.graph =
+      parse_graph(format, why, text, source, 0, [&](const std::string& line) { s.say(line); });
   s.t.add("parse", ms_since(t0));
 }
 
