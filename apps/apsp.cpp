@@ -1,6 +1,6 @@
-// apsp: the contest-format solver's command line. Reads an edge list (README, "Edge-list
-// format") and writes the V x V distances; --paths and --path add the next hops. The work is the
-// solver's (harness/solve/solver.hpp: choice of the variant, memory fit, warm-up, the solve on
+// apsp: the contest-format solver's command line. Reads a graph file (the contest's edge list,
+// DIMACS, SNAP, Matrix Market, maybe gzipped: core/graph_formats.hpp) and writes the V x V
+// distances; --paths and --path add the next hops. The work is the solver's (harness/solve/solver.hpp: choice of the variant, memory fit, warm-up, the solve on
 // one GPU, several or the CPU, verification, banded write-out), so that another front end solves
 // the same way; this file turns arguments into a request and the solver's faults into exit codes
 // (core/console.hpp): 0 done, 1 the solve or a write failed (no file replaced), 2 refused before
@@ -18,6 +18,7 @@
 #include "core/cli_options.hpp"
 #include "core/console.hpp"
 #include "core/device_info.hpp"
+#include "core/graph_formats.hpp"
 #include "core/integer.hpp"
 #include "core/matrix_io.hpp"
 #include "harness/multigpu/transport.hpp"
@@ -31,7 +32,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 struct Options {
-  std::string input, output, variant = "auto", config, db_path, kernel, format = "text", paths;
+  std::string input, input_format = "auto", output, variant = "auto", config, db_path, kernel,
+                     format = "text", paths;
   std::vector<std::string> path_text;       // --path S T, as given
   std::optional<std::pair<int, int>> path;  // read from it
   bool timing = false, no_warm_up = false, verify = false;
@@ -79,6 +81,7 @@ harness::SolveRequest request_of(Options& o) {
   check_path_options(o);
   harness::SolveRequest r;
   r.input = o.input;
+  r.input_format = o.input_format;
   r.variant = o.variant;
   r.config = o.config;
   r.kernel = o.kernel;
@@ -97,8 +100,9 @@ harness::SolveRequest request_of(Options& o) {
 }
 
 std::string help_text() {
-  return R"(apsp: all-pairs shortest paths of an edge-list file.
-Input: 'V E', then E lines 'src dst w' (0-based, 0 <= w < 2^30-1). Output: V lines of
+  return R"(apsp: all-pairs shortest paths of a graph file.
+Input: 'V E', then E lines 'src dst w' (0-based, 0 <= w < 2^30-1); or DIMACS .gr, a SNAP
+edge list or Matrix Market .mtx (--input-format), any of them gzipped. Output: V lines of
 V distances separated by one space; unreachable = 1073741823.
 --variant auto (the default) solves with sm90 at this device's policy config for V (see
 policies/), or with sm90_u16 (16-bit distances, about twice the rate) when every distance
@@ -117,7 +121,10 @@ one of: the distances (no -o, or -o -), the next hops (--paths -), the path line
 
 void add_options(CLI::App& app, Options& o) {
   app.option_defaults()->always_capture_default();
-  app.add_option("input", o.input, "edge-list file, or - for standard input")->required();
+  app.add_option("input", o.input, "graph file (maybe gzipped), or - for standard input")
+      ->required();
+  app.add_option("--input-format", o.input_format, graph_formats_help())
+      ->check(CLI::IsMember(graph_format_names()));
   app.add_option("-o,--output", o.output,
                  "output file (a regular file appears only when whole, the old one stays "
                  "otherwise: see Outputs); - or none: standard output")

@@ -17,6 +17,7 @@
 #include "core/atomic_file.hpp"
 #include "core/cli_options.hpp"
 #include "core/console.hpp"
+#include "core/graph_formats.hpp"
 #include "core/interrupt.hpp"
 #include "core/memory.hpp"
 #include "core/tables.hpp"
@@ -38,7 +39,7 @@ struct Options {
   std::vector<std::string> configs;
   bool list = false, dry_run = false, warm = false, any_graph = false, any_build = false;
   harness::Plan plan;
-  std::string graph_file, json_out, md_out, gbench_json, baseline, tuned;
+  std::string graph_file, input_format = "auto", json_out, md_out, gbench_json, baseline, tuned;
   std::string gpus = "1";                              // --gpus, parsed into plan.gpus
   std::string transport = harness::kDefaultTransport;  // --transport, --ranks-on-one-gpu
   std::vector<std::string> kernels;                    // user kernel files (--kernel)
@@ -90,7 +91,11 @@ void add_sampling_options(CLI::App& app, Options& o) {
       ->check(CLI::Range(0.0, 1.0));
   add_integer_option(app, "--wmax", p.graph.spec.wmax, 1, 1 << 30,
                      "largest edge weight (weights in [1, wmax])");
-  app.add_option("--graph", o.graph_file, "solve this edge-list file instead (n = its V)");
+  app.add_option("--graph", o.graph_file,
+                 "solve this graph file instead (n = its V): an edge list, DIMACS, SNAP or "
+                 "Matrix Market, maybe gzipped (--input-format)");
+  app.add_option("--input-format", o.input_format, "--graph's format: " + graph_formats_help())
+      ->check(CLI::IsMember(graph_format_names()));
 }
 
 // What is written, what earlier files are read, and how results are checked.
@@ -201,7 +206,8 @@ void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
       p.requests.push_back(harness::Request{v, std::nullopt});
   for (harness::Request& r : p.requests) r.tuned = !o.tuned.empty() && !r.config;
   if (!o.graph_file.empty()) {
-    p.graph.edges = std::make_shared<EdgeList>(read_edge_list(o.graph_file));
+    const auto say = [](const std::string& line) { fmt::print(stderr, "apsp_bench: {}\n", line); };
+    p.graph.edges = std::make_shared<EdgeList>(read_graph(o.graph_file, o.input_format, 0, say));
     p.graph.file = o.graph_file;
     p.sizes = {p.graph.edges->num_vertices};
   } else {

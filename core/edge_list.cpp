@@ -93,12 +93,6 @@ struct Header {
 // The first line 'V E', checked, and the matrix it implies against `max_matrix_bytes` (0: the
 // memory available here), before anything the size of the graph is allocated.
 Header read_header(LineParser& p, uint64_t max_matrix_bytes) {
-  std::string limit_source;
-  if (max_matrix_bytes == 0) {
-    const MemoryLimit limit = available_memory();
-    max_matrix_bytes = limit.bytes;
-    limit_source = " (" + limit.source + ")";
-  }
   std::vector<int64_t> f;
   if (!p.next_fields(f)) p.fail(1, "empty input: expected a first line 'V E'");
   if (f.size() != 2) {
@@ -107,14 +101,9 @@ Header read_header(LineParser& p, uint64_t max_matrix_bytes) {
   const Header h{f[0], f[1], p.line()};
   if (h.V <= 0) p.fail(h.line, fmt::format("V must be positive, got {}", h.V));
   if (h.E < 0) p.fail(h.line, fmt::format("E must be non-negative, got {}", h.E));
-  if (h.V > INT32_MAX) p.fail(h.line, fmt::format("V = {} is larger than {}", h.V, INT32_MAX));
-  const uint64_t need = matrix_bytes(h.V);
-  if (need > max_matrix_bytes) {
-    p.fail(h.line,
-           fmt::format("V = {} needs a {} distance matrix ({} bytes), more than the "
-                       "{} available{}",
-                       h.V, human_bytes(need), need, human_bytes(max_matrix_bytes), limit_source));
-  }
+  if (const std::string fault = vertex_count_fault(h.V, matrix_limit(max_matrix_bytes));
+      !fault.empty())
+    p.fail(h.line, fault);
   return h;
 }
 
@@ -159,18 +148,37 @@ EdgeList parse_edge_list_unchecked(std::string_view text, std::string_view sourc
   if (p.next_fields(f)) {
     p.fail(p.line(), fmt::format("unexpected content after the {} edges the header announced", E));
   }
-  // A shortest path has at most V-1 edges; if that sum can reach kInf a real distance could
-  // be printed as "unreachable".
-  if (max_w > 0 && (V - 1) * max_w >= kInf) {
-    p.fail(max_w_line,
-           fmt::format("weight {} with V = {}: (V-1)*w = {} reaches the unreachable value {}, so "
-                       "distances could collide with 'unreachable'",
-                       max_w, V, (V - 1) * max_w, kInf));
-  }
+  if (const std::string fault = max_weight_fault(V, max_w); !fault.empty())
+    p.fail(max_w_line, fault);
   return g;
 }
 
 }  // namespace
+
+MatrixLimit matrix_limit(uint64_t max_matrix_bytes) {
+  if (max_matrix_bytes != 0) return {max_matrix_bytes, ""};
+  const MemoryLimit limit = available_memory();
+  return {limit.bytes, " (" + limit.source + ")"};
+}
+
+std::string vertex_count_fault(int64_t V, const MatrixLimit& limit) {
+  if (V <= 0) return fmt::format("V must be positive, got {}", V);
+  if (V > INT32_MAX) return fmt::format("V = {} is larger than {}", V, INT32_MAX);
+  const uint64_t need = matrix_bytes(V);
+  if (need <= limit.bytes) return "";
+  return fmt::format("V = {} needs a {} distance matrix ({} bytes), more than the {} available{}",
+                     V, human_bytes(need), need, human_bytes(limit.bytes), limit.source);
+}
+
+// A shortest path has at most V-1 edges; if that sum can reach kInf a real distance could be
+// printed as "unreachable".
+std::string max_weight_fault(int64_t V, int64_t max_w) {
+  if (max_w <= 0 || (V - 1) * max_w < kInf) return "";
+  return fmt::format(
+      "weight {} with V = {}: (V-1)*w = {} reaches the unreachable value {}, so distances "
+      "could collide with 'unreachable'",
+      max_w, V, (V - 1) * max_w, kInf);
+}
 
 // The encoding faults a text editor hides get their own message or a hint.
 EdgeList parse_edge_list(std::string_view text, std::string_view source,

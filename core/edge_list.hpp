@@ -35,4 +35,18 @@ std::string read_whole_file(const std::string& path, std::string_view kind);
 
 std::string format_edge_list(const EdgeList& graph);
 
+// The bounds every graph reader (core/graph_formats.hpp) applies, each fault one message without
+// its place, which the reader adds. The bytes a V x V int32 matrix may take, and where that bound
+// comes from (" (cgroup memory.max)"; "" when the caller gave it): max_matrix_bytes, or when
+// that is 0 the memory this process may still take.
+struct MatrixLimit {
+  uint64_t bytes = 0;
+  std::string source;
+};
+MatrixLimit matrix_limit(uint64_t max_matrix_bytes);
+// "" when 1 <= V <= INT32_MAX and its matrix fits `limit`; else why not.
+std::string vertex_count_fault(int64_t V, const MatrixLimit& limit);
+// "" when no path of V-1 edges of weight max_w can reach kInf; else the fault.
+std::string max_weight_fault(int64_t V, int64_t max_w);
+
 }  // namespace apsp

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 # libbenchmark-tools: Google Benchmark's compare.py (/usr/share/benchmark), which a test runs on
 # apsp_bench's --gbench-json files.
-packages=(g++ cmake ninja-build git python3 python3-pip libfmt-dev nlohmann-json3-dev libbenchmark-dev libgtest-dev
+packages=(g++ cmake ninja-build git python3 python3-pip libfmt-dev nlohmann-json3-dev libbenchmark-dev libgtest-dev zlib1g-dev
           libbenchmark-tools libcli11-dev clang clang-format)
 # clang's libFuzzer and sanitizer runtimes (the fuzz tests, tests/fuzz): only a recommendation of
 # clang, so named here; a release that packs them into clang itself has no such package.
@@ -47,6 +47,12 @@ fi
 if ! python3 -c 'import numpy, scipy' 2>/dev/null; then
   echo "setup: installing numpy and scipy for $(command -v python3)"
   python3 -m pip install --quiet numpy scipy || DEBIAN_FRONTEND=noninteractive ${sudo:-} apt-get install -y -qq python3-scipy >/dev/null
+fi
+
+# networkx for the graph-format test (tests/apps/graph_files.py), which writes graphs with NetworkX.
+if ! python3 -c 'import networkx' 2>/dev/null; then
+  echo "setup: installing networkx for $(command -v python3)"
+  python3 -m pip install --quiet networkx || DEBIAN_FRONTEND=noninteractive ${sudo:-} apt-get install -y -qq python3-networkx >/dev/null
 fi
 
 cmake --preset release

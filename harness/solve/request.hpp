@@ -14,9 +14,10 @@
 namespace apsp::harness {
 
 struct SolveRequest {
-  std::string input;             // an edge-list file (README, "Edge-list format"); "-": stdin
-  std::string variant = "auto";  // auto, cpu, a variant's name (its default here) or a config
-  std::string config;            // a config as apsp_bench prints it; "": none
+  std::string input;  // a graph file (core/graph_formats.hpp), maybe gzipped; "-": stdin
+  std::string input_format = "auto";  // auto or a graph format's name (--input-format)
+  std::string variant = "auto";       // auto, cpu, a variant's name (its default here) or a config
+  std::string config;                 // a config as apsp_bench prints it; "": none
   std::string kernel;   // a kernel file compiled at run time (docs/kernel-contract.md); "": none
   std::string db_path;  // a tuning database auto, or the kernel, may pick from; "": none is read
   int gpus = 1;         // above 1: the distributed engine over this many GPUs

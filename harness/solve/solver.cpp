@@ -10,6 +10,7 @@
 #include "core/console.hpp"
 #include "core/cuda_check.hpp"
 #include "core/edge_list.hpp"
+#include "core/graph_formats.hpp"
 #include "core/memory.hpp"
 #include "core/parallel.hpp"
 #include "core/precision.hpp"
@@ -114,20 +115,27 @@ void read_input(Solver::State& s) {
     s.context = std::async(std::launch::async, [] { APSP_CUDA_CHECK(cudaFree(nullptr)); }).share();
   auto t0 = Clock::now();
   const std::string& input = s.r.input;
+  const std::string source = input == "-" ? "<stdin>" : input;
+  std::string note;
   const std::string text = [&] {
     const Doing doing(fmt::format("reading {}", input == "-" ? "standard input" : input));
-    return read_whole_input(input);
+    return gunzip_if_gzip(read_whole_input(input), source, 0, &note);
   }();
+  if (!note.empty()) s.say(note);
   s.input_bytes = text.size();
   s.t.add("read", ms_since(t0));
-  if (const int v = peek_vertex_count(text); s.device && v > 0 && s.r.warm_up) {
+  std::string why;
+  const GraphFormat& format = choose_graph_format(s.r.input_format, input, text, &why);
+  const int v = &format == &edges_graph_format() ? peek_vertex_count(text) : 0;
+  if (s.device && v > 0 && s.r.warm_up) {
     s.warmed = std::async(std::launch::async, [ctx = s.context, &choice = s.choice, v] {
       ctx.wait();
       warm_up(choice, v);
     });
   }
   t0 = Clock::now();
-  s.graph = parse_edge_list(text, input == "-" ? "<stdin>" : input);
+  s.graph =
+      parse_graph(format, why, text, source, 0, [&](const std::string& line) { s.say(line); });
   s.t.add("parse", ms_since(t0));
 }
 

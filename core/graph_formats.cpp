@@ -1,0 +1,162 @@
+#include "core/graph_formats.hpp"
+
+#include <fmt/format.h>
+#include <zlib.h>
+
+#include <stdexcept>
+
+#include "core/memory.hpp"
+
+namespace apsp {
+
+const std::vector<const GraphFormat*>& graph_formats() {
+  // Auto-detection asks each after the first in this order (mtx's banner is a SNAP comment, so
+  // mtx comes before snap), and falls back on the first.
+  static const std::vector<const GraphFormat*> formats{
+      &edges_graph_format(), &dimacs_graph_format(), &mtx_graph_format(), &snap_graph_format()};
+  return formats;
+}
+
+const GraphFormat* parse_graph_format(std::string_view name) {
+  for (const GraphFormat* f : graph_formats())
+    if (f->name == name) return f;
+  return nullptr;
+}
+
+std::vector<std::string> graph_format_names() {
+  std::vector<std::string> names{"auto"};
+  for (const GraphFormat* f : graph_formats()) names.push_back(f->name);
+  return names;
+}
+
+std::string graph_formats_help() {
+  std::string help = "auto (by the extension after .gz: .gr dimacs, .mtx mtx; else by content)";
+  for (const GraphFormat* f : graph_formats())
+    help += fmt::format(", {} ({})", f->name, f->description);
+  return help + "; any of them gzipped";
+}
+
+namespace {
+
+struct Inflater {
+  z_stream z{};
+  explicit Inflater(std::string_view source) {
+    if (inflateInit2(&z, 15 + 16) != Z_OK)
+      throw InputError(fmt::format("{}: zlib cannot start", source));
+  }
+  ~Inflater() { inflateEnd(&z); }
+};
+
+// Every gzip member of `in`, unpacked, at most max_bytes of it.
+std::string inflate_all(std::string_view in, std::string_view source, uint64_t max_bytes) {
+  Inflater inf(source);
+  z_stream& z = inf.z;
+  std::string out, buf(1 << 20, '\0');
+  size_t fed = 0;
+  for (;;) {
+    if (z.avail_in == 0 && fed < in.size()) {
+      z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data() + fed));
+      z.avail_in = static_cast<uInt>(std::min<size_t>(in.size() - fed, 1u << 30));
+      fed += z.avail_in;
+    }
+    z.next_out = reinterpret_cast<Bytef*>(buf.data());
+    z.avail_out = static_cast<uInt>(buf.size());
+    const int rc = inflate(&z, Z_NO_FLUSH);
+    out.append(buf.data(), buf.size() - z.avail_out);
+    if (out.size() > max_bytes)
+      throw InputError(
+          fmt::format("{}: unpacks to more than the {} available", source, human_bytes(max_bytes)));
+    const bool all_fed = z.avail_in == 0 && fed == in.size();
+    if (rc == Z_STREAM_END && all_fed) return out;
+    if (rc == Z_STREAM_END) {
+      inflateReset(&z);  // the next member of a concatenation (cat a.gz b.gz)
+      continue;
+    }
+    if (rc == Z_BUF_ERROR && all_fed)
+      throw InputError(fmt::format("{}: the gzip data is cut short", source));
+    if (rc != Z_OK && rc != Z_BUF_ERROR)
+      throw InputError(fmt::format("{}: damaged gzip data at byte {}: {}", source, fed - z.avail_in,
+                                   z.msg ? z.msg : "inflate failed"));
+  }
+}
+
+}  // namespace
+
+std::string gunzip_if_gzip(std::string bytes, std::string_view source, uint64_t max_bytes,
+                           std::string* note) {
+  if (bytes.size() < 2 || static_cast<unsigned char>(bytes[0]) != 0x1f ||
+      static_cast<unsigned char>(bytes[1]) != 0x8b)
+    return bytes;
+  std::string text = inflate_all(bytes, source, max_bytes ? max_bytes : available_memory().bytes);
+  if (note)
+    *note = fmt::format("{}: gzip, {} unpacked to {}", source, human_bytes(bytes.size()),
+                        human_bytes(text.size()));
+  return text;
+}
+
+namespace {
+
+std::string_view extension_of(std::string_view path) {
+  if (path.ends_with(".gz")) path.remove_suffix(3);
+  const size_t slash = path.rfind('/'), dot = path.rfind('.');
+  if (dot == std::string_view::npos || (slash != std::string_view::npos && dot < slash)) return "";
+  return path.substr(dot);
+}
+
+}  // namespace
+
+const GraphFormat& choose_graph_format(std::string_view requested, std::string_view path,
+                                       std::string_view text, std::string* why) {
+  if (why) why->clear();
+  if (requested != "auto") {
+    if (const GraphFormat* f = parse_graph_format(requested)) return *f;
+    throw std::invalid_argument(fmt::format("--input-format: unknown format '{}'", requested));
+  }
+  const std::string_view ext = extension_of(path);
+  for (const GraphFormat* f : graph_formats()) {
+    if (f->extension.empty() || f->extension != ext) continue;
+    if (why)
+      *why = fmt::format("input format: {}, by the extension {} (--input-format overrides)",
+                         f->name, ext);
+    return *f;
+  }
+  // The first format is the default: chosen without a word when no other claims the text.
+  const auto& formats = graph_formats();
+  for (auto f = formats.begin() + 1; f != formats.end(); ++f) {
+    if (!(*f)->looks_like(text)) continue;
+    if (why)
+      *why = fmt::format("input format: {}, by its content (--input-format overrides)", (*f)->name);
+    return **f;
+  }
+  return *formats.front();
+}
+
+EdgeList parse_graph(const GraphFormat& format, const std::string& why, std::string_view text,
+                     std::string_view source, uint64_t max_matrix_bytes,
+                     const std::function<void(const std::string&)>& say) {
+  std::string note;
+  EdgeList g;
+  try {
+    g = format.parse(text, source, max_matrix_bytes, &note);
+  } catch (const InputError& e) {
+    // A format auto chose may not be the one the user meant: the fault says which was read.
+    if (why.empty()) throw;
+    throw InputError(
+        fmt::format("{} (read as {}: --input-format names the format)", e.what(), format.name));
+  }
+  if (!why.empty()) say(why);
+  if (!note.empty()) say(note);
+  return g;
+}
+
+EdgeList read_graph(const std::string& path, std::string_view requested, uint64_t max_matrix_bytes,
+                    const std::function<void(const std::string&)>& say) {
+  const std::string source = path == "-" ? "<stdin>" : path;
+  std::string note;
+  const std::string text = gunzip_if_gzip(read_whole_input(path), source, 0, &note);
+  if (!note.empty()) say(note);
+  const GraphFormat& format = choose_graph_format(requested, path, text, &note);
+  return parse_graph(format, note, text, source, max_matrix_bytes, say);
+}
+
+}  // namespace apsp

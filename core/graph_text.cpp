@@ -1,0 +1,132 @@
+#include "core/graph_text.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "core/console.hpp"
+
+namespace apsp {
+
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+// At most 24 bytes, non-printable ones escaped: a NUL must not cut the message.
+std::string shown(std::string_view tok) {
+  return tok.size() > 24 ? escaped(tok.substr(0, 21)) + "..." : escaped(tok);
+}
+
+// A real of integral value ("3.0", "3.000000000000000e+00", as SciPy and NetworkX write them);
+// false when tok is no real at all.
+bool parse_real(std::string_view tok, double& v) {
+  auto [ptr, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), v);
+  return ec == std::errc() && ptr == tok.data() + tok.size() && std::isfinite(v);
+}
+
+}  // namespace
+
+GraphText::GraphText(std::string_view text, std::string_view source, uint64_t max_matrix_bytes)
+    : text_(text), source_(source), max_matrix_bytes_(max_matrix_bytes) {}
+
+bool GraphText::next_line(std::string_view comments) {
+  while (next_ < text_.size()) {
+    ++line_;
+    line_start_ = next_;
+    const void* nl = std::memchr(text_.data() + next_, '\n', text_.size() - next_);
+    const size_t end =
+        nl ? static_cast<size_t>(static_cast<const char*>(nl) - text_.data()) : text_.size();
+    next_ = nl ? end + 1 : end;
+    rest_ = text_.substr(line_start_, end - line_start_);
+    column_ = 1;
+    size_t i = 0;
+    while (i < rest_.size() && is_space(rest_[i])) ++i;
+    if (i < rest_.size() && comments.find(rest_[i]) == std::string_view::npos) return true;
+  }
+  rest_ = {};
+  return false;
+}
+
+std::string_view GraphText::token() {
+  size_t i = 0;
+  while (i < rest_.size() && is_space(rest_[i])) ++i;
+  size_t j = i;
+  while (j < rest_.size() && !is_space(rest_[j])) ++j;
+  column_ = static_cast<int64_t>(rest_.data() + i - (text_.data() + line_start_)) + 1;
+  const std::string_view tok = rest_.substr(i, j - i);
+  rest_.remove_prefix(j);
+  return tok;
+}
+
+bool GraphText::at_end_of_line() {
+  while (!rest_.empty() && is_space(rest_.front())) rest_.remove_prefix(1);
+  return rest_.empty();
+}
+
+int64_t GraphText::integer(std::string_view what) {
+  const std::string_view tok = token();
+  if (tok.empty()) fail(fmt::format("missing {}: the line ends", what));
+  int64_t v = 0;
+  auto [ptr, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), v);
+  if (ec == std::errc::result_out_of_range)
+    fail(fmt::format("{}: integer out of range: '{}'", what, shown(tok)));
+  if (ec != std::errc() || ptr != tok.data() + tok.size())
+    fail(fmt::format("{}: expected an integer, found '{}'", what, shown(tok)));
+  return v;
+}
+
+int32_t GraphText::weight() {
+  const std::string_view tok = token();
+  if (tok.empty()) fail("missing the weight: the line ends");
+  int64_t w = 0;
+  double real = 0;
+  auto [ptr, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), w);
+  if (ec != std::errc() || ptr != tok.data() + tok.size()) {
+    if (!parse_real(tok, real)) fail(fmt::format("expected a weight, found '{}'", shown(tok)));
+    if (real != std::floor(real))
+      fail(fmt::format("weight {} is not an integer: weights are integers", shown(tok)));
+    w = real < 0 ? -1 : real >= kInf ? kInf : static_cast<int64_t>(real);
+  }
+  if (w < 0) fail(fmt::format("negative weight {}", shown(tok)));
+  if (w >= kInf)
+    fail(fmt::format("weight {} is not below the unreachable value {}", shown(tok), kInf));
+  if (w > max_w_) max_w_ = w, max_w_line_ = line_, max_w_column_ = column_;
+  return static_cast<int32_t>(w);
+}
+
+int32_t GraphText::vertex(int64_t V, int base, std::string_view what) {
+  const int64_t v = integer(what);
+  if (v < base || v - base >= V)
+    fail(fmt::format("{} {} out of range [{}, {}]", what, v, base, V - 1 + base));
+  return static_cast<int32_t>(v - base);
+}
+
+void GraphText::end_of_line(std::string_view expected) {
+  if (at_end_of_line()) return;
+  const std::string_view tok = token();
+  fail(fmt::format("unexpected '{}': expected {}", shown(tok), expected));
+}
+
+void GraphText::check_vertex_count(int64_t V) {
+  if (!limit_known_) limit_ = matrix_limit(max_matrix_bytes_), limit_known_ = true;
+  if (const std::string fault = vertex_count_fault(V, limit_); !fault.empty()) fail(fault);
+}
+
+void GraphText::finish(int64_t V) const {
+  if (const std::string fault = max_weight_fault(V, max_w_); !fault.empty())
+    fail_at(max_w_line_, max_w_column_, fault);
+}
+
+void GraphText::fail(const std::string& what) const { fail_at(line_, column_, what); }
+
+void GraphText::fail_at(int64_t line, int64_t column, const std::string& what) const {
+  throw InputError(fmt::format("{}:{}:{}: {}", source_, line, column, what));
+}
+
+void GraphText::fail_at_end(const std::string& what) const {
+  fail_at(line_ + (text_.empty() || text_.back() == '\n' ? 1 : 0), 1, what);
+}
+
+}  // namespace apsp

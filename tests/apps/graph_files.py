@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""apsp on graph files written by other tools: NetworkX's edge-list writers (SNAP-like, with and
+without weights, sparse 1-based ids), SciPy's Matrix Market writer (integer, real of integral
+values, pattern, symmetric), a DIMACS .gr, some gzipped. Each is solved with apsp --variant cpu
+and compared with SciPy's csgraph shortest paths on the graph as NetworkX / SciPy hold it.
+Exit 77 (skipped) without networkx or scipy (scripts/setup.sh installs them).
+    graph_files.py APSP"""
+import gzip
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    import networkx as nx
+    import numpy as np
+    import scipy.io
+    import scipy.sparse
+    from scipy.sparse.csgraph import shortest_path
+except ImportError as e:
+    print(f"graph_files: {e}: skipped")
+    sys.exit(77)
+
+INF = 1073741823
+APSP = sys.argv[1]
+
+
+def solve(path, *extra):
+    out = path + ".dist"
+    run = subprocess.run([APSP, "--variant", "cpu", "-o", out, *extra, path],
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"FAIL: apsp {path} exited {run.returncode}: {run.stderr}")
+    with open(out) as f:
+        rows = [[int(x) for x in line.split()] for line in f]
+    return np.array(rows, dtype=np.int64), run.stderr
+
+
+def expect_same(name, got, matrix, **kw):
+    want = shortest_path(scipy.sparse.csr_array(matrix), directed=True, **kw)
+    want = np.where(np.isinf(want), INF, want).astype(np.int64)
+    if got.shape != want.shape or not (got == want).all():
+        sys.exit(f"FAIL: {name}: apsp's distances differ from SciPy's")
+    print(f"ok: {name} ({got.shape[0]} vertices)")
+
+
+def expect_in(name, text, stderr):
+    if text not in stderr:
+        sys.exit(f"FAIL: {name}: stderr lacks '{text}':\n{stderr}")
+
+
+def gzipped(path):
+    with open(path, "rb") as f, gzip.open(path + ".gz", "wb") as g:
+        g.write(f.read())
+    return path + ".gz"
+
+
+def first_appearance(path):
+    order = {}
+    with open(path) as f:
+        for line in f:
+            if line.strip() and line[0] not in "#%":
+                for tok in line.split()[:2]:
+                    order.setdefault(int(tok), len(order))
+    return list(order)
+
+
+def snap_cases(d):
+    g = nx.gnp_random_graph(40, 0.08, seed=5, directed=True)
+    g = nx.relabel_nodes(g, {v: 7 * v + 3 for v in g})  # sparse ids
+    rng = np.random.default_rng(1)
+    for u, v in g.edges:
+        g[u][v]["weight"] = int(rng.integers(1, 50))
+    weighted = os.path.join(d, "weighted.txt")
+    nx.write_weighted_edgelist(g, weighted)
+    plain = os.path.join(d, "plain.edges")
+    nx.write_edgelist(g, plain, data=False)
+    for name, path, weight in [("snap weighted", weighted, "weight"),
+                               ("snap unweighted, gzipped", gzipped(plain), None)]:
+        got, err = solve(path)
+        nodes = first_appearance(path[:-3] if path.endswith(".gz") else path)
+        matrix = nx.to_scipy_sparse_array(g, nodelist=nodes, weight=weight, dtype=float)
+        expect_same(name, got, matrix)
+        expect_in(name, "input format: snap", err)
+        expect_in(name, f"{len(nodes)} ids remapped to 0..{len(nodes) - 1}", err)
+
+
+def mtx_cases(d):
+    rng = np.random.default_rng(2)
+    a = scipy.sparse.random(30, 30, density=0.1, random_state=3, format="coo")
+    a.data = rng.integers(1, 30, size=a.nnz).astype(float)
+    sym = (a + a.T).tocoo()
+    cases = [("mtx integer", a.astype(np.int64), "integer", "general", {}),
+             ("mtx real", a, "real", "general", {}),
+             ("mtx pattern", a, "pattern", "general", {"unweighted": True}),
+             ("mtx symmetric, gzipped", sym, "integer", "symmetric", {})]
+    for k, (name, m, field, symmetry, kw) in enumerate(cases):
+        path = os.path.join(d, f"m{k}.mtx")
+        scipy.io.mmwrite(path, m, field=field, symmetry=symmetry)
+        got, err = solve(gzipped(path) if "gzipped" in name else path)
+        expect_same(name, got, m, **kw)
+        expect_in(name, "input format: mtx", err)
+
+
+def dimacs_case(d):
+    g = nx.gnp_random_graph(25, 0.15, seed=9, directed=True)
+    path = os.path.join(d, "road.gr")
+    with open(path, "w") as f:
+        f.write(f"c written by the test\np sp 25 {g.number_of_edges()}\n")
+        for u, v in g.edges:
+            g[u][v]["weight"] = (u * 7 + v) % 13 + 1
+            f.write(f"a {u + 1} {v + 1} {g[u][v]['weight']}\n")
+    got, err = solve(gzipped(path))
+    expect_same("dimacs, gzipped", got, nx.to_scipy_sparse_array(g, nodelist=range(25), dtype=float))
+    expect_in("dimacs", "input format: dimacs, by the extension .gr", err)
+
+
+def refusal_case(d):
+    path = os.path.join(d, "half.mtx")
+    with open(path, "w") as f:
+        f.write("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 2.5\n")
+    out = path + ".dist"
+    run = subprocess.run([APSP, "--variant", "cpu", "-o", out, path], capture_output=True, text=True)
+    if run.returncode != 2 or os.path.exists(out) or f"{path}:3:5: weight 2.5" not in run.stderr:
+        sys.exit(f"FAIL: a real weight 2.5: exit {run.returncode}, stderr {run.stderr!r}")
+    print("ok: a fractional weight is refused with its line and column, exit 2, nothing written")
+
+
+def main():
+    with tempfile.TemporaryDirectory() as d:
+        snap_cases(d)
+        mtx_cases(d)
+        dimacs_case(d)
+        refusal_case(d)
+
+
+main()
