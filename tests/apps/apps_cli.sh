@@ -133,7 +133,7 @@ vertex.txt|vertex.txt:2: vertex 3 out of range [0, 3)
 negative.txt|negative.txt:2: negative weight -5
 notint.txt|notint.txt:1: expected an integer, found 'x'
 zero.txt|zero.txt:1: V must be positive, got 0
-overflow.txt|overflow.txt:2: weight 600000000 with V = 3
+overflow.txt|overflow.txt:2: weight 3000000000 is above 2147483647
 empty.txt|empty.txt:1: empty input
 LIST
   # Bytes an editor hides: shown escaped, in one line, with a message or hint of their own.
