@@ -37,11 +37,11 @@ EdgeList random_weighted(int V, int32_t max_w, uint64_t seed) {
   return g;
 }
 
-struct Run {
+struct CpuRun {
   test::ScratchDir scratch;
   std::vector<std::string> lines;
   SolveRequest r;
-  explicit Run(const EdgeList& g) {
+  explicit CpuRun(const EdgeList& g) {
     r.input = scratch.file("g.txt");
     std::ofstream(r.input) << format_edge_list(g);
     r.variant = "cpu";
@@ -62,7 +62,7 @@ struct Run {
 TEST(Exactness, AGraphTheOldBoundRefusedIsSolvedAndProven) {
   const EdgeList g = random_weighted(1100, 999999, 7);
   ASSERT_GE(int64_t{1099} * max_edge_weight(g), kInf) << "the old bound refused it";
-  Run run(g);
+  CpuRun run(g);
   Solver(run.r).run();
   EXPECT_TRUE(run.said("exact (int32): largest distance ")) << ::testing::PrintToString(run.lines);
   const DistMatrix want = dijkstra_all_pairs(g);
@@ -75,7 +75,7 @@ TEST(Exactness, AGraphTheOldBoundRefusedIsSolvedAndProven) {
 // fails with that line; nothing is written.
 TEST(Exactness, DistancesPastInt32AreNeverWrittenAsUnreachable) {
   const EdgeList g{3, {{0, 1, 600000000}, {1, 2, 600000000}}};
-  Run run(g);
+  CpuRun run(g);
   try {
     Solver(run.r).run();
     FAIL() << "solved";
