@@ -53,9 +53,11 @@ void write_all(int fd, const char* p, size_t len) {
   }
 }
 
-uint64_t write_raw_rows(const int32_t* rows, int n, int count, int fd, int /*threads*/,
-                        const RowsWritten& rows_written) {
-  const size_t row_bytes = static_cast<size_t>(n) * sizeof(int32_t);
+namespace {
+
+template <typename T>
+uint64_t write_raw(const T* rows, int n, int count, int fd, const RowsWritten& rows_written) {
+  const size_t row_bytes = static_cast<size_t>(n) * sizeof(T);
   const int chunk =
       static_cast<int>(std::max<size_t>(1, (size_t{64} << 20) / std::max<size_t>(row_bytes, 1)));
   uint64_t bytes = 0;
@@ -69,10 +71,10 @@ uint64_t write_raw_rows(const int32_t* rows, int n, int count, int fd, int /*thr
   return bytes;
 }
 
-uint64_t write_matrix_bands(int n, int band_rows, const RowBand& band, int fd,
-                            const MatrixFormat& format, int threads,
-                            const RowsWritten& rows_written) {
-  const std::string header = format.header(n);
+// The header, then the bands of rows, each by `write_rows`.
+template <typename T, typename Band, typename WriteRows>
+uint64_t write_bands(const std::string& header, int n, int band_rows, const Band& band, int fd,
+                     WriteRows write_rows, int threads, const RowsWritten& rows_written) {
   write_all(fd, header.data(), header.size());
   uint64_t bytes = header.size();
   for (int first = 0; first < n; first += band_rows) {
@@ -80,9 +82,47 @@ uint64_t write_matrix_bands(int n, int band_rows, const RowBand& band, int fd,
     const auto written = [&](int r) {
       if (rows_written) rows_written(first + r);
     };
-    bytes += format.write_rows(band(first, rows), n, rows, fd, threads, written);
+    const T* data = band(first, rows);
+    bytes += write_rows(data, n, rows, fd, threads, written);
   }
   return bytes;
+}
+
+// To standard output ("" or "-") or atomically to a file, with a progress line; `write(fd,
+// rows_written)` writes the whole matrix.
+template <typename Write>
+uint64_t write_output(const std::string& path, int n, const std::string& what, Write write) {
+  ProgressMeter meter("writing " + what);
+  const RowsWritten rows = [&](int written) { meter.update(written, n); };
+  if (path.empty() || path == "-") return write(STDOUT_FILENO, rows);
+  AtomicFile out(path);
+  uint64_t bytes = 0;
+  try {
+    bytes = write(out.fd(), rows);
+  } catch (const std::runtime_error& e) {  // the writer's line, which names no file
+    throw std::runtime_error(fmt::format("{}: {}", path, e.what()));
+  }
+  out.commit(/*sync=*/false);  // atomic against a crash of this program, not of the machine
+  return bytes;
+}
+
+}  // namespace
+
+uint64_t write_raw_rows(const int32_t* rows, int n, int count, int fd, int /*threads*/,
+                        const RowsWritten& rows_written) {
+  return write_raw(rows, n, count, fd, rows_written);
+}
+
+uint64_t write_raw_rows64(const int64_t* rows, int n, int count, int fd, int /*threads*/,
+                          const RowsWritten& rows_written) {
+  return write_raw(rows, n, count, fd, rows_written);
+}
+
+uint64_t write_matrix_bands(int n, int band_rows, const RowBand& band, int fd,
+                            const MatrixFormat& format, int threads,
+                            const RowsWritten& rows_written) {
+  return write_bands<int32_t>(format.header(n), n, band_rows, band, fd, format.write_rows, threads,
+                              rows_written);
 }
 
 uint64_t write_matrix_as(MatrixView d, int fd, const MatrixFormat& format, int threads,
@@ -94,19 +134,17 @@ uint64_t write_matrix_as(MatrixView d, int fd, const MatrixFormat& format, int t
 
 uint64_t write_matrix_output(const std::string& path, int n, int band_rows, const RowBand& band,
                              const MatrixFormat& format, int threads, const std::string& what) {
-  ProgressMeter meter("writing " + what);
-  const auto rows = [&](int written) { meter.update(written, n); };
-  if (path.empty() || path == "-")
-    return write_matrix_bands(n, band_rows, band, STDOUT_FILENO, format, threads, rows);
-  AtomicFile out(path);
-  uint64_t bytes = 0;
-  try {
-    bytes = write_matrix_bands(n, band_rows, band, out.fd(), format, threads, rows);
-  } catch (const std::runtime_error& e) {  // the writer's line, which names no file
-    throw std::runtime_error(fmt::format("{}: {}", path, e.what()));
-  }
-  out.commit(/*sync=*/false);  // atomic against a crash of this program, not of the machine
-  return bytes;
+  return write_output(path, n, what, [&](int fd, const RowsWritten& rows) {
+    return write_matrix_bands(n, band_rows, band, fd, format, threads, rows);
+  });
+}
+
+uint64_t write_matrix_output64(const std::string& path, int n, int band_rows, const RowBand64& band,
+                               const MatrixFormat& format, int threads, const std::string& what) {
+  return write_output(path, n, what, [&](int fd, const RowsWritten& rows) {
+    return write_bands<int64_t>(format.header64(n), n, band_rows, band, fd, format.write_rows64,
+                                threads, rows);
+  });
 }
 
 }  // namespace apsp

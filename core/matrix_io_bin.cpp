@@ -1,4 +1,5 @@
 // bin: the 8 bytes "APSPDST1", V as an int64, then V * V int32, row-major; all little-endian.
+// Its int64 form: "APSPDS64", V as an int64, then V * V int64.
 #include <bit>
 
 #include "core/matrix_io.hpp"
@@ -6,19 +7,23 @@
 namespace apsp {
 namespace {
 
-std::string bin_header(int64_t n) {
+std::string header_with(const char* magic, int64_t n) {
   static_assert(std::endian::native == std::endian::little,
                 "the binary formats are written as the host holds them");
-  std::string h = "APSPDST1";
+  std::string h = magic;
   h.append(reinterpret_cast<const char*>(&n), sizeof n);
   return h;
 }
 
+std::string bin_header(int64_t n) { return header_with("APSPDST1", n); }
+std::string bin_header64(int64_t n) { return header_with("APSPDS64", n); }
+
 }  // namespace
 
 const MatrixFormat& bin_matrix_format() {
-  static const MatrixFormat format{"bin", "'APSPDST1', V as int64, V*V int32, little-endian",
-                                   bin_header, write_raw_rows};
+  static const MatrixFormat format{"bin",        "'APSPDST1', V as int64, V*V int32, little-endian",
+                                   bin_header,   write_raw_rows,
+                                   bin_header64, write_raw_rows64};
   return format;
 }
 
