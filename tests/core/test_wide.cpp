@@ -1,7 +1,7 @@
 // The exact 64-bit path on the host: DistMatrix64 (the rules of DistMatrix, kInf64 for no edge),
 // widen and narrow, the 64-bit CPU reference against the triple loop and Dijkstra on graphs whose
 // distances pass kInf (weights up to 2^31 - 1), and the narrowed 64-bit answer equal to the int32
-// reference.
+// reference; results files with int64 runs and their ceiling.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +14,8 @@
 #include "core/generators.hpp"
 #include "core/precision.hpp"
 #include "core/reference.hpp"
+#include "core/results.hpp"
+#include "core/tables.hpp"
 
 namespace apsp {
 namespace {
@@ -212,6 +214,48 @@ TEST(Fp64Form, FloydWarshallThroughItIsExact) {
     const Mismatch m = compare(fp64, exact);
     EXPECT_FALSE(m) << m.count << " differ, first (" << m.i << "," << m.j << "): " << m.got
                     << " != " << m.expected;
+  }
+}
+
+// An int64 run carries its precision, its share is of the int64 ceiling, and a file without
+// that ceiling (none measured, or from before the 64-bit path) reads as 0.
+TEST(ResultsWide, Int64RunsAndTheirCeiling) {
+  Results r;
+  r.context.device = {{"name", "Test GPU"}};
+  r.context.ceiling_updates_per_s = 16e12;
+  r.context.ceiling_i64_updates_per_s = 4e12;
+  RunResult run;
+  run.variant = "blocked_i64";
+  run.name = "blocked_i64[chunk=16,fp64=1]";
+  run.n = 1000;
+  run.verified = "cpu-reference";
+  run.samples_ms = {1.0, 1.0};
+  run.median_ms = run.min_ms = 1.0;
+  run.pct_of_ceiling = 50;
+  run.precision = kPrecisionInt64;
+  r.runs = {run};
+  EXPECT_DOUBLE_EQ(r.context.ceiling_for(kPrecisionInt64), 4e12);
+  const Results back = results_from_json(to_json(r));
+  EXPECT_EQ(back.runs[0].precision, "int64");
+  EXPECT_DOUBLE_EQ(back.context.ceiling_i64_updates_per_s, 4e12);
+  EXPECT_EQ(detail_grid(back)[1][6], "50.0 (i64)");
+  EXPECT_EQ(ceilings_line(back.context),
+            "Measured min-plus ceilings: int32 16.00 T updates/s, int64 4.00 T updates/s. A run's "
+            "share of the ceiling is against its own precision's.");
+  r.context.ceiling_i64_updates_per_s = 0;
+  EXPECT_FALSE(to_json(r)["context"].contains("ceiling_i64_updates_per_s"))
+      << "not measured: not written";
+  EXPECT_EQ(results_from_json(to_json(r)).context.ceiling_i64_updates_per_s, 0);
+  r.context.ceiling_i64_updates_per_s = 1e12;
+  r.runs[0].pct_of_ceiling = 400;
+  try {
+    results_from_json(to_json(r));
+    ADD_FAILURE() << "a share of 400% was read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(),
+                 "/runs/0/pct_of_ceiling: 400.0% of the measured ceiling (1e+12 updates/s in "
+                 "/context/ceiling_i64_updates_per_s) is impossible beyond noise (105%): the "
+                 "ceiling or the time is wrong");
   }
 }
 

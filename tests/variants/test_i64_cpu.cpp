@@ -1,5 +1,5 @@
-// blocked_i64 as the registry declares it (no device needed; its solves are
-// tests/variants/test_i64_gpu.cpp's).
+// blocked_i64 as the registry declares it, and the int64 ceiling the bench measures for it (no
+// device needed; its solves are tests/variants/test_i64_gpu.cpp's).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -15,6 +15,22 @@ namespace apsp {
 namespace {
 
 constexpr int32_t kMaxWeight = std::numeric_limits<int32_t>::max();  // 2^31 - 1
+
+// The bench measures the int64 ceiling only for a plan with an int64 variant.
+TEST(ResultsWide, TheInt64CeilingIsMeasuredWhereAnInt64VariantRuns) {
+  const Variant* wide = find_variant("blocked_i64");
+  ASSERT_NE(wide, nullptr);
+  harness::Plan plan;
+  harness::Request request;
+  request.variant = find_variant("sm90");
+  plan.requests = {request};
+  EXPECT_EQ(harness::ceiling_precisions(plan),
+            (std::vector<std::string>{kPrecisionInt32, kPrecisionU16x2}));
+  request.variant = wide;
+  plan.requests.push_back(request);
+  EXPECT_EQ(harness::ceiling_precisions(plan),
+            (std::vector<std::string>{kPrecisionInt32, kPrecisionU16x2, kPrecisionInt64}));
+}
 
 // blocked_i64 declares the 64-bit path: int64, run_wide beside run, the caller's matrix unpadded
 // with its int64 copy as scratch, every graph of int32 weights admitted, a small space.
