@@ -69,20 +69,49 @@ uint64_t write_raw_rows(const int32_t* rows, int n, int count, int fd, int /*thr
   return bytes;
 }
 
-uint64_t write_matrix_bands(int n, int band_rows, const RowBand& band, int fd,
-                            const MatrixFormat& format, int threads,
-                            const RowsWritten& rows_written) {
-  const std::string header = format.header(n);
+namespace {
+
+// `rows` rows of n entries after `header`, a band at a time.
+uint64_t write_bands(const std::string& header, int rows, int n, int band_rows, const RowBand& band,
+                     int fd, const MatrixFormat& format, int threads,
+                     const RowsWritten& rows_written) {
   write_all(fd, header.data(), header.size());
   uint64_t bytes = header.size();
-  for (int first = 0; first < n; first += band_rows) {
-    const int rows = std::min(band_rows, n - first);
+  for (int first = 0; first < rows; first += band_rows) {
+    const int count = std::min(band_rows, rows - first);
     const auto written = [&](int r) {
       if (rows_written) rows_written(first + r);
     };
-    bytes += format.write_rows(band(first, rows), n, rows, fd, threads, written);
+    bytes += format.write_rows(band(first, count), n, count, fd, threads, written);
   }
   return bytes;
+}
+
+// To `path` ("" or "-": standard output; else atomically), with a progress line.
+uint64_t write_output(const std::string& path, const std::string& header, int rows, int n,
+                      int band_rows, const RowBand& band, const MatrixFormat& format, int threads,
+                      const std::string& what) {
+  ProgressMeter meter("writing " + what);
+  const auto progress = [&](int written) { meter.update(written, rows); };
+  if (path.empty() || path == "-")
+    return write_bands(header, rows, n, band_rows, band, STDOUT_FILENO, format, threads, progress);
+  AtomicFile out(path);
+  uint64_t bytes = 0;
+  try {
+    bytes = write_bands(header, rows, n, band_rows, band, out.fd(), format, threads, progress);
+  } catch (const std::runtime_error& e) {  // the writer's line, which names no file
+    throw std::runtime_error(fmt::format("{}: {}", path, e.what()));
+  }
+  out.commit(/*sync=*/false);  // atomic against a crash of this program, not of the machine
+  return bytes;
+}
+
+}  // namespace
+
+uint64_t write_matrix_bands(int n, int band_rows, const RowBand& band, int fd,
+                            const MatrixFormat& format, int threads,
+                            const RowsWritten& rows_written) {
+  return write_bands(format.header(n), n, n, band_rows, band, fd, format, threads, rows_written);
 }
 
 uint64_t write_matrix_as(MatrixView d, int fd, const MatrixFormat& format, int threads,
@@ -94,19 +123,17 @@ uint64_t write_matrix_as(MatrixView d, int fd, const MatrixFormat& format, int t
 
 uint64_t write_matrix_output(const std::string& path, int n, int band_rows, const RowBand& band,
                              const MatrixFormat& format, int threads, const std::string& what) {
-  ProgressMeter meter("writing " + what);
-  const auto rows = [&](int written) { meter.update(written, n); };
-  if (path.empty() || path == "-")
-    return write_matrix_bands(n, band_rows, band, STDOUT_FILENO, format, threads, rows);
-  AtomicFile out(path);
-  uint64_t bytes = 0;
-  try {
-    bytes = write_matrix_bands(n, band_rows, band, out.fd(), format, threads, rows);
-  } catch (const std::runtime_error& e) {  // the writer's line, which names no file
-    throw std::runtime_error(fmt::format("{}: {}", path, e.what()));
-  }
-  out.commit(/*sync=*/false);  // atomic against a crash of this program, not of the machine
-  return bytes;
+  return write_output(path, format.header(n), n, n, band_rows, band, format, threads, what);
+}
+
+uint64_t write_rows_output(const std::string& path, int rows, int n, int band_rows,
+                           const RowBand& band, const MatrixFormat& format, int threads,
+                           const std::string& what) {
+  if (!format.rows_header)
+    throw std::invalid_argument(
+        fmt::format("the {} format cannot hold chosen rows of a matrix", format.name));
+  return write_output(path, format.rows_header(rows, n), rows, n, band_rows, band, format, threads,
+                      what);
 }
 
 }  // namespace apsp

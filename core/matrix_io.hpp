@@ -22,6 +22,9 @@ struct MatrixFormat {
   std::string description;  // one line for --help
   // What comes before the rows of an n x n matrix ("" for none).
   std::string (*header)(int64_t n);
+  // What comes before `rows` rows chosen from an n x n matrix (apsp --sources), in the order
+  // given: text none, bin its own magic, npy the shape (rows, n).
+  std::string (*rows_header)(int64_t rows, int64_t n);
   // Writes `count` rows of n entries (row-major at `rows`, a band of the matrix) to fd, using
   // `threads` threads where that helps (0: all cores); rows_written counts within the band.
   // Returns the bytes written; throws std::runtime_error on a write error.
@@ -39,8 +42,9 @@ std::string matrix_formats_help();
 
 // The formats, one file each. text: n lines of n integers, one space between them, '\n' after
 // each line (the contest's). bin: the 8 bytes "APSPDST1", V as an int64, then V * V int32,
-// row-major; all little-endian. npy: NumPy's format 1.0, dtype '<i4', shape (V, V), C order:
-// np.load reads it as it is.
+// row-major; all little-endian (k rows chosen: "APSPROW1", k and V as int64, then k * V int32).
+// npy: NumPy's format 1.0, dtype '<i4', shape (V, V) (or (k, V)), C order: np.load reads it as
+// it is.
 const MatrixFormat& text_matrix_format();
 const MatrixFormat& bin_matrix_format();
 const MatrixFormat& npy_matrix_format();
@@ -60,6 +64,11 @@ uint64_t write_matrix_as(MatrixView d, int fd, const MatrixFormat& format, int t
 // core/atomic_file.hpp), with a progress line "writing <what>". Returns the bytes written.
 uint64_t write_matrix_output(const std::string& path, int n, int band_rows, const RowBand& band,
                              const MatrixFormat& format, int threads, const std::string& what);
+// The same for `rows` rows of n entries chosen from an n x n matrix, after the format's
+// rows_header: band(first, count) gives the chosen rows [first, first + count).
+uint64_t write_rows_output(const std::string& path, int rows, int n, int band_rows,
+                           const RowBand& band, const MatrixFormat& format, int threads,
+                           const std::string& what);
 
 // The text format's writer for a whole matrix: rows formatted by `threads` threads (0: all
 // cores) into large buffers, written in order with write(2) (into a regular file, each

@@ -1,4 +1,5 @@
 // bin: the 8 bytes "APSPDST1", V as an int64, then V * V int32, row-major; all little-endian.
+// k rows chosen from the matrix (apsp --sources): "APSPROW1", k and V as int64, then k * V int32.
 #include <bit>
 
 #include "core/matrix_io.hpp"
@@ -14,11 +15,18 @@ std::string bin_header(int64_t n) {
   return h;
 }
 
+std::string bin_rows_header(int64_t rows, int64_t n) {
+  std::string h = "APSPROW1";
+  h.append(reinterpret_cast<const char*>(&rows), sizeof rows);
+  h.append(reinterpret_cast<const char*>(&n), sizeof n);
+  return h;
+}
+
 }  // namespace
 
 const MatrixFormat& bin_matrix_format() {
   static const MatrixFormat format{"bin", "'APSPDST1', V as int64, V*V int32, little-endian",
-                                   bin_header, write_raw_rows};
+                                   bin_header, bin_rows_header, write_raw_rows};
   return format;
 }
 

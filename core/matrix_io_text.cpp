@@ -100,6 +100,7 @@ uint64_t write_rows(MatrixView d, int rows, int fd, int threads, size_t task_byt
 }
 
 std::string no_header(int64_t) { return ""; }
+std::string no_rows_header(int64_t, int64_t) { return ""; }
 
 uint64_t write_text_rows(const int32_t* rows, int n, int count, int fd, int threads,
                          const RowsWritten& rows_written) {
@@ -110,7 +111,7 @@ uint64_t write_text_rows(const int32_t* rows, int n, int count, int fd, int thre
 
 const MatrixFormat& text_matrix_format() {
   static const MatrixFormat format{"text", "the contest's: V lines of V distances", no_header,
-                                   write_text_rows};
+                                   no_rows_header, write_text_rows};
   return format;
 }
 
