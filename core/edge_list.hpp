@@ -46,7 +46,12 @@ struct MatrixLimit {
 MatrixLimit matrix_limit(uint64_t max_matrix_bytes);
 // "" when 1 <= V <= INT32_MAX and its matrix fits `limit`; else why not.
 std::string vertex_count_fault(int64_t V, const MatrixLimit& limit);
-// "" when no path of V-1 edges of weight max_w can reach kInf; else the fault.
-std::string max_weight_fault(int64_t V, int64_t max_w);
+// The largest weight a reader takes: weights are stored as int32. Nothing bounds a graph's
+// distances a priori: a solve proves them exact afterwards (core/precision.hpp, exactness_fault),
+// and distances beyond int32's range are solved in 64 bits.
+inline constexpr int64_t kMaxWeight = INT32_MAX;
+// "" when 0 <= w <= kMaxWeight; else the fault ("negative weight -5"), `shown` being the weight
+// as the file wrote it.
+std::string weight_fault(int64_t w, std::string_view shown);
 
 }  // namespace apsp

@@ -55,7 +55,6 @@ EdgeList parse(std::string_view text, std::string_view source, uint64_t max_matr
   if (static_cast<int64_t>(g.edges.size()) != p.E)
     t.fail_at_end(fmt::format("end of input after {} of the {} arcs the problem line announced",
                               g.edges.size(), p.E));
-  t.finish(p.V);
   return g;
 }
 

@@ -83,7 +83,6 @@ EdgeList parse(std::string_view text, std::string_view source, uint64_t max_matr
     if (b.symmetric && i != j) g.edges.push_back(Edge{j, i, w});
   }
   if (t.next_line("%")) t.fail(fmt::format("unexpected content after the {} entries", nnz));
-  t.finish(V);
   return g;
 }
 

@@ -39,7 +39,6 @@ EdgeList parse(std::string_view text, std::string_view source, uint64_t max_matr
   }
   if (ids.empty()) t.fail_at_end("no edges: a SNAP edge list names its vertices by its edges");
   g.num_vertices = static_cast<int32_t>(ids.size());
-  t.finish(g.num_vertices);
   if (note)
     *note = fmt::format(
         "read a SNAP edge list: {} ids remapped to 0..{} in the order they first appear "

@@ -87,12 +87,9 @@ int32_t GraphText::weight() {
     if (!parse_real(tok, real)) fail(fmt::format("expected a weight, found '{}'", shown(tok)));
     if (real != std::floor(real))
       fail(fmt::format("weight {} is not an integer: weights are integers", shown(tok)));
-    w = real < 0 ? -1 : real >= kInf ? kInf : static_cast<int64_t>(real);
+    w = real < 0 ? -1 : real > kMaxWeight ? kMaxWeight + 1 : static_cast<int64_t>(real);
   }
-  if (w < 0) fail(fmt::format("negative weight {}", shown(tok)));
-  if (w >= kInf)
-    fail(fmt::format("weight {} is not below the unreachable value {}", shown(tok), kInf));
-  if (w > max_w_) max_w_ = w, max_w_line_ = line_, max_w_column_ = column_;
+  if (const std::string fault = weight_fault(w, shown(tok)); !fault.empty()) fail(fault);
   return static_cast<int32_t>(w);
 }
 
@@ -112,11 +109,6 @@ void GraphText::end_of_line(std::string_view expected) {
 void GraphText::check_vertex_count(int64_t V) {
   if (!limit_known_) limit_ = matrix_limit(max_matrix_bytes_), limit_known_ = true;
   if (const std::string fault = vertex_count_fault(V, limit_); !fault.empty()) fail(fault);
-}
-
-void GraphText::finish(int64_t V) const {
-  if (const std::string fault = max_weight_fault(V, max_w_); !fault.empty())
-    fail_at(max_w_line_, max_w_column_, fault);
 }
 
 void GraphText::fail(const std::string& what) const { fail_at(line_, column_, what); }

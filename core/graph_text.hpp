@@ -1,7 +1,7 @@
 // What the graph readers of core/graph_formats.hpp share: a cursor over lines and
 // whitespace-separated tokens that knows the line and column of each token, so that every fault
 // is one InputError "SOURCE:LINE:COLUMN: what"; and the checks every reader applies (the bounds
-// of core/edge_list.hpp: V against the memory, weights against kInf).
+// of core/edge_list.hpp: V against the memory, weights against kMaxWeight).
 #pragma once
 
 #include <cstdint>
@@ -23,7 +23,7 @@ class GraphText {
   std::string_view token();
   bool at_end_of_line();
   // The next token as an integer, as a weight (an integer or a real of integral value,
-  // 0 <= w < kInf), or as a vertex id in [base, base + V), returned 0-based. `what` names the
+  // 0 <= w <= kMaxWeight), or as a vertex id in [base, base + V), returned 0-based. `what` names the
   // field in faults ("V", "the source vertex").
   int64_t integer(std::string_view what);
   int32_t weight();
@@ -32,8 +32,6 @@ class GraphText {
   void end_of_line(std::string_view expected);
   // Fails at the last token unless V is a vertex count whose matrix fits.
   void check_vertex_count(int64_t V);
-  // After the last edge: fails at the largest weight when a path of V-1 such edges reaches kInf.
-  void finish(int64_t V) const;
 
   [[noreturn]] void fail(const std::string& what) const;  // at the last token
   [[noreturn]] void fail_at(int64_t line, int64_t column, const std::string& what) const;
@@ -48,7 +46,6 @@ class GraphText {
   MatrixLimit limit_;
   uint64_t max_matrix_bytes_;
   bool limit_known_ = false;
-  int64_t max_w_ = -1, max_w_line_ = 0, max_w_column_ = 0;
 };
 
 }  // namespace apsp

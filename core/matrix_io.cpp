@@ -53,9 +53,11 @@ void write_all(int fd, const char* p, size_t len) {
   }
 }
 
-uint64_t write_raw_rows(const int32_t* rows, int n, int count, int fd, int /*threads*/,
-                        const RowsWritten& rows_written) {
-  const size_t row_bytes = static_cast<size_t>(n) * sizeof(int32_t);
+namespace {
+
+template <typename T>
+uint64_t write_raw(const T* rows, int n, int count, int fd, const RowsWritten& rows_written) {
+  const size_t row_bytes = static_cast<size_t>(n) * sizeof(T);
   const int chunk =
       static_cast<int>(std::max<size_t>(1, (size_t{64} << 20) / std::max<size_t>(row_bytes, 1)));
   uint64_t bytes = 0;
@@ -69,12 +71,10 @@ uint64_t write_raw_rows(const int32_t* rows, int n, int count, int fd, int /*thr
   return bytes;
 }
 
-namespace {
-
-// `rows` rows of n entries after `header`, a band at a time.
-uint64_t write_bands(const std::string& header, int rows, int n, int band_rows, const RowBand& band,
-                     int fd, const MatrixFormat& format, int threads,
-                     const RowsWritten& rows_written) {
+// The header, then `rows` rows of n entries, a band at a time, each by `write_rows`.
+template <typename T, typename Band, typename WriteRows>
+uint64_t write_bands(const std::string& header, int rows, int n, int band_rows, const Band& band,
+                     int fd, WriteRows write_rows, int threads, const RowsWritten& rows_written) {
   write_all(fd, header.data(), header.size());
   uint64_t bytes = header.size();
   for (int first = 0; first < rows; first += band_rows) {
@@ -82,23 +82,24 @@ uint64_t write_bands(const std::string& header, int rows, int n, int band_rows, 
     const auto written = [&](int r) {
       if (rows_written) rows_written(first + r);
     };
-    bytes += format.write_rows(band(first, count), n, count, fd, threads, written);
+    const T* data = band(first, count);
+    bytes += write_rows(data, n, count, fd, threads, written);
   }
   return bytes;
 }
 
-// To `path` ("" or "-": standard output; else atomically), with a progress line.
-uint64_t write_output(const std::string& path, const std::string& header, int rows, int n,
-                      int band_rows, const RowBand& band, const MatrixFormat& format, int threads,
-                      const std::string& what) {
+// To standard output ("" or "-") or atomically to a file, with a progress line; `write(fd,
+// rows_written)` writes the whole matrix (or the chosen rows), `rows` rows.
+template <typename Write>
+uint64_t write_output(const std::string& path, int rows_in_all, const std::string& what,
+                      Write write) {
   ProgressMeter meter("writing " + what);
-  const auto progress = [&](int written) { meter.update(written, rows); };
-  if (path.empty() || path == "-")
-    return write_bands(header, rows, n, band_rows, band, STDOUT_FILENO, format, threads, progress);
+  const RowsWritten rows = [&](int written) { meter.update(written, rows_in_all); };
+  if (path.empty() || path == "-") return write(STDOUT_FILENO, rows);
   AtomicFile out(path);
   uint64_t bytes = 0;
   try {
-    bytes = write_bands(header, rows, n, band_rows, band, out.fd(), format, threads, progress);
+    bytes = write(out.fd(), rows);
   } catch (const std::runtime_error& e) {  // the writer's line, which names no file
     throw std::runtime_error(fmt::format("{}: {}", path, e.what()));
   }
@@ -108,10 +109,21 @@ uint64_t write_output(const std::string& path, const std::string& header, int ro
 
 }  // namespace
 
+uint64_t write_raw_rows(const int32_t* rows, int n, int count, int fd, int /*threads*/,
+                        const RowsWritten& rows_written) {
+  return write_raw(rows, n, count, fd, rows_written);
+}
+
+uint64_t write_raw_rows64(const int64_t* rows, int n, int count, int fd, int /*threads*/,
+                          const RowsWritten& rows_written) {
+  return write_raw(rows, n, count, fd, rows_written);
+}
+
 uint64_t write_matrix_bands(int n, int band_rows, const RowBand& band, int fd,
                             const MatrixFormat& format, int threads,
                             const RowsWritten& rows_written) {
-  return write_bands(format.header(n), n, n, band_rows, band, fd, format, threads, rows_written);
+  return write_bands<int32_t>(format.header(n), n, n, band_rows, band, fd, format.write_rows,
+                              threads, rows_written);
 }
 
 uint64_t write_matrix_as(MatrixView d, int fd, const MatrixFormat& format, int threads,
@@ -123,7 +135,17 @@ uint64_t write_matrix_as(MatrixView d, int fd, const MatrixFormat& format, int t
 
 uint64_t write_matrix_output(const std::string& path, int n, int band_rows, const RowBand& band,
                              const MatrixFormat& format, int threads, const std::string& what) {
-  return write_output(path, format.header(n), n, n, band_rows, band, format, threads, what);
+  return write_output(path, n, what, [&](int fd, const RowsWritten& rows) {
+    return write_matrix_bands(n, band_rows, band, fd, format, threads, rows);
+  });
+}
+
+uint64_t write_matrix_output64(const std::string& path, int n, int band_rows, const RowBand64& band,
+                               const MatrixFormat& format, int threads, const std::string& what) {
+  return write_output(path, n, what, [&](int fd, const RowsWritten& rows) {
+    return write_bands<int64_t>(format.header64(n), n, n, band_rows, band, fd, format.write_rows64,
+                                threads, rows);
+  });
 }
 
 uint64_t write_rows_output(const std::string& path, int rows, int n, int band_rows,
@@ -132,8 +154,10 @@ uint64_t write_rows_output(const std::string& path, int rows, int n, int band_ro
   if (!format.rows_header)
     throw std::invalid_argument(
         fmt::format("the {} format cannot hold chosen rows of a matrix", format.name));
-  return write_output(path, format.rows_header(rows, n), rows, n, band_rows, band, format, threads,
-                      what);
+  return write_output(path, rows, what, [&](int fd, const RowsWritten& written) {
+    return write_bands<int32_t>(format.rows_header(rows, n), rows, n, band_rows, band, fd,
+                                format.write_rows, threads, written);
+  });
 }
 
 }  // namespace apsp

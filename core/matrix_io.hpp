@@ -1,7 +1,9 @@
 // The V x V matrices apsp writes (distances, next hops), in the formats of --format. Each format
 // is one file (core/matrix_io_<name>.cpp) that defines its header and how it writes rows, and
 // one line in matrix_formats(); --format's check and help come from that list, so a new format
-// touches nothing else. Unreachable is 1073741823 in every format.
+// touches nothing else. Every format has an int32 form (unreachable 1073741823) and an int64 form
+// for the exact 64-bit path (unreachable kInf64 = 2^62 - 1, which no distance of a proven result
+// reaches: core/precision.hpp).
 #pragma once
 
 #include <cstdint>
@@ -22,14 +24,18 @@ struct MatrixFormat {
   std::string description;  // one line for --help
   // What comes before the rows of an n x n matrix ("" for none).
   std::string (*header)(int64_t n);
-  // What comes before `rows` rows chosen from an n x n matrix (apsp --sources), in the order
-  // given: text none, bin its own magic, npy the shape (rows, n).
-  std::string (*rows_header)(int64_t rows, int64_t n);
   // Writes `count` rows of n entries (row-major at `rows`, a band of the matrix) to fd, using
   // `threads` threads where that helps (0: all cores); rows_written counts within the band.
   // Returns the bytes written; throws std::runtime_error on a write error.
   uint64_t (*write_rows)(const int32_t* rows, int n, int count, int fd, int threads,
                          const RowsWritten& rows_written);
+  // The same for int64 entries (the 64-bit path).
+  std::string (*header64)(int64_t n);
+  uint64_t (*write_rows64)(const int64_t* rows, int n, int count, int fd, int threads,
+                           const RowsWritten& rows_written);
+  // What comes before `rows` int32 rows chosen from an n x n matrix (apsp --sources), in the
+  // order given: text none, bin its own magic, npy the shape (rows, n).
+  std::string (*rows_header)(int64_t rows, int64_t n);
 };
 
 // Every format, in the order --help lists them; the first is the default (text).
@@ -41,10 +47,10 @@ std::vector<std::string> matrix_format_names();
 std::string matrix_formats_help();
 
 // The formats, one file each. text: n lines of n integers, one space between them, '\n' after
-// each line (the contest's). bin: the 8 bytes "APSPDST1", V as an int64, then V * V int32,
-// row-major; all little-endian (k rows chosen: "APSPROW1", k and V as int64, then k * V int32).
-// npy: NumPy's format 1.0, dtype '<i4', shape (V, V) (or (k, V)), C order: np.load reads it as
-// it is.
+// each line (the contest's). bin: the 8 bytes "APSPDST1" ("APSPDS64" for int64), V as an int64,
+// then V * V int32 (int64), row-major; all little-endian (k rows chosen: "APSPROW1", k and V as
+// int64, then k * V int32). npy: NumPy's format 1.0, dtype '<i4' ('<i8'), shape (V, V) (k rows
+// chosen: (k, V)), C order: np.load reads it as it is.
 const MatrixFormat& text_matrix_format();
 const MatrixFormat& bin_matrix_format();
 const MatrixFormat& npy_matrix_format();
@@ -64,7 +70,11 @@ uint64_t write_matrix_as(MatrixView d, int fd, const MatrixFormat& format, int t
 // core/atomic_file.hpp), with a progress line "writing <what>". Returns the bytes written.
 uint64_t write_matrix_output(const std::string& path, int n, int band_rows, const RowBand& band,
                              const MatrixFormat& format, int threads, const std::string& what);
-// The same for `rows` rows of n entries chosen from an n x n matrix, after the format's
+// The same for an int64 matrix, in the format's int64 form.
+using RowBand64 = std::function<const int64_t*(int first, int count)>;
+uint64_t write_matrix_output64(const std::string& path, int n, int band_rows, const RowBand64& band,
+                               const MatrixFormat& format, int threads, const std::string& what);
+// The same for `rows` int32 rows of n entries chosen from an n x n matrix, after the format's
 // rows_header: band(first, count) gives the chosen rows [first, first + count).
 uint64_t write_rows_output(const std::string& path, int rows, int n, int band_rows,
                            const RowBand& band, const MatrixFormat& format, int threads,
@@ -84,6 +94,8 @@ std::string format_matrix(MatrixView d);
 // step); and `len` bytes to fd, whatever write(2) takes at a time.
 uint64_t write_raw_rows(const int32_t* rows, int n, int count, int fd, int threads,
                         const RowsWritten& rows_written);
+uint64_t write_raw_rows64(const int64_t* rows, int n, int count, int fd, int threads,
+                          const RowsWritten& rows_written);
 void write_all(int fd, const char* p, size_t len);
 
 }  // namespace apsp

@@ -19,11 +19,16 @@
 namespace apsp {
 namespace {
 
-// Appends row i of d in the output format; `out` must have room for n * 11 + 1 bytes.
-char* format_row(MatrixView d, int i, char* out) {
-  const int32_t* r = d.row(i);
-  for (int j = 0; j < d.n; ++j) {
-    out = std::to_chars(out, out + 11, r[j]).ptr;
+// The most characters an entry takes, with its separator: 10 digits of int32 (entries are
+// non-negative), 19 of int64.
+template <typename T>
+constexpr size_t kEntryChars = sizeof(T) == 4 ? 11 : 20;
+
+// Appends the n entries of r in the output format; `out` must have room for n * kEntryChars + 1.
+template <typename T>
+char* format_row(const T* r, int n, char* out) {
+  for (int j = 0; j < n; ++j) {
+    out = std::to_chars(out, out + kEntryChars<T>, r[j]).ptr;
     *out++ = ' ';
   }
   out[-1] = '\n';
@@ -43,9 +48,10 @@ void pwrite_all(int fd, const char* p, size_t len, off_t at) {
   }
 }
 
-// write_matrix over the first `rows` rows of d (d.n columns: a band of a larger matrix); the
-// bytes written.
-uint64_t write_rows(MatrixView d, int rows, int fd, int threads, size_t task_bytes,
+// write_matrix over `rows` rows of `cols` entries at d (a band of a larger matrix); the bytes
+// written.
+template <typename T>
+uint64_t write_rows(const T* d, int cols, int rows, int fd, int threads, size_t task_bytes,
                     const RowsWritten& rows_written) {
   const int n = rows;
   uint64_t bytes = 0;
@@ -53,7 +59,7 @@ uint64_t write_rows(MatrixView d, int rows, int fd, int threads, size_t task_byt
   if (threads <= 0) threads = hardware_threads();
   // Each task formats a band of rows; a batch is `threads` bands. Two sets of buffers: while
   // one batch is written in order, the next is formatted.
-  const size_t row_max = static_cast<size_t>(d.n) * 11 + 1;
+  const size_t row_max = static_cast<size_t>(cols) * kEntryChars<T> + 1;
   const int rows_per_task = static_cast<int>(std::max<size_t>(1, task_bytes / row_max));
   std::vector<std::vector<char>> bufs[2] = {std::vector<std::vector<char>>(threads),
                                             std::vector<std::vector<char>>(threads)};
@@ -73,7 +79,7 @@ uint64_t write_rows(MatrixView d, int rows, int fd, int threads, size_t task_byt
       if (r0 >= r1) return;
       bufs[cur][t].resize(static_cast<size_t>(r1 - r0) * row_max);
       char* p = bufs[cur][t].data();
-      for (int i = r0; i < r1; ++i) p = format_row(d, i, p);
+      for (int i = r0; i < r1; ++i) p = format_row(d + static_cast<size_t>(i) * cols, cols, p);
       used[cur][t] = static_cast<size_t>(p - bufs[cur][t].data());
     });
     if (writing.valid()) writing.get();     // rethrows a write error
@@ -104,26 +110,33 @@ std::string no_rows_header(int64_t, int64_t) { return ""; }
 
 uint64_t write_text_rows(const int32_t* rows, int n, int count, int fd, int threads,
                          const RowsWritten& rows_written) {
-  return write_rows(MatrixView{n, rows}, count, fd, threads, 4u << 20, rows_written);
+  return write_rows(rows, n, count, fd, threads, 4u << 20, rows_written);
+}
+
+uint64_t write_text_rows64(const int64_t* rows, int n, int count, int fd, int threads,
+                           const RowsWritten& rows_written) {
+  return write_rows(rows, n, count, fd, threads, 4u << 20, rows_written);
 }
 
 }  // namespace
 
 const MatrixFormat& text_matrix_format() {
-  static const MatrixFormat format{"text", "the contest's: V lines of V distances", no_header,
-                                   no_rows_header, write_text_rows};
+  static const MatrixFormat format{"text",        "the contest's: V lines of V distances",
+                                   no_header,     write_text_rows,
+                                   no_header,     write_text_rows64,
+                                   no_rows_header};
   return format;
 }
 
 void write_matrix(MatrixView d, int fd, int threads, size_t task_bytes,
                   const RowsWritten& rows_written) {
-  write_rows(d, d.n, fd, threads, task_bytes, rows_written);
+  write_rows(d.data, d.n, d.n, fd, threads, task_bytes, rows_written);
 }
 
 std::string format_matrix(MatrixView d) {
   std::string s;
   std::vector<char> buf(static_cast<size_t>(d.n) * 11 + 1);
-  for (int i = 0; i < d.n; ++i) s.append(buf.data(), format_row(d, i, buf.data()));
+  for (int i = 0; i < d.n; ++i) s.append(buf.data(), format_row(d.row(i), d.n, buf.data()));
   return s;
 }
 

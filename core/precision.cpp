@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 #include "core/parallel.hpp"
@@ -18,6 +19,28 @@ std::string u16_admission(int n, int64_t max_weight) {
   return fmt::format(
       "16-bit distances are exact only while (V - 1) * the largest weight < {}; here {} * {} = {}",
       kInf16, hops, max_weight, longest);
+}
+
+int64_t unreachable_of(const std::string& precision) {
+  if (precision == kPrecisionU16x2) return kInf16;
+  if (precision == kPrecisionInt32) return kInf;
+  if (precision == kPrecisionInt64) return kInf64;
+  throw std::invalid_argument(fmt::format("unknown precision '{}'", precision));
+}
+
+std::string weights_fit(const std::string& precision, int64_t max_weight) {
+  const int64_t unreachable = unreachable_of(precision);
+  if (max_weight < unreachable) return "";
+  return fmt::format("{} solves weights below {}; the largest weight here is {}", precision,
+                     unreachable, max_weight);
+}
+
+std::string exactness_fault(int64_t max_distance, int64_t max_weight, int64_t unreachable) {
+  // Both below unreachable <= 2^62 - 1: the sum does not overflow.
+  if (max_distance + max_weight < unreachable) return "";
+  return fmt::format(
+      "largest distance {} + largest weight {} = {} is not below the unreachable value {}",
+      max_distance, max_weight, max_distance + max_weight, unreachable);
 }
 
 int32_t max_finite_entry(const DistMatrix& d, int threads) {

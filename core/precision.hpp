@@ -27,8 +27,32 @@ inline constexpr const char* kPrecisionInt64 = "int64";
 // evaluates min(c, a + b) with no overflow check, as int32 does with kInf.
 inline constexpr int64_t kInf64 = (int64_t{1} << 62) - 1;
 
+// The exactness proof. A solve in a precision whose "unreachable" is U (kInf16, kInf, kInf64)
+// stores only values <= U, and min(c, a + b) of two such values never overflows (2U fits), so a
+// blocked or plain Floyd-Warshall computes exactly min(true distance, U) for every pair: the map
+// x -> min(x, U) carries min and + over (a sum past U becomes U), whatever order the updates take.
+// What remains is a true distance >= U, shown as U, "unreachable". Let M be the largest entry
+// below U of the result and W the largest edge weight. If M + W < U, no true distance is >= U:
+// otherwise take a pair (s, t) at finite true distance >= U and a shortest path from s to t; its
+// first vertex v with true distance >= U is not s (d(s, s) = 0), so its predecessor u on the path
+// has true distance d(s, u) < U, computed exactly, so d(s, u) <= M; and d(s, v) = d(s, u) +
+// w(u, v) <= M + W < U, a contradiction. So every entry below U is exact and every U is
+// unreachable. The check needs the result's maximum and nothing a priori but the weights' fit
+// (W < U, so that the input itself is exact).
+
+// The "unreachable" of a precision (kPrecisionU16x2: kInf16, kPrecisionInt32: kInf,
+// kPrecisionInt64: kInf64). std::invalid_argument for another name.
+int64_t unreachable_of(const std::string& precision);
+// "" when a solve in `precision` may take a graph whose largest edge weight is max_weight (it is
+// below the precision's unreachable); else why not, one line. Its result is then proven, below.
+std::string weights_fit(const std::string& precision, int64_t max_weight);
+// "" when the proof above holds for a result whose largest entry below `unreachable` is
+// max_distance; else the reason, one line, with the numbers.
+std::string exactness_fault(int64_t max_distance, int64_t max_weight, int64_t unreachable);
+
 // "" when a graph of n vertices whose largest finite input entry is max_weight is solved exactly
-// in 16 bits: (n - 1) * max_weight < kInf16 (and max_weight < kInf16, which only n = 1 needs);
+// in 16 bits, known before the solve (what the bench and the tuner ask: they must know whether a
+// run will be exact before it runs; apsp proves after the solve instead): (n - 1) * max_weight < kInf16 (and max_weight < kInf16, which only n = 1 needs);
 // otherwise the reason, in one line.
 std::string u16_admission(int n, int64_t max_weight);
 

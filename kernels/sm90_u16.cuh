@@ -16,7 +16,7 @@
 namespace apsp::kernels::sm90_u16 {
 
 // What the packing saw of the input: its largest finite entry (< kInf) and whether any entry was
-// negative. The unpack reads it to refuse an input whose distances could reach kInf16.
+// negative. The unpack reads it to refuse an input 16 bits do not hold.
 struct Seen {
   int max_finite;
   int negative;
@@ -65,19 +65,20 @@ static __global__ void __launch_bounds__(kConvertThreads)
   }
 }
 
-// d (n x n int32, rows n apart) <- packed: kInf16 -> kInf, else the value. When the input was not
-// one 16 bits solve exactly (a negative entry, or (n - 1) * its largest finite entry >= kInf16:
-// the harness never runs sm90_u16 on such a graph, Variant::admits), every entry becomes -1 and
-// one line is printed instead: no distance a caller could mistake for an answer.
+// d (n x n int32, rows n apart) <- packed: kInf16 -> kInf, else the value. The solve computed
+// min(true distance, kInf16) for every pair (core/precision.hpp: the exactness proof), which the
+// caller proves exact from the result's largest distance (apsp), or knew exact before the solve
+// (Variant::admits: the bench and the tuner). When the input itself did not fit (a negative
+// entry, or a finite entry >= kInf16: nothing runs sm90_u16 on such a graph), every entry becomes
+// -1 and one line is printed instead: no distance a caller could mistake for an answer.
 static __global__ void __launch_bounds__(kConvertThreads)
     unpack(const unsigned* __restrict__ packed, int pitch, int* __restrict__ d, int n,
            const Seen* __restrict__ seen) {
   const int words = pitch / 2, used = (n + 1) / 2;
-  const long long longest = static_cast<long long>(n - 1) * seen->max_finite;
-  const bool exact = !seen->negative && seen->max_finite < kInf16 && longest < kInf16;
+  const bool exact = !seen->negative && seen->max_finite < kInf16;
   if (!exact && blockIdx.x == 0 && blockIdx.y == 0 && threadIdx.x == 0)
     printf(
-        "sm90_u16: refused an input 16 bits cannot solve exactly (n = %d, largest finite entry "
+        "sm90_u16: refused an input 16 bits do not hold (n = %d, largest finite entry "
         "%d%s): every "
         "output entry set to -1\n",
         n, seen->max_finite, seen->negative ? ", negative entries" : "");

@@ -55,8 +55,8 @@ std::pair<NamedConfig, std::string> tuned_user_kernel(const Variant& v, const Tu
 
 }  // namespace
 
-// sm90_u16 where the largest edge weight lets 16 bits solve the graph exactly, else sm90; the
-// database's pick where it beat the default.
+// sm90_u16 where the largest edge weight fits 16 bits, else sm90 (the result is proven exact
+// after the solve); the database's pick where it beat the default.
 std::pair<NamedConfig, std::string> pick(const Choice& c, const DeviceInfo& dev, int n,
                                          int64_t max_weight) {
   NamedConfig chosen = c.asked.value_or(NamedConfig{});
@@ -76,8 +76,9 @@ NamedConfig choose(const Choice& c, const DeviceInfo& dev, int n, int64_t max_we
                    const std::function<uint64_t(int pitch)>& beside, const Log& log) {
   const auto [chosen, why] = pick(c, dev, n, max_weight);
   const Variant& v = *chosen.variant;
-  if (const std::string reason = admission_problem(v, n, max_weight); !reason.empty())
-    throw std::runtime_error(fmt::format("V = {}: {}", n, reason));
+  // Nothing bounds the distances before the solve: the result is proven exact after it.
+  if (const std::string reason = weights_fit(v.precision, max_weight); !reason.empty())
+    throw std::runtime_error(fmt::format("{}: {}", v.name, reason));
   if (const std::string reason = v.check(chosen.config, n, dev); !reason.empty())
     throw std::runtime_error(
         fmt::format("{} cannot run at V = {}: {}", config_name(v.name, chosen.config), n, reason));

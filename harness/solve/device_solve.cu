@@ -6,6 +6,7 @@
 #include "harness/measure/matrix_layout.hpp"
 #include "harness/solve/device_solve.hpp"
 #include "kernels/adjacency.cuh"
+#include "kernels/max_finite.cuh"
 
 namespace apsp::harness {
 
@@ -72,6 +73,21 @@ DeviceSolve::Times DeviceSolve::run() {
 std::string DeviceSolve::certify(const InEdges& g) {
   DeviceCertificate cert(g);
   return cert.check(d_.get(), pitch_, stream_.get());
+}
+
+int64_t DeviceSolve::max_finite() {
+  namespace k = kernels::max_finite;
+  DeviceBuffer<long long> most(1);
+  APSP_CUDA_CHECK(cudaMemsetAsync(most.get(), 0, sizeof(long long), stream_.get()));
+  const int across = std::min((n_ + k::kThreads - 1) / k::kThreads, 64);
+  const dim3 grid(std::max(across, 1), std::clamp(2048 / std::max(across, 1), 1, std::max(n_, 1)));
+  k::reduce<int32_t>
+      <<<grid, k::kThreads, 0, stream_.get()>>>(d_.get(), n_, pitch_, kInf, most.get());
+  APSP_CUDA_CHECK_LAUNCH();
+  long long m = 0;
+  APSP_CUDA_CHECK(cudaMemcpyAsync(&m, most.get(), sizeof m, cudaMemcpyDeviceToHost, stream_.get()));
+  stream_.synchronize();
+  return m;
 }
 
 const int32_t* DeviceSolve::compact() {

@@ -43,6 +43,8 @@ class DeviceSolve {
   Times run();
   // "" when the result is g's distance matrix (the certificate, harness/verify/certificate.hpp).
   std::string certify(const InEdges& g);
+  // The result's largest entry below kInf, found on the device (core/precision.hpp's proof).
+  int64_t max_finite();
   // The result as an n x n row-major matrix in device memory: the buffer itself when its rows are
   // n apart, else a compact copy made on first call (one more matrix of device memory).
   const int32_t* compact();

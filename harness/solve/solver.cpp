@@ -152,11 +152,10 @@ void read_input(Solver::State& s) {
 // The variant for one GPU or several, fitted to the device: beside the solve's buffer, at its
 // peak, the edges while the matrix is built, the certificate, or the next hops with a compact
 // copy of the distances.
-NamedConfig choose_device_solve(Solver::State& s) {
+NamedConfig choose_device_solve(Solver::State& s, const Choice& choice, int64_t max_weight) {
   const int n = s.graph.num_vertices;
   const Log& log = s.r.log;
-  if (s.r.gpus > 1)
-    return choose_for_gpus(s.choice, query_device(), n, s.r.gpus, s.r.transport, log);
+  if (s.r.gpus > 1) return choose_for_gpus(choice, query_device(), n, s.r.gpus, s.r.transport, log);
   const auto beside = [&](int pitch) {
     uint64_t most = device_build_bytes(s.graph);
     if (s.r.verify) most = std::max(most, device_certificate_bytes(n, s.graph.edges.size()));
@@ -166,7 +165,7 @@ NamedConfig choose_device_solve(Solver::State& s) {
     if (s.r.summary) most = std::max(most, reduction_device_bytes(n));
     return most;
   };
-  return choose(s.choice, query_device(), n, max_edge_weight(s.graph), beside, log);
+  return choose(choice, query_device(), n, max_weight, beside, log);
 }
 
 // The matrix solved on the GPU with the chosen config, kept there; then the next hops asked for.
@@ -249,6 +248,64 @@ struct MatrixSource {
   }
 };
 
+// The result's largest entry below kInf, where the result is: on the device, on the host, or
+// read back from the ranks a band at a time.
+int64_t max_finite(Solver::State& s) {
+  if (s.solved) return s.solved->max_finite();
+  if (s.host) return max_finite_entry(*s.host, s.r.threads);
+  const MatrixSource m = MatrixSource::of(s);
+  int64_t most = 0;
+  for (int first = 0; first < m.n; first += m.band_rows) {
+    const int count = std::min(m.band_rows, m.n - first);
+    const int32_t* rows = m.band(first, count);
+    for (size_t k = 0; k < static_cast<size_t>(count) * m.n; ++k)
+      if (rows[k] < kInf && rows[k] > most) most = rows[k];
+  }
+  return most;
+}
+
+// The precision the result was computed in: the chosen variant's, or the CPU's int32.
+std::string precision_of(const Solver::State& s) {
+  return s.chosen.variant ? s.chosen.variant->precision : std::string(kPrecisionInt32);
+}
+
+// "" when the result is proven exact (core/precision.hpp); the proof's line is said either way.
+std::string prove_exact(Solver::State& s) {
+  const auto t0 = Clock::now();
+  const std::string precision = precision_of(s);
+  const int64_t most = max_finite(s), max_w = max_edge_weight(s.graph);
+  const int64_t unreachable = unreachable_of(precision);
+  const std::string fault = exactness_fault(most, max_w, unreachable);
+  s.t.add("prove exact", ms_since(t0));
+  if (fault.empty())
+    s.say(
+        fmt::format("exact ({}): largest distance {} + largest weight {} = {} < {}, the "
+                    "unreachable value, so no distance was clipped (proof: docs/graphs.md)",
+                    precision, most, max_w, most + max_w, unreachable));
+  return fault;
+}
+
+// The solve, proven exact; a 16-bit result the proof does not cover is solved again in int32.
+void solve_proven(Solver::State& s) {
+  solve(s);
+  std::string fault = prove_exact(s);
+  if (!fault.empty() && precision_of(s) == kPrecisionU16x2) {
+    s.say(fmt::format("the 16-bit result is not proven exact ({}): solving again in int32", fault));
+    Choice wider = s.choice;
+    wider.asked.reset();
+    wider.bare_name = false;
+    s.solved.reset();
+    s.chosen = choose_device_solve(s, wider, kInf - 1);
+    solve(s);
+    fault = prove_exact(s);
+  }
+  if (!fault.empty())
+    throw std::runtime_error(fmt::format(
+        "the distances reach int32's unreachable value ({}): an int32 solve cannot answer them "
+        "exactly",
+        fault));
+}
+
 uint64_t write_output(const Solver::State& s, const std::string& path, const MatrixSource& m,
                       const std::string& what) {
   return write_matrix_output(path, m.n, m.band_rows, m.band, *s.r.format, s.r.threads, what);
@@ -314,7 +371,10 @@ void Solver::read() {
       throw SolveError(SolveFault::kRefused, why);
     if (s.hops.wanted()) s.hops.edges = OutEdges::of(s.graph);
     if (s.device)
-      s.chosen = choose_device_solve(s);
+      s.chosen = choose_device_solve(s, s.choice, max_edge_weight(s.graph));
+    else if (const std::string why = weights_fit(kPrecisionInt32, max_edge_weight(s.graph));
+             !why.empty())
+      throw SolveError(SolveFault::kRefused, "the CPU solve: " + why);
     else if (s.hops.wanted())
       check_host_matrices(n, 2, "the distances and the next hops");
   } catch (const SolveError&) {
@@ -333,7 +393,7 @@ void Solver::solve_and_write() {
   State& s = *s_;
   bool to_stdout = false;  // what failed was a write to standard output
   try {
-    solve(s);
+    solve_proven(s);
     if (s.r.verify) verify(s);
     if (s.r.summary)
       s.summary_lines = answer_summary(s.r, solved_distances(s), s.graph.edges.size(),

@@ -11,22 +11,23 @@
 
 namespace apsp::harness {
 
-const Variant& solver_for(int n, int64_t max_weight) {
+const Variant& solver_for(int64_t max_weight) {
   const Variant* u16 = find_variant(kSolverVariantU16);
-  if (u16 && admission_problem(*u16, n, max_weight).empty()) return *u16;
+  if (u16 && weights_fit(u16->precision, max_weight).empty()) return *u16;
   return *find_variant(kSolverVariant);
 }
 
 SolverChoice choose_solver(const DeviceInfo& dev, int n, int64_t max_weight, const TuningDb* db,
                            const std::string& db_path) {
-  const Variant& solver = solver_for(n, max_weight);
+  const Variant& solver = solver_for(max_weight);
   const DefaultChoice d = default_config(solver, n, &dev);
   // Why 16 bits, when so: the rule with this graph's numbers.
   const std::string precision =
       solver.precision == kPrecisionU16x2
-          ? fmt::format("16-bit distances: (V - 1) * largest weight = {} * {} = {} < {}; ",
-                        std::max(n - 1, 0), max_weight,
-                        static_cast<int64_t>(std::max(n - 1, 0)) * max_weight, kInf16)
+          ? fmt::format(
+                "16-bit distances, to be proven exact after the solve: largest weight {} "
+                "< {}; ",
+                max_weight, kInf16)
           : "";
   SolverChoice out{{&solver, d.config}, precision + d.source};
   if (!db) return out;
@@ -39,7 +40,7 @@ SolverChoice choose_solver(const DeviceInfo& dev, int n, int64_t max_weight, con
   };
   auto admits = [&](const std::string& name) {
     const Variant* v = find_variant(name);
-    return v && admission_problem(*v, n, max_weight).empty();
+    return v && weights_fit(v->precision, max_weight).empty();
   };
   const auto pick = pick_tuned(*db, match, "", n, reference_at, admits);
   if (!pick) {

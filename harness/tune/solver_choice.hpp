@@ -17,16 +17,17 @@ struct SolverChoice {
   std::string why;  // one line for stderr: which default, or which entry of which database
 };
 
-// The variant --variant auto solves a graph of n vertices with, whose largest edge weight (self
-// loops left out: core/precision.hpp, max_edge_weight) is max_weight: sm90_u16 (16-bit
-// distances, twice the updates per instruction) where it admits the graph ((n - 1) * max_weight
-// < 0x7FFF, Variant::admits), else sm90. A graph one step over that limit never gets sm90_u16.
-const Variant& solver_for(int n, int64_t max_weight);
+// The variant --variant auto tries first on a graph whose largest edge weight (self loops left
+// out: core/precision.hpp, max_edge_weight) is max_weight: sm90_u16 (16-bit distances, twice the
+// updates per instruction) where its weights fit 16 bits (max_weight < 0x7FFF), else sm90. The
+// caller proves the result exact after the solve (core/precision.hpp, exactness_fault) and
+// solves again wider when the proof fails.
+const Variant& solver_for(int64_t max_weight);
 
 // `db` may be null (no --db). The input of `apsp` is a file, not a generator spec: a database
 // given explicitly is read across graph specs (the kernels' time does not depend on the
-// weights), for this device model and this build only; its picks are only variants that admit
-// the graph. `why` says which solver and, for sm90_u16, that the graph's distances fit 16 bits.
+// weights), for this device model and this build only; its picks are only variants whose
+// precision the weights fit. `why` says which solver and, for sm90_u16, that the graph's distances fit 16 bits.
 SolverChoice choose_solver(const DeviceInfo& dev, int n, int64_t max_weight, const TuningDb* db,
                            const std::string& db_path);
 

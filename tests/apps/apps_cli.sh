@@ -2,8 +2,8 @@
 # CLI tests of apsp and gen_graph.
 #   apps_cli.sh golden   BUILD_DIR   apsp --variant cpu reproduces the checked-in golden outputs
 #   apps_cli.sh gpu      BUILD_DIR   every variant through apsp gives the golden bytes (77: no GPU);
-#                                    sm90_u16 refuses (exit 2) the one golden graph whose distances
-#                                    need more than 16 bits, and auto takes it on the others
+#                                    auto tries 16 bits on every golden graph (their weights fit)
+#                                    and proves each result exact
 #   apps_cli.sh roundtrip BUILD_DIR  gen_graph | apsp equals the independent Python solver
 #   apps_cli.sh bad      BUILD_DIR   every reader fault: one line, exit 2 (refused), nothing written
 #   apps_cli.sh checks   BUILD_DIR   checked before any work: output folders, memory (ulimit -v);
@@ -38,17 +38,12 @@ gpu)
     for f in "$tests"/data/*.txt; do
       "$build/apsp" "$f" --variant "$v" -o "$tmp/out" 2>"$tmp/err"
       rc=$?
-      # random70: (70 - 1) * 999 >= 32767, so 16-bit distances are not exact: refused, not run.
-      if [ "$v" = sm90_u16 ] && [ "$(basename "$f")" = random70.txt ]; then
-        [ $rc -eq 2 ] && grep -q "sm90_u16 does not solve this graph exactly" "$tmp/err" \
-          || fail "sm90_u16 on random70: rc $rc, $(cat "$tmp/err")"
-        continue
-      fi
       [ $rc -eq 0 ] || fail "apsp --variant $v exited $rc on $f: $(cat "$tmp/err")"
       cmp -s "$tmp/out" "${f%.txt}.expected" || fail "$v on $(basename "$f"): bytes differ"
-      if [ "$v" = auto ]; then  # 16 bits exactly where the distances fit, and it says so
-        if [ "$(basename "$f")" = random70.txt ]; then want="solving with sm90\["; else want="solving with sm90_u16\[.*16-bit distances"; fi
-        grep -q "$want" "$tmp/err" || fail "auto on $(basename "$f"): $(cat "$tmp/err")"
+      # Every result proven exact; auto tries 16 bits wherever the weights fit (all of these).
+      grep -q ": exact (" "$tmp/err" || fail "$v on $(basename "$f"): no proof: $(cat "$tmp/err")"
+      if [ "$v" = auto ]; then
+        grep -q "solving with sm90_u16\[.*16-bit distances" "$tmp/err" || fail "auto on $(basename "$f"): $(cat "$tmp/err")"
       fi
     done
   done
@@ -80,7 +75,8 @@ gpu_verify)
   [ -e "$tmp/wrong.txt" ] && fail "a wrong solve left an output"
   echo "the GPU's matrix, built, checked and read back on the device, equals the CPU's in every format; a wrong one is refused" ;;
 gpu_tuned)
-  "$build/gen_graph" --V 300 --density 0.05 --seed 3 -o "$tmp/g.txt" || fail "gen_graph"
+  # Weights past 16 bits: auto's solver is sm90, the variant the batch search's entries compete with.
+  "$build/gen_graph" --V 300 --density 0.05 --wmax 40000 --seed 3 -o "$tmp/g.txt" || fail "gen_graph"
   "$build/tuner" --search batch --n 300 --min-time 0.01 --db "$tmp/db.json" >"$tmp/tuner.log" 2>&1
   rc=$?
   [ $rc -eq 3 ] && { echo "no GPU: skipped"; exit 77; }
@@ -133,7 +129,7 @@ vertex.txt|vertex.txt:2: vertex 3 out of range [0, 3)
 negative.txt|negative.txt:2: negative weight -5
 notint.txt|notint.txt:1: expected an integer, found 'x'
 zero.txt|zero.txt:1: V must be positive, got 0
-overflow.txt|overflow.txt:2: weight 600000000 with V = 3
+overflow.txt|overflow.txt:2: weight 3000000000 is above 2147483647
 empty.txt|empty.txt:1: empty input
 LIST
   # Bytes an editor hides: shown escaped, in one line, with a message or hint of their own.

@@ -87,8 +87,8 @@ writes_into() {
     err=$(with "$T/full" "$@" 2>&1 > /dev/null)
     rc=$?
     [ $rc -eq 1 ] || fail "$what onto a full device exited $rc: $err"
-    # One line says it (apsp's line about where it solves comes before it).
-    [ "$(grep -vc ': solving on ' <<< "$err")" -eq 1 ] && grep -qF "$T/full: " <<< "$err" ||
+    # One line says it (apsp's lines about where it solves and the proof come before it).
+    [ "$(grep -v ': exact (' <<< "$err" | grep -vc ': solving on ')" -eq 1 ] && grep -qF "$T/full: " <<< "$err" ||
       fail "$what onto a full device: not one line naming it: $err"
     [ -c "$T/full" ] || fail "$what: the full device is no longer a device"
     rm -f "$T/full"

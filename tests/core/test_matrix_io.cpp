@@ -3,14 +3,18 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "core/edge_list.hpp"
 #include "core/generators.hpp"
 #include "core/matrix_io.hpp"
+#include "core/precision.hpp"
 #include "core/reference.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 namespace apsp {
 namespace {
@@ -94,9 +98,11 @@ TEST(MatrixFormats, RegistryNamesEachFormatOnce) {
   for (const MatrixFormat* f : matrix_formats()) EXPECT_EQ(parse_matrix_format(f->name), f);
   EXPECT_EQ(parse_matrix_format("csv"), nullptr);
   EXPECT_EQ(parse_matrix_format(""), nullptr);
-  EXPECT_EQ(matrix_formats_help(),
-            "text (the contest's: V lines of V distances), bin ('APSPDST1', V as int64, V*V int32, "
-            "little-endian) or npy (NumPy: np.load reads an int32 (V, V) array)");
+  EXPECT_EQ(
+      matrix_formats_help(),
+      "text (the contest's: V lines of V distances), bin ('APSPDST1', V as int64, V*V int32, "
+      "little-endian) or npy (NumPy: np.load reads an int32 (V, V) array (int64 on the 64-bit "
+      "path))");
 }
 
 // The binary headers, byte for byte: bin's magic and V; npy's dict padded with spaces so that
@@ -109,6 +115,31 @@ TEST(MatrixFormats, BinaryHeaders) {
   const std::string dict = "{'descr': '<i4', 'fortran_order': False, 'shape': (3, 3), }";
   EXPECT_EQ(npy.substr(10), dict + std::string(128 - 10 - dict.size() - 1, ' ') + "\n");
   EXPECT_EQ(text_matrix_format().header(3), "");
+}
+
+// The 64-bit path's outputs: every format's int64 form, through the same banded, atomic writer:
+// distances past int32 written whole, unreachable as kInf64, bin's and npy's headers say int64.
+TEST(MatrixFormats, SixtyFourBitOutputs) {
+  const std::vector<int64_t> m{0, 3000000000, kInf64, 7, 0, 4611686018427387902, kInf64, kInf64, 0};
+  const RowBand64 band = [&](int first, int) { return m.data() + static_cast<size_t>(first) * 3; };
+  test::ScratchDir dir;
+  const auto written = [&](const MatrixFormat& f) {
+    const std::string path = dir.file("d." + f.name);
+    const uint64_t bytes = write_matrix_output64(path, 3, 2, band, f, 2, "the distances");
+    std::ifstream in(path, std::ios::binary);
+    std::string got((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(bytes, got.size()) << f.name;
+    return got;
+  };
+  EXPECT_EQ(written(text_matrix_format()),
+            "0 3000000000 4611686018427387903\n7 0 4611686018427387902\n4611686018427387903 "
+            "4611686018427387903 0\n");
+  const std::string raw(reinterpret_cast<const char*>(m.data()), m.size() * sizeof(int64_t));
+  EXPECT_EQ(written(bin_matrix_format()), std::string("APSPDS64\x03\0\0\0\0\0\0\0", 16) + raw);
+  const std::string npy = written(npy_matrix_format());
+  ASSERT_EQ(npy.size(), 128 + raw.size());
+  EXPECT_NE(npy.find("'descr': '<i8'"), std::string::npos);
+  EXPECT_EQ(npy.substr(128), raw);
 }
 
 }  // namespace

@@ -222,22 +222,42 @@ TEST(Sm90U16, TheLargestDistanceSixteenBitsHold) {
   }
 }
 
-// The harness never runs sm90_u16 on a graph over the limit; a caller that does anyway gets -1 in
-// every entry (the pack saw the largest entry), not distances that look right.
-TEST(Sm90U16, AnInputOverTheLimitComesBackAsMinusOneEverywhere) {
+// A graph past what 16 bits hold: the solve computes min(distance, 0x7FFF) for every pair,
+// 0x7FFF coming back as unreachable, and the exactness proof (core/precision.hpp) then fails on
+// the result, as apsp checks it: the wrong entries are caught, never taken as distances.
+TEST(Sm90U16, ALongChainSaturatesAndFailsTheProof) {
   const Variant& v = u16();
   GraphSpec s;
   s.kind = GraphKind::kChain;
   s.num_vertices = 300;
   s.wmin = s.wmax = 200;  // 299 * 200 = 59800
   const DistMatrix input = DistMatrix::from_edges(generate(s));
-  ASSERT_NE(admission_problem(v, 300, max_finite_entry(input)), "");
+  ASSERT_NE(admission_problem(v, 300, max_finite_entry(input)), "") << "the bench never runs it";
+  ASSERT_EQ(weights_fit(kPrecisionU16x2, 200), "");
+  DistMatrix expected = input;
+  floyd_warshall_blocked(expected);
+  for (size_t k = 0; k < expected.size(); ++k)
+    if (expected.data()[k] >= kInf16) expected.data()[k] = kInf;
   CudaStream stream;
   const DistMatrix got = solve(v, v.defaults, input, stream);
-  DistMatrix minus_one(300);
-  std::fill(minus_one.data(), minus_one.data() + minus_one.size(), -1);
-  EXPECT_FALSE(compare(got, minus_one)) << describe(compare(got, minus_one));
-  // And one entry of 40000 alone (n = 2: (n - 1) * 40000 is over too).
+  EXPECT_FALSE(compare(got, expected)) << describe(compare(got, expected));
+  EXPECT_NE(exactness_fault(max_finite_entry(got), 200, kInf16), "");
+  // 160 vertices (159 * 200 = 31800 < 0x7FFF): the proof holds on the result, which is the
+  // reference.
+  s.num_vertices = 160;
+  const DistMatrix short_input = DistMatrix::from_edges(generate(s));
+  DistMatrix short_expected = short_input;
+  floyd_warshall_blocked(short_expected);
+  const DistMatrix short_got = solve(v, v.defaults, short_input, stream);
+  EXPECT_FALSE(compare(short_got, short_expected)) << describe(compare(short_got, short_expected));
+  EXPECT_EQ(exactness_fault(max_finite_entry(short_got), 200, kInf16), "");
+}
+
+// An input 16 bits do not hold (an entry of 40000): -1 in every entry, not distances that look
+// right.
+TEST(Sm90U16, AnInputSixteenBitsDoNotHoldComesBackAsMinusOne) {
+  const Variant& v = u16();
+  CudaStream stream;
   DistMatrix two(2);
   two.at(0, 1) = 40000;
   const DistMatrix back = solve(v, v.defaults, two, stream);

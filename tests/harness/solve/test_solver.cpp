@@ -63,10 +63,11 @@ TEST(Solver, WritesTheDistancesOnTheCpu) {
   Solver solver(s.r);
   solver.run();
   EXPECT_EQ(contents(s.file("d.txt")), contents(kData + "random70.expected"));
-  ASSERT_EQ(s.lines.size(), 2u);
+  ASSERT_EQ(s.lines.size(), 3u);
   EXPECT_EQ(s.lines[0], "--variant cpu: solving on the CPU (2 threads)");
-  EXPECT_EQ(s.lines[1].rfind("verified: the shortest-path certificate holds (", 0), 0u)
-      << s.lines[1];
+  EXPECT_EQ(s.lines[1].rfind("exact (int32): largest distance ", 0), 0u) << s.lines[1];
+  EXPECT_EQ(s.lines[2].rfind("verified: the shortest-path certificate holds (", 0), 0u)
+      << s.lines[2];
   EXPECT_EQ(solver.vertices(), 70);
   EXPECT_EQ(solver.edges(), 252u);
   EXPECT_EQ(solver.distances_bytes(), contents(s.file("d.txt")).size());
@@ -74,7 +75,7 @@ TEST(Solver, WritesTheDistancesOnTheCpu) {
   std::vector<std::string> steps;
   for (const auto& [name, ms] : solver.timing().steps) steps.push_back(name);
   EXPECT_EQ(steps, (std::vector<std::string>{"read", "parse", "build matrix", "solve (CPU)",
-                                             "verify", "write"}));
+                                             "prove exact", "verify", "write"}));
 }
 
 // The next hops in the request's format are next_hops_host's of the reference distances, and
