@@ -5,7 +5,6 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -15,17 +14,12 @@
 #include "core/reference.hpp"
 #include "harness/solve/solver.hpp"
 #include "harness/solve/summary.hpp"
+#include "tests/support/file_contents.hpp"
+#include "tests/support/message_of.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 namespace apsp::harness {
 namespace {
-
-std::string contents(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // Unreachable pairs, zero weights, duplicates with other weights and self loops.
 DistMatrix awkward_distances(int n, uint64_t seed) {
@@ -152,12 +146,7 @@ TEST(Sources, ListsAndFiles) {
   EXPECT_EQ(sources_file("1,2"), "");
   EXPECT_EQ(parse_sources("@" + file), (std::vector<int>{7, 2, 9, 11}));
   const auto message = [](const std::string& text) {
-    try {
-      parse_sources(text);
-    } catch (const std::invalid_argument& e) {
-      return std::string(e.what());
-    }
-    return std::string();
+    return test::message_of([&] { parse_sources(text); });
   };
   EXPECT_EQ(message(" , "), "--sources ' , ': no vertex");
   EXPECT_EQ(message("1,x2"), "--sources '1,x2': 'x2' is not an integer");
@@ -180,11 +169,11 @@ TEST(Sources, RowsInEveryFormat) {
   for (int s : sources)
     rows.append(reinterpret_cast<const char*>(d.row(s)), sizeof(int32_t) * d.n());
   write_source_rows(dir.file("r.bin"), sources, where, d.n(), bin_matrix_format(), 2);
-  const std::string bin = contents(dir.file("r.bin"));
+  const std::string bin = test::file_contents(dir.file("r.bin"));
   EXPECT_EQ(bin.substr(0, 24), std::string("APSPROW1\x04\0\0\0\0\0\0\0\x41\0\0\0\0\0\0\0", 24));
   EXPECT_EQ(bin.substr(24), rows);
   write_source_rows(dir.file("r.npy"), sources, where, d.n(), npy_matrix_format(), 2);
-  const std::string npy = contents(dir.file("r.npy"));
+  const std::string npy = test::file_contents(dir.file("r.npy"));
   EXPECT_NE(npy.find("'shape': (4, 65)"), std::string::npos);
   EXPECT_EQ(npy.substr(npy.size() - rows.size()), rows);
   write_source_rows(dir.file("r.txt"), sources, where, d.n(), text_matrix_format(), 2);
@@ -193,7 +182,7 @@ TEST(Sources, RowsInEveryFormat) {
     for (int j = 0; j < d.n(); ++j) want += std::to_string(d.at(s, j)) + (j + 1 < d.n() ? " " : "");
     want += "\n";
   }
-  EXPECT_EQ(contents(dir.file("r.txt")), want);
+  EXPECT_EQ(test::file_contents(dir.file("r.txt")), want);
 }
 
 TEST(Summary, TheSolverAnswersOnTheCpuWithoutTheMatrix) {
@@ -210,10 +199,10 @@ TEST(Summary, TheSolverAnswersOnTheCpuWithoutTheMatrix) {
   EXPECT_EQ(solver.distances_bytes(), 0u);
   const EdgeList g = read_edge_list(r.input);
   const VertexReductions want = reduce_on_host(solve_reference(g, 1).view());
-  EXPECT_EQ(contents(dir.file("v.csv")), per_vertex_csv(want));
+  EXPECT_EQ(test::file_contents(dir.file("v.csv")), per_vertex_csv(want));
   const GraphSummary s = summarize(want, g.edges.size());
   const SolvedWith with{r.input, "cpu", "int32", "CPU", 0};
-  EXPECT_EQ(contents(dir.file("s.json")), summary_json(s, with));
+  EXPECT_EQ(test::file_contents(dir.file("s.json")), summary_json(s, with));
   EXPECT_EQ(solver.summary_lines(), summary_lines(s, with));
 }
 

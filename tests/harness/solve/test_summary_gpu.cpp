@@ -6,8 +6,6 @@
 //   build/release/tests/gpu_variant_tests --gtest_filter='SummaryGpu*'   (ctest -R gpu_summary)
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,6 +19,7 @@
 #include "harness/multigpu/multi_gpu_solve.hpp"
 #include "harness/solve/device_solve.hpp"
 #include "harness/solve/summary.hpp"
+#include "tests/support/file_contents.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 namespace apsp::harness {
@@ -114,13 +113,6 @@ TEST(SummaryGpu, OverTheRanksOfADistributedSolve) {
   }
 }
 
-std::string contents(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 TEST(SummaryGpu, SourceRowsFromTheDeviceAndTheRanks) {
   const int n = 1537;
   const Reference ref = reference(n);
@@ -129,21 +121,21 @@ TEST(SummaryGpu, SourceRowsFromTheDeviceAndTheRanks) {
   SolvedDistances host;
   host.host = &ref.d;
   write_source_rows(dir.file("want.npy"), sources, host, n, npy_matrix_format(), 0);
-  const std::string want = contents(dir.file("want.npy"));
+  const std::string want = test::file_contents(dir.file("want.npy"));
   const Variant& sm90 = *find_variant("sm90");
   DeviceSolve one(ref.g, sm90, sm90.defaults);
   one.run();
   SolvedDistances device;
   device.device = &one;
   write_source_rows(dir.file("one.npy"), sources, device, n, npy_matrix_format(), 0);
-  EXPECT_EQ(contents(dir.file("one.npy")), want);
+  EXPECT_EQ(test::file_contents(dir.file("one.npy")), want);
   const Config c{{"tile", 128}, {"chunk", 8}, {"per_thread", 8}, {"lookahead", 1}};
   MultiGpuSolve ranks("single-device", 3, sm90, c, DistMatrix::from_edges(ref.g));
   ranks.run();
   SolvedDistances over;
   over.ranks = &ranks;
   write_source_rows(dir.file("ranks.npy"), sources, over, n, npy_matrix_format(), 0);
-  EXPECT_EQ(contents(dir.file("ranks.npy")), want);
+  EXPECT_EQ(test::file_contents(dir.file("ranks.npy")), want);
 }
 
 }  // namespace
