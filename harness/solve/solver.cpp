@@ -18,6 +18,7 @@
 #include "harness/plan/plan.hpp"
 #include "harness/solve/device_solve.hpp"
 #include "harness/solve/solve_steps.hpp"
+#include "harness/solve/summary.hpp"
 #include "harness/userkernel/user_kernel.hpp"
 #include "harness/verify/certificate.hpp"
 
@@ -40,6 +41,8 @@ struct Solver::State {
   std::unique_ptr<MultiGpuSolve> ranks;  // several GPUs' result, on their devices
   std::optional<DistMatrix> host;        // the CPU's, or the gathered multi-GPU result
   NextHops hops;
+  std::vector<int> sources;   // the rows of the distances to write (all when empty)
+  std::string summary_lines;  // when asked for, once computed
   uint64_t out_bytes = 0;
 
   void say(const std::string& line) const {
@@ -74,8 +77,14 @@ void compile_kernel(Solver::State& s) {
 void check_outputs(const SolveRequest& r) {
   if (r.distances_to) check_output_path(*r.distances_to, "-o", /*dash_is_stdout=*/true);
   if (r.next_hops_to) check_output_path(*r.next_hops_to, "--paths", /*dash_is_stdout=*/true);
+  if (r.per_vertex_to) check_output_path(*r.per_vertex_to, "-o", /*dash_is_stdout=*/true);
+  if (r.summary_json_to)
+    check_output_path(*r.summary_json_to, "--summary-json", /*dash_is_stdout=*/true);
   check_distinct_files({{r.distances_to.value_or(""), "-o"},
                         {r.next_hops_to.value_or(""), "--paths"},
+                        {r.per_vertex_to.value_or(""), "-o"},
+                        {r.summary_json_to.value_or(""), "--summary-json"},
+                        {sources_file(r.sources), "--sources", /*output=*/false},
                         {r.input, "the input", /*output=*/false},
                         {r.kernel, "--kernel", /*output=*/false},
                         {r.db_path, "--db", /*output=*/false}});
@@ -102,6 +111,7 @@ void check_request(Solver::State& s) {
   if (!s.r.kernel.empty()) compile_kernel(s);
   s.choice = asked_variant(s.r);
   s.choice.db = std::move(db);
+  if (!s.r.sources.empty()) s.sources = parse_sources(s.r.sources);
   if (s.r.gpus > 1 && s.r.variant == "cpu")
     throw std::invalid_argument("--gpus and --variant cpu disagree");
   if (s.r.gpus > 1 && !s.r.kernel.empty())
@@ -152,6 +162,7 @@ NamedConfig choose_device_solve(Solver::State& s, const Choice& choice, int64_t 
     if (s.hops.wanted())
       most = std::max(
           most, (pitch != n ? 2 : 1) * matrix_bytes(n) + next_hops_device_bytes(s.hops.edges));
+    if (s.r.summary) most = std::max(most, reduction_device_bytes(n));
     return most;
   };
   return choose(choice, query_device(), n, max_weight, beside, log);
@@ -302,6 +313,17 @@ uint64_t write_output(const Solver::State& s, const std::string& path, const Mat
 
 bool is_stdout(const std::string& path) { return path.empty() || path == "-"; }
 
+SolvedDistances solved_distances(Solver::State& s) {
+  return {s.solved.get(), s.ranks.get(), s.host ? &*s.host : nullptr};
+}
+
+SolvedWith solved_with(const Solver::State& s) {
+  if (!s.device) return {s.r.input, "cpu", kPrecisionInt32, "CPU", 0};
+  const Variant& v = *s.chosen.variant;
+  return {s.r.input, config_name(v.name, s.chosen.config), v.precision, query_device().name,
+          s.r.gpus};
+}
+
 }  // namespace
 
 Solver::Solver(SolveRequest request) : s_(std::make_unique<State>()) { s_->r = std::move(request); }
@@ -345,6 +367,8 @@ void Solver::read() {
           SolveFault::kRefused,
           fmt::format("--path {} {}: vertex {} is out of range [0, {}) of {}", p->first, p->second,
                       std::max(p->first, p->second), n, s.r.input == "-" ? "<stdin>" : s.r.input));
+    if (const std::string why = sources_problem(s.sources, n, s.r.input); !why.empty())
+      throw SolveError(SolveFault::kRefused, why);
     if (s.hops.wanted()) s.hops.edges = OutEdges::of(s.graph);
     if (s.device)
       s.chosen = choose_device_solve(s, s.choice, max_edge_weight(s.graph));
@@ -371,10 +395,16 @@ void Solver::solve_and_write() {
   try {
     solve_proven(s);
     if (s.r.verify) verify(s);
+    if (s.r.summary)
+      s.summary_lines = answer_summary(s.r, solved_distances(s), s.graph.edges.size(),
+                                       solved_with(s), s.t, to_stdout);
     if (s.r.distances_to) {
       const auto t0 = Clock::now();
       to_stdout = is_stdout(*s.r.distances_to);
-      s.out_bytes = write_output(s, *s.r.distances_to, MatrixSource::of(s), "the distances");
+      s.out_bytes = s.sources.empty()
+                        ? write_output(s, *s.r.distances_to, MatrixSource::of(s), "the distances")
+                        : write_source_rows(*s.r.distances_to, s.sources, solved_distances(s),
+                                            s.graph.num_vertices, *s.r.format, s.r.threads);
       s.t.add("write", ms_since(t0));
     }
     if (s.r.next_hops_to) {
@@ -403,5 +433,6 @@ int Solver::vertices() const { return s_->graph.num_vertices; }
 size_t Solver::edges() const { return s_->graph.edges.size(); }
 size_t Solver::input_bytes() const { return s_->input_bytes; }
 uint64_t Solver::distances_bytes() const { return s_->out_bytes; }
+const std::string& Solver::summary_lines() const { return s_->summary_lines; }
 
 }  // namespace apsp::harness
