@@ -1,6 +1,7 @@
 // apsp: the contest-format solver's command line. Reads a graph file (the contest's edge list,
 // DIMACS, SNAP, Matrix Market, maybe gzipped: core/graph_formats.hpp) and writes the V x V
-// distances; --paths and --path add the next hops. The work is the solver's (harness/solve/solver.hpp: choice of the variant, memory fit, warm-up, the solve on
+// distances; --paths and --path add the next hops; --summary and --sources answer without the
+// whole matrix (harness/solve/summary.hpp). The work is the solver's (harness/solve/solver.hpp: choice of the variant, memory fit, warm-up, the solve on
 // one GPU, several or the CPU, verification, banded write-out), so that another front end solves
 // the same way; this file turns arguments into a request and the solver's faults into exit codes
 // (core/console.hpp): 0 done, 1 the solve or a write failed (no file replaced), 2 refused before
@@ -13,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <optional>
 
 #include "core/cli_options.hpp"
@@ -33,17 +35,20 @@ using Clock = std::chrono::steady_clock;
 
 struct Options {
   std::string input, input_format = "auto", output, variant = "auto", config, db_path, kernel,
-                     format = "text", paths;
+                     format = "text", paths, sources, summary_json;
   std::vector<std::string> path_text;       // --path S T, as given
   std::optional<std::pair<int, int>> path;  // read from it
-  bool timing = false, no_warm_up = false, verify = false;
+  bool timing = false, no_warm_up = false, verify = false, summary = false;
   int threads = 0;
   std::string gpus = "1";                              // --gpus: one count, or all
   std::string transport = harness::kDefaultTransport;  // --transport, --ranks-on-one-gpu
-  // Standard output carries one thing: the path line (--path), the next hops (--paths -), or
-  // else the distances. The distances are written unless another takes standard output and
-  // -o names no file.
-  bool writes_distances() const { return !output.empty() || (path_text.empty() && paths != "-"); }
+  // Standard output carries one thing: the path line (--path), the next hops (--paths -), the
+  // summary (its lines, or its JSON with --summary-json -), or else the distances. The
+  // distances are written unless the summary is asked for (-o then takes the per-vertex
+  // values), or another takes standard output and -o names no file.
+  bool writes_distances() const {
+    return !summary && (!output.empty() || (path_text.empty() && paths != "-"));
+  }
 };
 
 // --path's vertices, and who has standard output; throws std::invalid_argument (one line).
@@ -64,6 +69,14 @@ void check_path_options(Options& o) {
   if (o.paths == "-" && (o.path || o.output == "-"))
     throw std::invalid_argument(
         fmt::format("--paths - and {} both write standard output", o.path ? "--path" : "-o -"));
+  if (!o.summary_json.empty()) o.summary = true;
+  if (!o.summary) return;
+  if (!o.sources.empty())
+    throw std::invalid_argument("--summary and --sources both decide what -o writes");
+  if (o.output == "-" || o.path || o.paths == "-")
+    throw std::invalid_argument(
+        fmt::format("--summary prints on standard output, and so does {}: give it a file",
+                    o.output == "-" ? "-o -" : (o.path ? "--path" : "--paths -")));
 }
 
 // --gpus as one count (all: every GPU here); 1 when not given. Throws std::invalid_argument.
@@ -92,6 +105,10 @@ harness::SolveRequest request_of(Options& o) {
   r.path = o.path;
   if (o.writes_distances()) r.distances_to = o.output.empty() ? "-" : o.output;
   if (!o.paths.empty()) r.next_hops_to = o.paths;
+  r.sources = o.sources;
+  r.summary = o.summary;
+  if (o.summary && !o.output.empty()) r.per_vertex_to = o.output;
+  if (!o.summary_json.empty()) r.summary_json_to = o.summary_json;
   r.format = parse_matrix_format(o.format);  // --format's check admits only registered names
   r.threads = o.threads;
   r.warm_up = !o.no_warm_up;
@@ -112,11 +129,39 @@ database measured it faster than that default. No database is read unless --db n
 Paths: --paths FILE writes the next-hop matrix (next[i][j]: the first vertex after i on a
 shortest path, -1 when unreachable or i == j) in --format; --path S T prints one path and its
 length on standard output, and the distances then go only to -o FILE. Standard output takes
-one of: the distances (no -o, or -o -), the next hops (--paths -), the path line (--path).
+one of: the distances (no -o, or -o -), the next hops (--paths -), the path line (--path),
+the summary (--summary).
 -o, --paths and the input must be different files.
+Answers without the V x V matrix (reduced where the distances are, on the GPUs or the CPU):
+--summary prints the diameter, the radius, the average shortest path length and the reachable
+pairs, each over the reachable pairs only (an unreachable pair is left out; NetworkX raises
+where the graph is not strongly connected); with -o FILE it writes a CSV of each vertex's
+eccentricity (over the vertices it reaches) and closeness centrality (NetworkX's, from the
+distances into it) instead of the distances. --summary-json FILE (implies --summary) writes the
+summary as JSON; - puts it on standard output in place of the lines. --sources 0,5,17 (or
+@FILE: ids separated by spaces, commas or lines, '#' comments) writes only those rows of the
+distances, in that order, in --format. Vertex ids are 0-based as apsp numbers them.
 )" + exit_codes_help("a solve or a write; no file is replaced") +
          " 3: a GPU variant was asked for (without one, auto solves on the CPU).\n" +
          outputs_help();
+}
+
+// --summary, --summary-json and --sources: answers without the whole matrix.
+void add_answer_options(CLI::App& app, Options& o) {
+  app.add_flag("--summary", o.summary,
+               "print the diameter, radius, average shortest path length and reachable pairs "
+               "(over reachable pairs only); -o FILE then takes each vertex's eccentricity and "
+               "closeness (CSV), not the distances");
+  app.add_option("--summary-json", o.summary_json,
+                 "write the summary as JSON here (implies --summary); - : standard output, in "
+                 "place of the lines")
+      ->check(file_to_write());
+  app.add_option("--sources", o.sources,
+                 "write only these rows of the distances, in this order: 0,5,17 or @FILE (ids "
+                 "separated by spaces, commas or lines; '#' comments)")
+      ->type_name("LIST|@FILE")
+      ->check(CLI::Validator(
+          [](const std::string& s) { return s.empty() ? std::string("an empty list") : ""; }, ""));
 }
 
 void add_options(CLI::App& app, Options& o) {
@@ -152,6 +197,7 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--db", o.db_path,
                  "a tuning database for --variant auto, or for --kernel: the tuner's pick for the "
                  "file (none is read unless given)");
+  add_answer_options(app, o);
   add_integer_option(app, "--threads", o.threads, 0, 4096,
                      "CPU threads for parsing, output and the CPU solver (0: all)");
   app.add_flag("--timing", o.timing, "print read, parse, build, solve and write times to stderr");
@@ -183,11 +229,11 @@ int exit_code(harness::SolveFault fault) {
   return kExitFailed;
 }
 
-// The path line (--path) on standard output; false, with the one line on stderr, when it cannot
-// be written.
-bool print_path(const harness::Solver& solver) {
+// Text for standard output (the path line, the summary); false, with the one line on stderr,
+// when it cannot be made or written.
+bool print_out(const std::function<std::string()>& text) {
   try {
-    fmt::print("{}\n", solver.path_line());
+    fmt::print("{}", text());
     if (std::fflush(stdout) != 0) throw std::runtime_error(std::strerror(errno));
   } catch (const std::exception& e) {
     fmt::print(stderr, "apsp: standard output: {}\n", failure_text(e));
@@ -226,7 +272,9 @@ int solve(Options& o) {
     fmt::print(stderr, "apsp: {}\n", e.what());
     return exit_code(e.fault);
   }
-  if (o.path && !print_path(*solver)) return kExitFailed;
+  if (o.path && !print_out([&] { return solver->path_line() + "\n"; })) return kExitFailed;
+  if (o.summary && o.summary_json != "-" && !print_out([&] { return solver->summary_lines(); }))
+    return kExitFailed;
   if (o.timing)
     print_timing(*solver, std::chrono::duration<double, std::milli>(Clock::now() - start).count());
   return 0;

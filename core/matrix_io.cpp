@@ -71,29 +71,30 @@ uint64_t write_raw(const T* rows, int n, int count, int fd, const RowsWritten& r
   return bytes;
 }
 
-// The header, then the bands of rows, each by `write_rows`.
+// The header, then `rows` rows of n entries, a band at a time, each by `write_rows`.
 template <typename T, typename Band, typename WriteRows>
-uint64_t write_bands(const std::string& header, int n, int band_rows, const Band& band, int fd,
-                     WriteRows write_rows, int threads, const RowsWritten& rows_written) {
+uint64_t write_bands(const std::string& header, int rows, int n, int band_rows, const Band& band,
+                     int fd, WriteRows write_rows, int threads, const RowsWritten& rows_written) {
   write_all(fd, header.data(), header.size());
   uint64_t bytes = header.size();
-  for (int first = 0; first < n; first += band_rows) {
-    const int rows = std::min(band_rows, n - first);
+  for (int first = 0; first < rows; first += band_rows) {
+    const int count = std::min(band_rows, rows - first);
     const auto written = [&](int r) {
       if (rows_written) rows_written(first + r);
     };
-    const T* data = band(first, rows);
-    bytes += write_rows(data, n, rows, fd, threads, written);
+    const T* data = band(first, count);
+    bytes += write_rows(data, n, count, fd, threads, written);
   }
   return bytes;
 }
 
 // To standard output ("" or "-") or atomically to a file, with a progress line; `write(fd,
-// rows_written)` writes the whole matrix.
+// rows_written)` writes the whole matrix (or the chosen rows), `rows` rows.
 template <typename Write>
-uint64_t write_output(const std::string& path, int n, const std::string& what, Write write) {
+uint64_t write_output(const std::string& path, int rows_in_all, const std::string& what,
+                      Write write) {
   ProgressMeter meter("writing " + what);
-  const RowsWritten rows = [&](int written) { meter.update(written, n); };
+  const RowsWritten rows = [&](int written) { meter.update(written, rows_in_all); };
   if (path.empty() || path == "-") return write(STDOUT_FILENO, rows);
   AtomicFile out(path);
   uint64_t bytes = 0;
@@ -121,8 +122,8 @@ uint64_t write_raw_rows64(const int64_t* rows, int n, int count, int fd, int /*t
 uint64_t write_matrix_bands(int n, int band_rows, const RowBand& band, int fd,
                             const MatrixFormat& format, int threads,
                             const RowsWritten& rows_written) {
-  return write_bands<int32_t>(format.header(n), n, band_rows, band, fd, format.write_rows, threads,
-                              rows_written);
+  return write_bands<int32_t>(format.header(n), n, n, band_rows, band, fd, format.write_rows,
+                              threads, rows_written);
 }
 
 uint64_t write_matrix_as(MatrixView d, int fd, const MatrixFormat& format, int threads,
@@ -142,8 +143,20 @@ uint64_t write_matrix_output(const std::string& path, int n, int band_rows, cons
 uint64_t write_matrix_output64(const std::string& path, int n, int band_rows, const RowBand64& band,
                                const MatrixFormat& format, int threads, const std::string& what) {
   return write_output(path, n, what, [&](int fd, const RowsWritten& rows) {
-    return write_bands<int64_t>(format.header64(n), n, band_rows, band, fd, format.write_rows64,
+    return write_bands<int64_t>(format.header64(n), n, n, band_rows, band, fd, format.write_rows64,
                                 threads, rows);
+  });
+}
+
+uint64_t write_rows_output(const std::string& path, int rows, int n, int band_rows,
+                           const RowBand& band, const MatrixFormat& format, int threads,
+                           const std::string& what) {
+  if (!format.rows_header)
+    throw std::invalid_argument(
+        fmt::format("the {} format cannot hold chosen rows of a matrix", format.name));
+  return write_output(path, rows, what, [&](int fd, const RowsWritten& written) {
+    return write_bands<int32_t>(format.rows_header(rows, n), rows, n, band_rows, band, fd,
+                                format.write_rows, threads, written);
   });
 }
 

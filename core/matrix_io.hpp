@@ -33,6 +33,9 @@ struct MatrixFormat {
   std::string (*header64)(int64_t n);
   uint64_t (*write_rows64)(const int64_t* rows, int n, int count, int fd, int threads,
                            const RowsWritten& rows_written);
+  // What comes before `rows` int32 rows chosen from an n x n matrix (apsp --sources), in the
+  // order given: text none, bin its own magic, npy the shape (rows, n).
+  std::string (*rows_header)(int64_t rows, int64_t n);
 };
 
 // Every format, in the order --help lists them; the first is the default (text).
@@ -45,8 +48,9 @@ std::string matrix_formats_help();
 
 // The formats, one file each. text: n lines of n integers, one space between them, '\n' after
 // each line (the contest's). bin: the 8 bytes "APSPDST1" ("APSPDS64" for int64), V as an int64,
-// then V * V int32 (int64), row-major; all little-endian. npy: NumPy's format 1.0, dtype '<i4'
-// ('<i8'), shape (V, V), C order: np.load reads it as it is.
+// then V * V int32 (int64), row-major; all little-endian (k rows chosen: "APSPROW1", k and V as
+// int64, then k * V int32). npy: NumPy's format 1.0, dtype '<i4' ('<i8'), shape (V, V) (k rows
+// chosen: (k, V)), C order: np.load reads it as it is.
 const MatrixFormat& text_matrix_format();
 const MatrixFormat& bin_matrix_format();
 const MatrixFormat& npy_matrix_format();
@@ -70,6 +74,11 @@ uint64_t write_matrix_output(const std::string& path, int n, int band_rows, cons
 using RowBand64 = std::function<const int64_t*(int first, int count)>;
 uint64_t write_matrix_output64(const std::string& path, int n, int band_rows, const RowBand64& band,
                                const MatrixFormat& format, int threads, const std::string& what);
+// The same for `rows` int32 rows of n entries chosen from an n x n matrix, after the format's
+// rows_header: band(first, count) gives the chosen rows [first, first + count).
+uint64_t write_rows_output(const std::string& path, int rows, int n, int band_rows,
+                           const RowBand& band, const MatrixFormat& format, int threads,
+                           const std::string& what);
 
 // The text format's writer for a whole matrix: rows formatted by `threads` threads (0: all
 // cores) into large buffers, written in order with write(2) (into a regular file, each

@@ -1,5 +1,5 @@
-// npy: NumPy's format 1.0, dtype '<i4' ('<i8' on the 64-bit path), shape (V, V), C order:
-// np.load reads it as it is.
+// npy: NumPy's format 1.0, dtype '<i4' ('<i8' on the 64-bit path), shape (V, V) (k rows chosen:
+// (k, V)), C order: np.load reads it as it is.
 #include <fmt/format.h>
 
 #include <bit>
@@ -9,11 +9,11 @@
 namespace apsp {
 namespace {
 
-std::string npy_header_of(const char* descr, int64_t n) {
+std::string npy_header_of(const char* descr, int64_t rows, int64_t n) {
   static_assert(std::endian::native == std::endian::little,
                 "the binary formats are written as the host holds them");
   std::string dict =
-      fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({}, {}), }}", descr, n, n);
+      fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({}, {}), }}", descr, rows, n);
   // Magic (6), version (2), length (2), then the dict padded with spaces and ended by '\n' so
   // that the data starts at a multiple of 64 bytes.
   const size_t total = (10 + dict.size() + 1 + 63) / 64 * 64;
@@ -25,16 +25,18 @@ std::string npy_header_of(const char* descr, int64_t n) {
   return h + dict;
 }
 
-std::string npy_header(int64_t n) { return npy_header_of("<i4", n); }
-std::string npy_header64(int64_t n) { return npy_header_of("<i8", n); }
+std::string npy_header(int64_t n) { return npy_header_of("<i4", n, n); }
+std::string npy_header64(int64_t n) { return npy_header_of("<i8", n, n); }
+std::string npy_rows_header(int64_t rows, int64_t n) { return npy_header_of("<i4", rows, n); }
 
 }  // namespace
 
 const MatrixFormat& npy_matrix_format() {
   static const MatrixFormat format{
-      "npy",        "NumPy: np.load reads an int32 (V, V) array (int64 on the 64-bit path)",
-      npy_header,   write_raw_rows,
-      npy_header64, write_raw_rows64};
+      "npy",          "NumPy: np.load reads an int32 (V, V) array (int64 on the 64-bit path)",
+      npy_header,     write_raw_rows,
+      npy_header64,   write_raw_rows64,
+      npy_rows_header};
   return format;
 }
 

@@ -106,6 +106,7 @@ uint64_t write_rows(const T* d, int cols, int rows, int fd, int threads, size_t 
 }
 
 std::string no_header(int64_t) { return ""; }
+std::string no_rows_header(int64_t, int64_t) { return ""; }
 
 uint64_t write_text_rows(const int32_t* rows, int n, int count, int fd, int threads,
                          const RowsWritten& rows_written) {
@@ -120,9 +121,10 @@ uint64_t write_text_rows64(const int64_t* rows, int n, int count, int fd, int th
 }  // namespace
 
 const MatrixFormat& text_matrix_format() {
-  static const MatrixFormat format{"text",    "the contest's: V lines of V distances",
-                                   no_header, write_text_rows,
-                                   no_header, write_text_rows64};
+  static const MatrixFormat format{"text",        "the contest's: V lines of V distances",
+                                   no_header,     write_text_rows,
+                                   no_header,     write_text_rows64,
+                                   no_rows_header};
   return format;
 }
 

@@ -43,6 +43,10 @@ class MultiGpuSolve {
   // write_matrix_bands (core/edge_list.hpp: RowBand). Valid until the next call.
   const int32_t* band(int first, int count);
   int band_rows() const { return band_rows_; }
+  // Rank r's rows on its device (transport().device(r)) once run() has returned: the
+  // partition's real_rows(r) rows from global row first_row(r), pitch apart; null when idle.
+  // For work that reads them where they are (the reductions of harness/solve/summary.hpp).
+  const int32_t* rows_of(int r) const { return solver_->block(r); }
   int n() const { return solver_->partition().n; }
   const Partition& partition() const { return solver_->partition(); }
   const Transport& transport() const { return *transport_; }

@@ -55,6 +55,9 @@ class DeviceSolve {
   int band_rows() const { return band_rows_; }
   int n() const { return n_; }
   int pitch() const { return pitch_; }
+  // The result in its layout, rows pitch() apart, for work that reads it where it is (the
+  // reductions of harness/solve/summary.hpp); valid once run() has returned.
+  const int32_t* matrix() const { return d_.get(); }
 
  private:
   const EdgeList& g_;

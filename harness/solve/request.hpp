@@ -29,6 +29,14 @@ struct SolveRequest {
   // for standard output; nullopt: not written.
   std::optional<std::string> distances_to, next_hops_to;
   const MatrixFormat* format = &text_matrix_format();
+  // Only these rows of the distances go to distances_to, in this order: "0,5,17" or "@FILE"
+  // (harness/solve/summary.hpp: parse_sources); "": every row.
+  std::string sources;
+  // Answers without the matrix (harness/solve/summary.hpp), reduced where the distances are:
+  // Solver::summary_lines(); per_vertex_to gets each vertex's eccentricity and closeness (CSV),
+  // summary_json_to the summary as JSON; each a file, or "-" for standard output.
+  bool summary = false;
+  std::optional<std::string> per_vertex_to, summary_json_to;
   int threads = 0;      // CPU threads for parsing, output and the CPU solver (0: all)
   bool warm_up = true;  // run the chosen solve on a small matrix while the input is parsed
   // Lines for the user, without a program name ("solving with sm90[...] on ..."); may be empty.

@@ -18,6 +18,7 @@
 #include "harness/plan/plan.hpp"
 #include "harness/solve/device_solve.hpp"
 #include "harness/solve/solve_steps.hpp"
+#include "harness/solve/summary.hpp"
 #include "harness/userkernel/user_kernel.hpp"
 #include "harness/verify/certificate.hpp"
 
@@ -43,6 +44,8 @@ struct Solver::State {
   int64_t max_weight = 0;                // the graph's largest edge weight (self loops left out)
   bool wide_only = false;                // weights int32 does not take: the 64-bit path alone
   NextHops hops;
+  std::vector<int> sources;   // the rows of the distances to write (all when empty)
+  std::string summary_lines;  // when asked for, once computed
   uint64_t out_bytes = 0;
 
   void say(const std::string& line) const {
@@ -77,8 +80,14 @@ void compile_kernel(Solver::State& s) {
 void check_outputs(const SolveRequest& r) {
   if (r.distances_to) check_output_path(*r.distances_to, "-o", /*dash_is_stdout=*/true);
   if (r.next_hops_to) check_output_path(*r.next_hops_to, "--paths", /*dash_is_stdout=*/true);
+  if (r.per_vertex_to) check_output_path(*r.per_vertex_to, "-o", /*dash_is_stdout=*/true);
+  if (r.summary_json_to)
+    check_output_path(*r.summary_json_to, "--summary-json", /*dash_is_stdout=*/true);
   check_distinct_files({{r.distances_to.value_or(""), "-o"},
                         {r.next_hops_to.value_or(""), "--paths"},
+                        {r.per_vertex_to.value_or(""), "-o"},
+                        {r.summary_json_to.value_or(""), "--summary-json"},
+                        {sources_file(r.sources), "--sources", /*output=*/false},
                         {r.input, "the input", /*output=*/false},
                         {r.kernel, "--kernel", /*output=*/false},
                         {r.db_path, "--db", /*output=*/false}});
@@ -105,6 +114,7 @@ void check_request(Solver::State& s) {
   if (!s.r.kernel.empty()) compile_kernel(s);
   s.choice = asked_variant(s.r);
   s.choice.db = std::move(db);
+  if (!s.r.sources.empty()) s.sources = parse_sources(s.r.sources);
   if (s.r.gpus > 1 && s.r.variant == "cpu")
     throw std::invalid_argument("--gpus and --variant cpu disagree");
   if (s.r.gpus > 1 && !s.r.kernel.empty())
@@ -155,6 +165,7 @@ NamedConfig choose_device_solve(Solver::State& s, const Choice& choice, int64_t 
     if (s.hops.wanted())
       most = std::max(
           most, (pitch != n ? 2 : 1) * matrix_bytes(n) + next_hops_device_bytes(s.hops.edges));
+    if (s.r.summary) most = std::max(most, reduction_device_bytes(n));
     return most;
   };
   return choose(choice, query_device(), n, max_weight, beside, log);
@@ -248,6 +259,8 @@ void check_wide_request(const Solver::State& s) {
       "solves on one GPU or the CPU and writes distances only";
   if (s.hops.wanted()) throw std::runtime_error("--paths and --path: " + why);
   if (s.r.verify) throw std::runtime_error("--verify: " + why);
+  if (s.r.summary) throw std::runtime_error("--summary: " + why);
+  if (!s.sources.empty()) throw std::runtime_error("--sources: " + why);
   if (s.r.gpus > 1) throw std::runtime_error(fmt::format("--gpus {}: {}", s.r.gpus, why));
   if (!s.r.kernel.empty()) throw std::runtime_error("--kernel: " + why);
 }
@@ -342,6 +355,17 @@ uint64_t write_distances(Solver::State& s, const std::string& path) {
 
 bool is_stdout(const std::string& path) { return path.empty() || path == "-"; }
 
+SolvedDistances solved_distances(Solver::State& s) {
+  return {s.solved.get(), s.ranks.get(), s.host ? &*s.host : nullptr};
+}
+
+SolvedWith solved_with(const Solver::State& s) {
+  if (!s.device) return {s.r.input, "cpu", kPrecisionInt32, "CPU", 0};
+  const Variant& v = *s.chosen.variant;
+  return {s.r.input, config_name(v.name, s.chosen.config), v.precision, query_device().name,
+          s.r.gpus};
+}
+
 }  // namespace
 
 Solver::Solver(SolveRequest request) : s_(std::make_unique<State>()) { s_->r = std::move(request); }
@@ -385,6 +409,8 @@ void Solver::read() {
           SolveFault::kRefused,
           fmt::format("--path {} {}: vertex {} is out of range [0, {}) of {}", p->first, p->second,
                       std::max(p->first, p->second), n, s.r.input == "-" ? "<stdin>" : s.r.input));
+    if (const std::string why = sources_problem(s.sources, n, s.r.input); !why.empty())
+      throw SolveError(SolveFault::kRefused, why);
     s.max_weight = max_edge_weight(s.graph);
     s.wide_only = !weights_fit(kPrecisionInt32, s.max_weight).empty();
     if (s.wide_only) check_wide_request(s);
@@ -411,10 +437,16 @@ void Solver::solve_and_write() {
   try {
     solve_proven(s);
     if (s.r.verify) verify(s);
+    if (s.r.summary)
+      s.summary_lines = answer_summary(s.r, solved_distances(s), s.graph.edges.size(),
+                                       solved_with(s), s.t, to_stdout);
     if (s.r.distances_to) {
       const auto t0 = Clock::now();
       to_stdout = is_stdout(*s.r.distances_to);
-      s.out_bytes = write_distances(s, *s.r.distances_to);
+      s.out_bytes = s.sources.empty()
+                        ? write_distances(s, *s.r.distances_to)
+                        : write_source_rows(*s.r.distances_to, s.sources, solved_distances(s),
+                                            s.graph.num_vertices, *s.r.format, s.r.threads);
       s.t.add("write", ms_since(t0));
     }
     if (s.r.next_hops_to) {
@@ -443,5 +475,6 @@ int Solver::vertices() const { return s_->graph.num_vertices; }
 size_t Solver::edges() const { return s_->graph.edges.size(); }
 size_t Solver::input_bytes() const { return s_->input_bytes; }
 uint64_t Solver::distances_bytes() const { return s_->out_bytes; }
+const std::string& Solver::summary_lines() const { return s_->summary_lines; }
 
 }  // namespace apsp::harness

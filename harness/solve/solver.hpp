@@ -43,6 +43,8 @@ class Solver {
   size_t edges() const;
   size_t input_bytes() const;
   uint64_t distances_bytes() const;  // written; 0 when the distances were not
+  // The summary's lines (harness/solve/summary.hpp) after run(); "" when none was asked for.
+  const std::string& summary_lines() const;
 
   struct State;  // everything one request holds (solver.cpp)
 
