@@ -130,7 +130,8 @@ void add_output_options(CLI::App& app, Options& o) {
   app.add_option("--baseline", o.baseline,
                  "reuse naive timings from an earlier results JSON of the same device model");
   app.add_option("--ceiling-time", p.ceiling_s,
-                 "seconds spent measuring each min-plus ceiling (int32, then packed 16-bit)")
+                 "seconds spent measuring each min-plus ceiling (int32, then packed 16-bit, "
+                 "then int64 when an int64 variant runs)")
       ->check(CLI::Range(0.0, 1e6));
 }
 

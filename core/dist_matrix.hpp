@@ -1,8 +1,10 @@
-// DistMatrix: the host-side distance matrix every part of the project exchanges.
+// DistMatrix: the host-side distance matrix every part of the project exchanges; DistMatrix64,
+// its 64-bit sibling for the exact 64-bit path.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace apsp {
@@ -10,6 +12,10 @@ namespace apsp {
 // "Unreachable". 2^30 - 1 keeps INF + INF = 2^31 - 2 inside int32, so kernels can evaluate
 // min(c, a + b) with no overflow check; the reader guarantees real distances stay below it.
 inline constexpr int32_t kInf = 1073741823;
+
+// The 64-bit "unreachable": kInf64 + kInf64 = 2^63 - 2 stays inside int64, so a 64-bit solve
+// evaluates min(c, a + b) with no overflow check, as int32 does with kInf.
+inline constexpr int64_t kInf64 = (int64_t{1} << 62) - 1;
 
 // The largest n any program accepts (a size asked for, a results file's or a tuning database's
 // n): a matrix of 4.4 TB, beyond every GPU; what fits is checked against the device's and the
@@ -37,33 +43,56 @@ struct MatrixView {
 // Writes the adjacency matrix of `graph` into out[V * V]: kInf, d[i][i] = 0, the smallest
 // weight of each duplicated edge (self loops never beat 0).
 void fill_adjacency(const EdgeList& graph, int32_t* out);
+// The same in 64 bits: kInf64 where there is no edge; every int32 weight is below it.
+void fill_adjacency(const EdgeList& graph, int64_t* out);
 
-// Row-major n x n int32 matrix: d[i][j] is the distance from i to j.
-class DistMatrix {
+// Row-major n x n matrix of T: d[i][j] is the distance from i to j, kUnreachable where there is
+// no path. DistMatrix (int32, kInf) is what every part of the project exchanges; DistMatrix64
+// (int64, kInf64) is the exact 64-bit path's, for graphs whose distances reach kInf.
+template <class T, T kUnreachableValue>
+class BasicDistMatrix {
  public:
-  DistMatrix() = default;
+  using Element = T;
+  static constexpr T kUnreachable = kUnreachableValue;
+
+  BasicDistMatrix() = default;
   // All pairs unreachable, except d[i][i] = 0.
-  explicit DistMatrix(int n);
+  explicit BasicDistMatrix(int n);
   // Adjacency matrix of a graph: the smallest weight of each duplicated edge, d[i][i] = 0.
-  static DistMatrix from_edges(const EdgeList& graph);
+  static BasicDistMatrix from_edges(const EdgeList& graph);
 
   int n() const { return n_; }
-  int32_t* data() { return data_.data(); }
-  const int32_t* data() const { return data_.data(); }
-  int32_t* row(int i) { return data_.data() + static_cast<size_t>(i) * n_; }
-  const int32_t* row(int i) const { return data_.data() + static_cast<size_t>(i) * n_; }
-  int32_t& at(int i, int j) { return data_[static_cast<size_t>(i) * n_ + j]; }
-  int32_t at(int i, int j) const { return data_[static_cast<size_t>(i) * n_ + j]; }
+  T* data() { return data_.data(); }
+  const T* data() const { return data_.data(); }
+  T* row(int i) { return data_.data() + static_cast<size_t>(i) * n_; }
+  const T* row(int i) const { return data_.data() + static_cast<size_t>(i) * n_; }
+  T& at(int i, int j) { return data_[static_cast<size_t>(i) * n_ + j]; }
+  T at(int i, int j) const { return data_[static_cast<size_t>(i) * n_ + j]; }
   size_t size() const { return data_.size(); }
-  size_t bytes() const { return data_.size() * sizeof(int32_t); }
-  MatrixView view() const { return {n_, data_.data()}; }
+  size_t bytes() const { return data_.size() * sizeof(T); }
+  // A view of an int32 matrix (a template, so that DistMatrix64 has no such member to compile).
+  template <class U = T>
+  MatrixView view() const {
+    static_assert(std::is_same_v<U, int32_t>, "a MatrixView is a view of int32 distances");
+    return {n_, data_.data()};
+  }
 
-  friend bool operator==(const DistMatrix&, const DistMatrix&) = default;
+  friend bool operator==(const BasicDistMatrix&, const BasicDistMatrix&) = default;
 
  private:
   int n_ = 0;
-  std::vector<int32_t> data_;
+  std::vector<T> data_;
 };
+
+using DistMatrix = BasicDistMatrix<int32_t, kInf>;
+using DistMatrix64 = BasicDistMatrix<int64_t, kInf64>;
+extern template class BasicDistMatrix<int32_t, kInf>;
+extern template class BasicDistMatrix<int64_t, kInf64>;
+
+// The 64-bit matrix of the same distances (kInf -> kInf64), and back: an entry at or above kInf
+// becomes kInf, which is what an int32 solve computes for a distance that reaches it.
+DistMatrix64 widen(const DistMatrix& d);
+DistMatrix narrow(const DistMatrix64& d);
 
 // Bytes an n x n matrix needs, without overflow for any int n.
 inline uint64_t matrix_bytes(int64_t n) {
@@ -72,12 +101,13 @@ inline uint64_t matrix_bytes(int64_t n) {
 
 struct Mismatch {
   int i = -1, j = -1;
-  int32_t got = 0, expected = 0;
+  int64_t got = 0, expected = 0;
   int64_t count = 0;  // how many elements differ in all
   explicit operator bool() const { return count > 0; }
 };
 
 // The first differing element (row-major) and the number of differing elements.
 Mismatch compare(const DistMatrix& got, const DistMatrix& expected);
+Mismatch compare(const DistMatrix64& got, const DistMatrix64& expected);
 
 }  // namespace apsp

@@ -23,9 +23,7 @@ inline constexpr const char* kPrecisionInt32 = "int32";
 inline constexpr const char* kPrecisionU16x2 = "u16x2";
 inline constexpr const char* kPrecisionInt64 = "int64";
 
-// The 64-bit "unreachable": kInf64 + kInf64 = 2^63 - 2 stays inside int64, so a 64-bit solve
-// evaluates min(c, a + b) with no overflow check, as int32 does with kInf.
-inline constexpr int64_t kInf64 = (int64_t{1} << 62) - 1;
+// The 64-bit "unreachable", kInf64, is core/dist_matrix.hpp's, beside kInf and DistMatrix64.
 
 // The exactness proof. A solve in a precision whose "unreachable" is U (kInf16, kInf, kInf64)
 // stores only values <= U, and min(c, a + b) of two such values never overflows (2U fits), so a

@@ -12,28 +12,31 @@ namespace apsp {
 
 namespace {
 
-// 64 x 64 int32 tiles: three of them (48 KB) stay in a core's L2 during phase 3.
+// 64 x 64 tiles: three of them (48 KB in int32, 96 KB in int64) stay in a core's L2 during
+// phase 3.
 constexpr int kTile = 64;
 
 // c[i][j] = min(c[i][j], a[i][k] + b[k][j]) over the tile ranges given, in place.
-// Run sequentially, in-place updates are exactly Floyd-Warshall's on the pivot tile.
-void min_plus_tile(DistMatrix& d, int i0, int i1, int j0, int j1, int k0, int k1) {
+// Run sequentially, in-place updates are exactly Floyd-Warshall's on the pivot tile. Every
+// stored value is at most the matrix's unreachable value U, and 2U fits the element type.
+template <class Matrix>
+void min_plus_tile(Matrix& d, int i0, int i1, int j0, int j1, int k0, int k1) {
+  using T = typename Matrix::Element;
   const int n = d.n();
-  int32_t* base = d.data();
+  T* base = d.data();
   for (int k = k0; k < k1; ++k) {
-    const int32_t* bk = base + static_cast<size_t>(k) * n;
+    const T* bk = base + static_cast<size_t>(k) * n;
     for (int i = i0; i < i1; ++i) {
-      int32_t* ci = base + static_cast<size_t>(i) * n;
-      const int32_t a = ci[k];
-      if (a >= kInf) continue;
+      T* ci = base + static_cast<size_t>(i) * n;
+      const T a = ci[k];
+      if (a >= Matrix::kUnreachable) continue;
       for (int j = j0; j < j1; ++j) ci[j] = std::min(ci[j], a + bk[j]);
     }
   }
 }
 
-}  // namespace
-
-void floyd_warshall_blocked(DistMatrix& d, int threads, const RoundCallback& after_round) {
+template <class Matrix>
+void blocked(Matrix& d, int threads, const RoundCallback& after_round) {
   const int n = d.n();
   const int tiles = (n + kTile - 1) / kTile;
   auto lo = [](int t) { return t * kTile; };
@@ -61,21 +64,27 @@ void floyd_warshall_blocked(DistMatrix& d, int threads, const RoundCallback& aft
   }
 }
 
-void floyd_warshall_plain(DistMatrix& d) {
+template <class Matrix>
+void plain(Matrix& d) {
   const int n = d.n();
   for (int k = 0; k < n; ++k)
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j) d.at(i, j) = std::min(d.at(i, j), d.at(i, k) + d.at(k, j));
 }
 
-DistMatrix dijkstra_all_pairs(const EdgeList& g) {
+// Distances in int64 (exact for any graph of int32 weights), stored as Matrix's elements: at
+// most its unreachable value.
+template <class Matrix>
+Matrix dijkstra(const EdgeList& g) {
+  using T = typename Matrix::Element;
+  constexpr int64_t kUnreachable = Matrix::kUnreachable;
   const int n = g.num_vertices;
   std::vector<std::vector<std::pair<int, int32_t>>> adj(n);
   for (const Edge& e : g.edges) adj[e.src].emplace_back(e.dst, e.w);
-  DistMatrix d(n);
+  Matrix d(n);
   using Item = std::pair<int64_t, int>;
   for (int s = 0; s < n; ++s) {
-    std::vector<int64_t> dist(n, kInf);
+    std::vector<int64_t> dist(n, kUnreachable);
     std::priority_queue<Item, std::vector<Item>, std::greater<>> heap;
     dist[s] = 0;
     heap.emplace(0, s);
@@ -90,13 +99,37 @@ DistMatrix dijkstra_all_pairs(const EdgeList& g) {
         }
       }
     }
-    for (int v = 0; v < n; ++v) d.at(s, v) = static_cast<int32_t>(std::min<int64_t>(dist[v], kInf));
+    for (int v = 0; v < n; ++v) d.at(s, v) = static_cast<T>(std::min(dist[v], kUnreachable));
   }
   return d;
 }
 
+}  // namespace
+
+void floyd_warshall_blocked(DistMatrix& d, int threads, const RoundCallback& after_round) {
+  blocked(d, threads, after_round);
+}
+
+void floyd_warshall_blocked(DistMatrix64& d, int threads, const RoundCallback& after_round) {
+  blocked(d, threads, after_round);
+}
+
+void floyd_warshall_plain(DistMatrix& d) { plain(d); }
+
+void floyd_warshall_plain(DistMatrix64& d) { plain(d); }
+
+DistMatrix dijkstra_all_pairs(const EdgeList& g) { return dijkstra<DistMatrix>(g); }
+
+DistMatrix64 dijkstra_all_pairs64(const EdgeList& g) { return dijkstra<DistMatrix64>(g); }
+
 DistMatrix solve_reference(const EdgeList& graph, int threads) {
   DistMatrix d = DistMatrix::from_edges(graph);
+  floyd_warshall_blocked(d, threads);
+  return d;
+}
+
+DistMatrix64 solve_reference64(const EdgeList& graph, int threads) {
+  DistMatrix64 d = DistMatrix64::from_edges(graph);
   floyd_warshall_blocked(d, threads);
   return d;
 }

@@ -80,6 +80,8 @@ json to_json(const Context& c) {
          {"argv", c.argv},
          {"ceiling_updates_per_s", c.ceiling_updates_per_s},
          {"ceiling_u16_updates_per_s", c.ceiling_u16_updates_per_s}};
+  // Only where it was measured (a plan with an int64 variant): files without it read as before.
+  if (c.ceiling_i64_updates_per_s > 0) j["ceiling_i64_updates_per_s"] = c.ceiling_i64_updates_per_s;
   if (!c.gpus.empty()) {
     j["gpus"] = c.gpus;
     j["transport"] = c.transport;
@@ -135,6 +137,9 @@ Context context_from_json(const json& c) {
   if (c.contains("ceiling_u16_updates_per_s"))  // absent in files from before the 16-bit path
     context.ceiling_u16_updates_per_s =
         rate(c["ceiling_u16_updates_per_s"], "/context/ceiling_u16_updates_per_s");
+  if (c.contains("ceiling_i64_updates_per_s"))  // absent where no int64 variant ran
+    context.ceiling_i64_updates_per_s =
+        rate(c["ceiling_i64_updates_per_s"], "/context/ceiling_i64_updates_per_s");
   return context;
 }
 
@@ -225,11 +230,18 @@ void extras_from_json(const json& x, const std::string& where, RunResult& run) {
   if (x.contains("error") && x["error"].is_string()) run.error = x["error"].get<std::string>();
   if (x.contains("precision")) {
     run.precision = jr::string(x["precision"], jr::at(where, "precision"));
-    if (run.precision != kPrecisionInt32 && run.precision != kPrecisionU16x2)
+    if (run.precision != kPrecisionInt32 && run.precision != kPrecisionU16x2 &&
+        run.precision != kPrecisionInt64)
       jr::fail(jr::at(where, "precision"),
-               fmt::format("\"{}\" is not one of \"{}\", \"{}\"", escaped(run.precision),
-                           kPrecisionInt32, kPrecisionU16x2));
+               fmt::format("\"{}\" is not one of \"{}\", \"{}\", \"{}\"", escaped(run.precision),
+                           kPrecisionInt32, kPrecisionU16x2, kPrecisionInt64));
   }
+}
+
+// The context field holding the ceiling of a precision.
+const char* ceiling_field(const std::string& precision) {
+  if (precision == kPrecisionU16x2) return "ceiling_u16_updates_per_s";
+  return precision == kPrecisionInt64 ? "ceiling_i64_updates_per_s" : "ceiling_updates_per_s";
 }
 
 // What a timed run's figures must satisfy against each other and the context.
@@ -245,9 +257,7 @@ void check_run(const RunResult& run, const Context& context, const std::string& 
              fmt::format("{:.1f}% of the measured ceiling ({:.3g} updates/s in /context/{}) "
                          "is impossible beyond noise ({:.0f}%): the ceiling or the time is wrong",
                          run.pct_of_ceiling, context.ceiling_for(run.precision),
-                         run.precision == kPrecisionU16x2 ? "ceiling_u16_updates_per_s"
-                                                          : "ceiling_updates_per_s",
-                         kMaxPctOfCeiling));
+                         ceiling_field(run.precision), kMaxPctOfCeiling));
 }
 
 // The rates and ratios within their limits (results.hpp), the interval in order.

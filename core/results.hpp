@@ -74,8 +74,9 @@ struct RunResult {
   // same results (absent without that run, and for one-GPU runs).
   std::optional<double> parallel_efficiency;
   std::optional<std::string> error;  // why it failed or was skipped
-  // What the variant computed in (Variant::precision): "int32", or "u16x2" (sm90_u16). Absent
-  // in files from before it was recorded: int32. pct_of_ceiling is against this precision's.
+  // What the variant computed in (Variant::precision): "int32", "u16x2" (sm90_u16) or "int64"
+  // (blocked_i64). Absent in files from before it was recorded: int32. pct_of_ceiling is against
+  // this precision's.
   std::string precision = kPrecisionInt32;
 };
 
@@ -87,9 +88,13 @@ struct Context {
   double ceiling_updates_per_s = 0;  // int32 min-plus (VIADDMNMX), measured by the bench
   // packed 16-bit (VIADDMNMX.U16x2, 2 updates each); 0: not measured
   double ceiling_u16_updates_per_s = 0;
+  // int64 (blocked_i64's k step, the faster of its two update forms); 0: not measured (it is
+  // measured only for a plan with an int64 variant)
+  double ceiling_i64_updates_per_s = 0;
   // The ceiling a run of `precision` is measured against.
   double ceiling_for(const std::string& precision) const {
-    return precision == kPrecisionU16x2 ? ceiling_u16_updates_per_s : ceiling_updates_per_s;
+    if (precision == kPrecisionU16x2) return ceiling_u16_updates_per_s;
+    return precision == kPrecisionInt64 ? ceiling_i64_updates_per_s : ceiling_updates_per_s;
   }
   // Each GPU a multi-GPU run used (device_json), in rank order; empty when every run used one.
   std::vector<nlohmann::json> gpus;

@@ -79,8 +79,7 @@ Grid detail_grid(const Results& r) {
     g.push_back({run.name, std::to_string(run.n), fmt::format("{:.3f}", run.median_ms),
                  fmt::format("{:.3f}", run.min_ms), fmt::format("{:.3f}", run.cv),
                  fmt::format("{:.1f}", run.updates_per_s / 1e9),
-                 fmt::format("{:.1f}{}", run.pct_of_ceiling,
-                             run.precision == kPrecisionU16x2 ? " (u16)" : ""),
+                 fmt::format("{:.1f}{}", run.pct_of_ceiling, precision_mark(run.precision)),
                  speedup, run.verified});
     if (graphs)
       g.back().push_back(run.graph_median_ms ? fmt::format("{:.3f}", *run.graph_median_ms) : "-");
@@ -98,14 +97,24 @@ Grid detail_grid(const Results& r) {
 }
 
 std::string ceilings_line(const Context& c) {
-  if (c.ceiling_updates_per_s <= 0 && c.ceiling_u16_updates_per_s <= 0) return "";
-  std::string line = "Measured min-plus ceilings:";
+  std::vector<std::string> parts;
   if (c.ceiling_updates_per_s > 0)
-    line += fmt::format(" int32 {:.2f} T updates/s", c.ceiling_updates_per_s / 1e12);
+    parts.push_back(fmt::format("int32 {:.2f} T updates/s", c.ceiling_updates_per_s / 1e12));
   if (c.ceiling_u16_updates_per_s > 0)
-    line += fmt::format("{} packed 16-bit {:.2f} T updates/s (two per VIADDMNMX.U16x2)",
-                        c.ceiling_updates_per_s > 0 ? "," : "", c.ceiling_u16_updates_per_s / 1e12);
-  return line + ". A run's share of the ceiling is against its own precision's.";
+    parts.push_back(fmt::format("packed 16-bit {:.2f} T updates/s (two per VIADDMNMX.U16x2)",
+                                c.ceiling_u16_updates_per_s / 1e12));
+  if (c.ceiling_i64_updates_per_s > 0)
+    parts.push_back(fmt::format("int64 {:.2f} T updates/s", c.ceiling_i64_updates_per_s / 1e12));
+  if (parts.empty()) return "";
+  return fmt::format(
+      "Measured min-plus ceilings: {}. A run's share of the ceiling is against its "
+      "own precision's.",
+      fmt::join(parts, ", "));
+}
+
+std::string precision_mark(const std::string& precision) {
+  if (precision == kPrecisionU16x2) return " (u16)";
+  return precision == kPrecisionInt64 ? " (i64)" : "";
 }
 
 std::string render_text(const Grid& g) {

@@ -3,8 +3,12 @@
 // the "100%" that every run's pct_of_ceiling is measured against. Over an element format
 // (kernels/elements.cuh): int32 (the int32 ceiling), or packed 16-bit pairs, where each of the
 // 8 x 8 words is two updates of one VIADDMNMX.U16x2 (the 16-bit ceiling, for sm90_u16's runs).
+// The int64 ceiling (minplus_ceiling_i64, for blocked_i64's runs) is blocked_i64's own k step.
 #pragma once
 
+#include <cstdint>
+
+#include "kernels/blocked_i64.cuh"
 #include "kernels/common.cuh"
 #include "kernels/elements.cuh"
 
@@ -65,6 +69,42 @@ __global__ void __launch_bounds__(kCeilThreads, 2) minplus_ceiling(int repeats, 
 #pragma unroll
     for (int c = 0; c < 8; ++c) m = min(m, acc[r][c]);
   out[blockIdx.x * kCeilThreads + tid] = m;
+}
+
+// The int64 probe: blocked_i64's k step itself (4 x 4 int64 outputs a thread, both operands from
+// shared memory with 16-byte loads, the 64-bit update of format U) with no global traffic, at
+// the three blocks an SM its phase 3 runs at. There is no single 64-bit min-plus instruction: the
+// forms (kernels/blocked_i64.cuh) differ in what they issue, so each is probed, and the faster
+// is the int64 ceiling.
+template <class U>
+__global__ void __launch_bounds__(blocked_i64::kThreads, blocked_i64::kPhase3BlocksPerSm)
+                                      minplus_ceiling_i64(int repeats, int seed,
+                                                          int* __restrict__ out) {
+  namespace w = blocked_i64;
+  __shared__ __align__(16) int64_t as[kCeilK][w::kTile];
+  __shared__ __align__(16) int64_t bs[kCeilK][w::kTile];
+  for (int e = threadIdx.x; e < kCeilK * w::kTile; e += w::kThreads) {
+    as[e / w::kTile][e % w::kTile] = (e * 2654435761u + seed) % 1000;
+    bs[e / w::kTile][e % w::kTile] = (e * 40503u + 7 * seed) % 1000;
+  }
+  __syncthreads();
+  const w::Lanes t;
+  int64_t acc[w::kPer][w::kPer];
+#pragma unroll
+  for (int r = 0; r < w::kPer; ++r)
+#pragma unroll
+    for (int c = 0; c < w::kPer; ++c) acc[r][c] = w::kInf64 - r - c - seed;
+  for (int rep = 0; rep < repeats; ++rep) {
+    asm volatile("" ::: "memory");  // operands reloaded every repeat, as in minplus_ceiling
+#pragma unroll
+    for (int k = 0; k < kCeilK; ++k) w::k_step<U>(acc, as[k], bs[k], t);
+  }
+  int64_t m = w::kInf64;
+#pragma unroll
+  for (int r = 0; r < w::kPer; ++r)
+#pragma unroll
+    for (int c = 0; c < w::kPer; ++c) m = min(m, acc[r][c]);
+  out[blockIdx.x * w::kThreads + threadIdx.x] = static_cast<int>(m % 1000);
 }
 
 }  // namespace apsp::kernels

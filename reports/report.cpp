@@ -118,13 +118,13 @@ Grid speedup_matrix(const Input& in) {
   });
 }
 
-// Each run against the ceiling of its own precision (16-bit runs marked).
+// Each run against the ceiling of its own precision (16-bit and 64-bit runs marked).
 Grid ceiling_matrix(const Input& in) {
   return matrix(in, [&](const RunResult& r) {
-    const bool u16 = r.precision == kPrecisionU16x2;
-    return in.results.context.ceiling_for(r.precision) > 0
-               ? fmt::format("{:.1f}%{}", r.pct_of_ceiling, u16 ? " (u16)" : "")
-               : std::string(u16 ? "no 16-bit ceiling" : "no ceiling");
+    if (in.results.context.ceiling_for(r.precision) > 0)
+      return fmt::format("{:.1f}%{}", r.pct_of_ceiling, precision_mark(r.precision));
+    if (r.precision == kPrecisionU16x2) return std::string("no 16-bit ceiling");
+    return std::string(r.precision == kPrecisionInt64 ? "no 64-bit ceiling" : "no ceiling");
   });
 }
 

@@ -43,8 +43,8 @@ step build configure cmake --preset release -DAPSP_WERROR=OFF ${APSP_GIT:+-DAPSP
 tests=build/release/tests/gpu_variant_tests
 if wants tests; then
   step build build cmake --build --preset release
-  # Every test but gpu_variants, which is the next step's binary with the same arguments.
-  step ctest ctest ctest --preset release -E '^gpu_variants$'
+  # Every test but gpu_variants and gpu_i64, which are the next step's binary (all of it).
+  step ctest ctest ctest --preset release -E '^gpu_(variants|i64)$'
   step gpu-tests "gpu tests, every config" "$tests" --gtest_brief=1
 fi
 wants sanitizers || finish
@@ -69,6 +69,11 @@ done
 for tool in memcheck racecheck; do
   step sanitizers "$tool sm90_u16, every config" compute-sanitizer --tool "$tool" --error-exitcode 1 \
     "${tests_for[$tool]}" --gtest_filter='Sm90U16/U16Config.*'
+done
+# blocked_i64 on its own graphs (weights to 2^31 - 1, entries near 2^52), every config.
+for tool in memcheck racecheck; do
+  step sanitizers "$tool blocked_i64, every config" compute-sanitizer --tool "$tool" --error-exitcode 1 \
+    "${tests_for[$tool]}" --gtest_filter='BlockedI64/BlockedI64Config.*'
 done
 # sm90's ring (the panel at look-ahead 1 and the pairs of rounds, tile 128; int32's pairs at tile
 # 64 with their short chain, look-ahead 3, 4 and 5) runs only where a round has ordinary tiles: three

@@ -287,21 +287,37 @@ Context make_context(const Session& session) {
   return c;
 }
 
+std::vector<std::string> ceiling_precisions(const Plan& plan) {
+  std::vector<std::string> out{kPrecisionInt32, kPrecisionU16x2};
+  if (std::any_of(plan.requests.begin(), plan.requests.end(), [](const Request& r) {
+        return r.variant->target != Target::kHost && r.variant->precision == kPrecisionInt64;
+      }))
+    out.push_back(kPrecisionInt64);
+  return out;
+}
+
 namespace {
 
-// Both precisions' min-plus ceilings, each its own budget: a 16-bit run's share is against the
-// 16-bit one.
+// The precisions' min-plus ceilings, each its own budget: a 16-bit run's share is against the
+// 16-bit one, an int64 run's against the int64 one (measured only where one runs).
 void measure_ceilings(const Plan& plan, const Session& s, const Observer& obs, Context& c) {
   const bool any_device =
       std::any_of(plan.requests.begin(), plan.requests.end(),
                   [](const Request& r) { return r.variant->target != Target::kHost; });
   if (!s.ceiling || !s.device || !any_device || plan.ceiling_s <= 0) return;
   say(obs.progress, "measuring the min-plus ceilings");
-  c.ceiling_updates_per_s = s.ceiling(plan.ceiling_s, kPrecisionInt32);
-  c.ceiling_u16_updates_per_s = s.ceiling(plan.ceiling_s, kPrecisionU16x2);
-  say(obs.note,
+  for (const std::string& precision : ceiling_precisions(plan)) {
+    double& slot = precision == kPrecisionU16x2   ? c.ceiling_u16_updates_per_s
+                   : precision == kPrecisionInt64 ? c.ceiling_i64_updates_per_s
+                                                  : c.ceiling_updates_per_s;
+    slot = s.ceiling(plan.ceiling_s, precision);
+  }
+  std::string line =
       fmt::format("min-plus ceilings: int32 {:.2f} T updates/s, packed 16-bit {:.2f} T updates/s",
-                  c.ceiling_updates_per_s / 1e12, c.ceiling_u16_updates_per_s / 1e12));
+                  c.ceiling_updates_per_s / 1e12, c.ceiling_u16_updates_per_s / 1e12);
+  if (c.ceiling_i64_updates_per_s > 0)
+    line += fmt::format(", int64 {:.2f} T updates/s", c.ceiling_i64_updates_per_s / 1e12);
+  say(obs.note, line);
 }
 
 // Every GPU a multi-GPU run uses, in rank order, and the transport between them.

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/results.hpp"
 #include "core/tuning_db.hpp"
@@ -42,7 +43,8 @@ struct Session {
   std::string transport = kDefaultTransport;
   // What the Workbench makes executors with: `executors`, or `multi_gpu` above one GPU.
   Workbench::ExecutorFactory executor_factory() const;
-  // The device's min-plus rate in updates/s, for a precision (kPrecisionInt32, kPrecisionU16x2).
+  // The device's min-plus rate in updates/s, for a precision (kPrecisionInt32, kPrecisionU16x2,
+  // kPrecisionInt64).
   std::function<double(double budget_s, const std::string& precision)> ceiling;
   BuildId build;
   // This machine: its first CUDA device if there is one, host executors always; user kernels
@@ -84,5 +86,10 @@ DeviceInfo dry_run_device(std::string& note);
 
 // The context every results file carries: device (or the host), build, host name, date.
 Context make_context(const Session& session);
+
+// The precisions whose min-plus ceilings a run of the plan measures (on a device): int32 and
+// packed 16-bit always, int64 only where a device request computes in it (its probe costs its
+// own ceiling_s, which no other run would use).
+std::vector<std::string> ceiling_precisions(const Plan& plan);
 
 }  // namespace apsp::harness

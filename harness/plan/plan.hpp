@@ -59,7 +59,9 @@ struct Plan {
   // (harness/multigpu/transport.hpp; "single-device": every rank on one GPU).
   std::string transport = kDefaultTransport;
   bool cuda_graph = false, phases = false;
-  double ceiling_s = 1.0;  // seconds spent measuring each min-plus ceiling (int32, 16-bit); 0: none
+  // Seconds spent measuring each min-plus ceiling (int32, 16-bit, and int64 where an int64
+  // variant runs: pipeline.hpp, ceiling_precisions); 0: none.
+  double ceiling_s = 1.0;
 };
 
 // Parses "1000,2500,10000"; throws std::invalid_argument with one line on a bad value or a

@@ -13,7 +13,10 @@ namespace apsp::harness {
 // rounds run faster (most entries are still unreachable, which the solver skips), so at
 // V = 10000 the first second's estimate was under a minute for a solve of 80 s, and deciding
 // once then left the solve silent off a terminal.
-void solve_on_cpu(DistMatrix& d, int threads, const Log& log) {
+namespace {
+
+template <typename Matrix>
+void solve_with_progress(Matrix& d, int threads, const Log& log) {
   ProgressMeter meter(fmt::format("solving V = {} on the CPU", d.n()));
   bool announced = false;
   floyd_warshall_blocked(d, threads, [&](int done, int rounds) {
@@ -28,6 +31,16 @@ void solve_on_cpu(DistMatrix& d, int threads, const Log& log) {
     }
     meter.update(done, rounds);
   });
+}
+
+}  // namespace
+
+void solve_on_cpu(DistMatrix& d, int threads, const Log& log) {
+  solve_with_progress(d, threads, log);
+}
+
+void solve_on_cpu(DistMatrix64& d, int threads, const Log& log) {
+  solve_with_progress(d, threads, log);
 }
 
 }  // namespace apsp::harness

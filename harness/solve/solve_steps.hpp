@@ -80,8 +80,19 @@ void next_hops_on_host(MatrixView d, NextHops& hops, int threads, SolveTiming& t
 // std::runtime_error (one line) when it is not there.
 void check_host_matrices(int n, int count, const std::string& what);
 
-// The CPU reference solve, with a progress line and the estimate line once it runs long.
+// The CPU reference solve, with a progress line and the estimate line once it runs long; in
+// int32 or in 64 bits.
 void solve_on_cpu(DistMatrix& d, int threads, const Log& log);
+void solve_on_cpu(DistMatrix64& d, int threads, const Log& log);
+
+// The exact 64-bit path: g's distances in int64, on the GPU by a registered 64-bit variant's
+// run_wide (Variant::run_wide) at its default, or on the CPU by the 64-bit reference when
+// `device` is false or no such variant is built. Throws std::runtime_error (one line) when the
+// matrix does not fit the host or the device.
+DistMatrix64 solve_wide(const EdgeList& g, bool device, int threads, const Log& log,
+                        SolveTiming& t);
+// The largest entry below kInf64 (the exactness proof's M), over `threads` threads (0: all).
+int64_t max_finite_entry64(const DistMatrix64& d, int threads = 0);
 // The solve over several GPUs: the matrix built on the host, laid out into the ranks' row blocks
 // and solved by the distributed engine, where it stays to be read back in bands.
 std::unique_ptr<MultiGpuSolve> solve_on_gpus(const EdgeList& graph, const NamedConfig& chosen,

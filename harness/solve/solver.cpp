@@ -40,6 +40,9 @@ struct Solver::State {
   std::unique_ptr<DeviceSolve> solved;   // the GPU's result, on the device
   std::unique_ptr<MultiGpuSolve> ranks;  // several GPUs' result, on their devices
   std::optional<DistMatrix> host;        // the CPU's, or the gathered multi-GPU result
+  std::optional<DistMatrix64> wide;      // the 64-bit path's result, on the host
+  int64_t max_weight = 0;                // the graph's largest edge weight (self loops left out)
+  bool wide_only = false;                // weights int32 does not take: the 64-bit path alone
   NextHops hops;
   std::vector<int> sources;   // the rows of the distances to write (all when empty)
   std::string summary_lines;  // when asked for, once computed
@@ -248,6 +251,35 @@ struct MatrixSource {
   }
 };
 
+// What the 64-bit path does not do: next hops and the certificate are int32's. Throws
+// std::runtime_error (one line).
+void check_wide_request(const Solver::State& s) {
+  const std::string why =
+      "the distances need the 64-bit path (weights or distances past int32's 1073741823), which "
+      "solves on one GPU or the CPU and writes distances only";
+  if (s.hops.wanted()) throw std::runtime_error("--paths and --path: " + why);
+  if (s.r.verify) throw std::runtime_error("--verify: " + why);
+  if (s.r.summary) throw std::runtime_error("--summary: " + why);
+  if (!s.sources.empty()) throw std::runtime_error("--sources: " + why);
+  if (s.r.gpus > 1) throw std::runtime_error(fmt::format("--gpus {}: {}", s.r.gpus, why));
+  if (!s.r.kernel.empty()) throw std::runtime_error("--kernel: " + why);
+}
+
+// The exact 64-bit path, proven; says which ran, and the proof's numbers.
+void solve_and_prove_wide(Solver::State& s) {
+  s.solved.reset();
+  s.host.reset();
+  s.ranks.reset();
+  s.wide = solve_wide(s.graph, s.device, s.r.threads, s.r.log, s.t);
+  const int64_t most = max_finite_entry64(*s.wide, s.r.threads);
+  if (const std::string fault = exactness_fault(most, s.max_weight, kInf64); !fault.empty())
+    throw std::runtime_error("the 64-bit result is not proven exact: " + fault);
+  s.say(
+      fmt::format("exact (int64): largest distance {} + largest weight {} = {} < {}, the "
+                  "unreachable value, so no distance was clipped (proof: docs/graphs.md)",
+                  most, s.max_weight, most + s.max_weight, kInf64));
+}
+
 // The result's largest entry below kInf, where the result is: on the device, on the host, or
 // read back from the ranks a band at a time.
 int64_t max_finite(Solver::State& s) {
@@ -285,8 +317,10 @@ std::string prove_exact(Solver::State& s) {
   return fault;
 }
 
-// The solve, proven exact; a 16-bit result the proof does not cover is solved again in int32.
+// The solve, proven exact; a 16-bit result the proof does not cover is solved again in int32,
+// an int32 one in 64 bits.
 void solve_proven(Solver::State& s) {
+  if (s.wide_only) return solve_and_prove_wide(s);
   solve(s);
   std::string fault = prove_exact(s);
   if (!fault.empty() && precision_of(s) == kPrecisionU16x2) {
@@ -299,16 +333,24 @@ void solve_proven(Solver::State& s) {
     solve(s);
     fault = prove_exact(s);
   }
-  if (!fault.empty())
-    throw std::runtime_error(fmt::format(
-        "the distances reach int32's unreachable value ({}): an int32 solve cannot answer them "
-        "exactly",
-        fault));
+  if (fault.empty()) return;
+  s.say(fmt::format("the int32 result is not proven exact ({}): solving again in 64 bits", fault));
+  check_wide_request(s);
+  solve_and_prove_wide(s);
 }
 
 uint64_t write_output(const Solver::State& s, const std::string& path, const MatrixSource& m,
                       const std::string& what) {
   return write_matrix_output(path, m.n, m.band_rows, m.band, *s.r.format, s.r.threads, what);
+}
+
+// The distances, in the format's int64 form when the 64-bit path solved them.
+uint64_t write_distances(Solver::State& s, const std::string& path) {
+  if (!s.wide) return write_output(s, path, MatrixSource::of(s), "the distances");
+  const DistMatrix64& d = *s.wide;
+  return write_matrix_output64(
+      path, d.n(), std::max(d.n(), 1), [&d](int first, int) { return d.row(first); }, *s.r.format,
+      s.r.threads, "the distances");
 }
 
 bool is_stdout(const std::string& path) { return path.empty() || path == "-"; }
@@ -369,12 +411,12 @@ void Solver::read() {
                       std::max(p->first, p->second), n, s.r.input == "-" ? "<stdin>" : s.r.input));
     if (const std::string why = sources_problem(s.sources, n, s.r.input); !why.empty())
       throw SolveError(SolveFault::kRefused, why);
+    s.max_weight = max_edge_weight(s.graph);
+    s.wide_only = !weights_fit(kPrecisionInt32, s.max_weight).empty();
+    if (s.wide_only) check_wide_request(s);
     if (s.hops.wanted()) s.hops.edges = OutEdges::of(s.graph);
-    if (s.device)
-      s.chosen = choose_device_solve(s, s.choice, max_edge_weight(s.graph));
-    else if (const std::string why = weights_fit(kPrecisionInt32, max_edge_weight(s.graph));
-             !why.empty())
-      throw SolveError(SolveFault::kRefused, "the CPU solve: " + why);
+    if (s.device && !s.wide_only)
+      s.chosen = choose_device_solve(s, s.choice, s.max_weight);
     else if (s.hops.wanted())
       check_host_matrices(n, 2, "the distances and the next hops");
   } catch (const SolveError&) {
@@ -402,7 +444,7 @@ void Solver::solve_and_write() {
       const auto t0 = Clock::now();
       to_stdout = is_stdout(*s.r.distances_to);
       s.out_bytes = s.sources.empty()
-                        ? write_output(s, *s.r.distances_to, MatrixSource::of(s), "the distances")
+                        ? write_distances(s, *s.r.distances_to)
                         : write_source_rows(*s.r.distances_to, s.sources, solved_distances(s),
                                             s.graph.num_vertices, *s.r.format, s.r.threads);
       s.t.add("write", ms_since(t0));

@@ -119,7 +119,7 @@ TEST(ResultsReader, SixteenBitRunsAndTheirCeiling) {
   EXPECT_EQ(old.runs[0].precision, "int32") << "absent: an older file, all int32";
   EXPECT_EQ(old.context.ceiling_u16_updates_per_s, 0);
   EXPECT_EQ(results_error({{"precision", "fp8"}}),
-            "/runs/0/precision: \"fp8\" is not one of \"int32\", \"u16x2\"");
+            "/runs/0/precision: \"fp8\" is not one of \"int32\", \"u16x2\", \"int64\"");
   EXPECT_EQ(results_error({{"precision", 16}}), "/runs/0/precision: expected a string, found 16");
   j["context"]["ceiling_u16_updates_per_s"] = -1;
   EXPECT_THROW_MSG(results_from_json(j),

@@ -9,9 +9,7 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <map>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +22,7 @@
 #include "harness/measure/executor.hpp"
 #include "harness/measure/matrix_layout.hpp"
 #include "harness/measure/workbench.hpp"
+#include "tests/variants/gpu_test_support.hpp"
 #include "tests/variants/pairs_of_rounds_sizes.hpp"
 #include "variants/variant.hpp"
 
@@ -37,15 +36,7 @@ const Variant& u16() {
 }
 
 // Not multiples of any tile (64, 128), and 1 and 2.
-std::vector<int> sizes() {
-  if (const char* env = std::getenv("APSP_TEST_SIZES")) {
-    std::vector<int> out;
-    std::stringstream ss(env);
-    for (std::string item; std::getline(ss, item, ',');) out.push_back(std::stoi(item));
-    return out;
-  }
-  return {1, 2, 63, 65, 129, 1000, 1023};
-}
+std::vector<int> sizes() { return test::sizes_or_env({1, 2, 63, 65, 129, 1000, 1023}); }
 
 struct Named {
   std::string name;
@@ -114,11 +105,7 @@ DistMatrix solve(const Variant& v, const Config& c, const DistMatrix& input, Cud
   return out;
 }
 
-std::string describe(const Mismatch& m) {
-  return std::to_string(m.count) + " elements differ, first d[" + std::to_string(m.i) + "][" +
-         std::to_string(m.j) + "] = " + std::to_string(m.got) + ", expected " +
-         std::to_string(m.expected);
-}
+using test::describe;
 
 struct Problem {
   DistMatrix input, expected;
@@ -163,10 +150,7 @@ TEST_P(U16Config, EqualsTheCpuReferenceOnGraphsThatFit) {
 
 INSTANTIATE_TEST_SUITE_P(Sm90U16, U16Config, testing::ValuesIn(all_configs(u16())),
                          [](const testing::TestParamInfo<Config>& info) {
-                           std::string s = config_name("sm90_u16", info.param);
-                           for (char& ch : s)
-                             if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return s;
+                           return test::test_name("sm90_u16", info.param);
                          });
 
 // Pairs of rounds (lookahead 3, the panel config) at 4 to 12 tiles of 128 a side
@@ -272,37 +256,8 @@ TEST(Sm90U16, ReplaysAsACudaGraph) {
   const DistMatrix input = DistMatrix::from_edges(generate(random_graph(700, 0.01, 1, 1)));
   DistMatrix expected = input;
   floyd_warshall_blocked(expected);
-  for (const Config& c : all_configs(v)) {
-    CudaStream stream;
-    DeviceBuffer<int> d(input.size());
-    // One plain solve first, as the bench verifies before it captures: kernel attributes are set
-    // outside the capture. The captured solve makes its own side stream (and destroys the plain
-    // solve's) inside it.
-    APSP_CUDA_CHECK(cudaMemcpyAsync(d.get(), input.data(), input.bytes(), cudaMemcpyHostToDevice,
-                                    stream.get()));
-    v.run(d.get(), input.n(), c, stream.get(), nullptr);
-    stream.synchronize();
-    cudaGraph_t graph;
-    APSP_CUDA_CHECK(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal));
-    v.run(d.get(), input.n(), c, stream.get(), nullptr);
-    APSP_CUDA_CHECK(cudaStreamEndCapture(stream.get(), &graph));
-    cudaGraphExec_t exec;
-    APSP_CUDA_CHECK(cudaGraphInstantiate(&exec, graph,
-                                         cudaGraphInstantiateFlagUseNodePriority));  // as the bench
-    for (int replay = 0; replay < 2; ++replay) {
-      APSP_CUDA_CHECK(cudaMemcpyAsync(d.get(), input.data(), input.bytes(), cudaMemcpyHostToDevice,
-                                      stream.get()));
-      APSP_CUDA_CHECK(cudaGraphLaunch(exec, stream.get()));
-      DistMatrix got(input.n());
-      APSP_CUDA_CHECK(
-          cudaMemcpyAsync(got.data(), d.get(), got.bytes(), cudaMemcpyDeviceToHost, stream.get()));
-      stream.synchronize();
-      EXPECT_FALSE(compare(got, expected)) << config_name(v.name, c) << " replay " << replay << ": "
-                                           << describe(compare(got, expected));
-    }
-    APSP_CUDA_CHECK(cudaGraphExecDestroy(exec));
-    APSP_CUDA_CHECK(cudaGraphDestroy(graph));
-  }
+  // The captured solve makes its own side stream (and destroys the plain solve's) inside it.
+  for (const Config& c : all_configs(v)) test::expect_replays_as_cuda_graph(v, c, input, expected);
 }
 
 // Through the bench's own executor and workbench: verified against the CPU reference, and the

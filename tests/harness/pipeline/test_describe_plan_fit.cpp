@@ -40,7 +40,12 @@ TEST(DryRunTruth, TheBaselineNotAskedForByNameRunsUpToItsLimit) {
         << text;
   }
   const Plan all = plan_of("all", {1000, 100000});
-  EXPECT_EQ(describe_plan(all).rfind("plan: 13 run(s) of 7 request(s) at 2 size(s)", 0), 0u)
+  const size_t requests = all.requests.size();
+  EXPECT_GE(requests, 7u) << "every variant";
+  EXPECT_EQ(describe_plan(all).rfind("plan: " + std::to_string(2 * requests - 1) + " run(s) of " +
+                                         std::to_string(requests) + " request(s) at 2 size(s)",
+                                     0),
+            0u)
       << "naive once, the others twice";
 }
 

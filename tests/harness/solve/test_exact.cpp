@@ -32,8 +32,8 @@ EdgeList random_weighted(int V, int32_t max_w, uint64_t seed) {
   EdgeList g{V, {}};
   for (int u = 0; u < V; ++u)
     for (int k = 0; k < 8; ++k)
-      g.edges.push_back(
-          {u, static_cast<int32_t>(rng() % V), static_cast<int32_t>(rng() % (max_w + 1))});
+      g.edges.push_back({u, static_cast<int32_t>(rng() % V),
+                         static_cast<int32_t>(rng() % (static_cast<uint64_t>(max_w) + 1))});
   return g;
 }
 
@@ -71,21 +71,56 @@ TEST(Exactness, AGraphTheOldBoundRefusedIsSolvedAndProven) {
   EXPECT_EQ(std::memcmp(bytes.data() + 16, want.data(), want.bytes()), 0);
 }
 
-// Distances past int32's unreachable: the int32 solve saturates, the proof fails, and the run
-// fails with that line; nothing is written.
-TEST(Exactness, DistancesPastInt32AreNeverWrittenAsUnreachable) {
-  const EdgeList g{3, {{0, 1, 600000000}, {1, 2, 600000000}}};
+// The bytes of an int64 bin output past its 16-byte header.
+std::vector<int64_t> entries64(const std::string& path) {
+  const std::string bytes = contents(path);
+  EXPECT_EQ(bytes.substr(0, 8), "APSPDS64");
+  std::vector<int64_t> out((bytes.size() - 16) / sizeof(int64_t));
+  std::memcpy(out.data(), bytes.data() + 16, out.size() * sizeof(int64_t));
+  return out;
+}
+
+// Distances past int32's unreachable: the int32 solve saturates, the proof fails, and the 64-bit
+// path solves the graph again, exactly; the output is int64, as Dijkstra's in 64 bits.
+TEST(Exactness, DistancesPastInt32AreSolvedAgainInSixtyFourBits) {
+  const EdgeList g{4, {{0, 1, 600000000}, {1, 2, 600000000}, {2, 3, 999999999}, {3, 0, 0}}};
   CpuRun run(g);
+  Solver(run.r).run();
+  EXPECT_TRUE(run.said("the int32 result is not proven exact (largest distance "))
+      << ::testing::PrintToString(run.lines);
+  EXPECT_TRUE(run.said("exact (int64): largest distance 2199999999 + largest weight 999999999"))
+      << ::testing::PrintToString(run.lines);
+  const DistMatrix64 want = dijkstra_all_pairs64(g);
+  EXPECT_EQ(entries64(run.scratch.file("d.bin")),
+            std::vector<int64_t>(want.data(), want.data() + want.size()));
+}
+
+// Weights int32 does not take (up to 2^31 - 1) go to the 64-bit path at once, on a random graph
+// of odd size with unreachable pairs, zero weights and duplicate edges.
+TEST(Exactness, WeightsPastInt32GoStraightToSixtyFourBits) {
+  EdgeList g = random_weighted(77, 2147483647, 3);
+  g.num_vertices = 80;                    // 3 vertices no edge reaches
+  g.edges.push_back(g.edges.front());     // a duplicate
+  g.edges.push_back({5, 6, 0});           // a zero weight
+  g.edges.push_back({5, 6, 2147483647});  // its duplicate, larger
+  CpuRun run(g);
+  Solver(run.r).run();
+  EXPECT_FALSE(run.said("exact (int32)")) << ::testing::PrintToString(run.lines);
+  EXPECT_TRUE(run.said("exact (int64)")) << ::testing::PrintToString(run.lines);
+  const DistMatrix64 want = dijkstra_all_pairs64(g);
+  EXPECT_EQ(entries64(run.scratch.file("d.bin")),
+            std::vector<int64_t>(want.data(), want.data() + want.size()));
+  // What the 64-bit path does not do is refused before any work.
+  CpuRun verify(g);
+  verify.r.verify = true;
   try {
-    Solver(run.r).run();
+    Solver(verify.r).run();
     FAIL() << "solved";
   } catch (const SolveError& e) {
-    EXPECT_EQ(e.fault, SolveFault::kFailed);
-    EXPECT_NE(std::string(e.what()).find("largest distance 600000000 + largest weight 600000000"),
-              std::string::npos)
+    EXPECT_EQ(e.fault, SolveFault::kRefused);
+    EXPECT_EQ(std::string(e.what()).rfind("--verify: the distances need the 64-bit path", 0), 0u)
         << e.what();
   }
-  EXPECT_FALSE(std::ifstream(run.scratch.file("d.bin")).good());
 }
 
 TEST(Exactness, TheProofsArithmetic) {
