@@ -1,6 +1,6 @@
 // 07 blocked_i64: the exact 64-bit path. Distances are int64 (unreachable kInf64 = 2^62 - 1), so
-// a graph whose distances reach int32's kInf = 2^30 - 1 is solved exactly; apsp runs it where
-// the int32 solve cannot prove that nothing was clipped. Changes against the int32 variants:
+// a graph whose distances reach int32's kInf = 2^30 - 1 is solved exactly: the path for graphs
+// where the int32 solve cannot prove that nothing was clipped. Changes against the int32 variants:
 //   - run_wide (Variant::run_wide) solves an n x n int64 matrix in place (rows n apart: no
 //     Variant::pitch); the kernels check bounds when they load and store a tile, so the matrix
 //     needs no padding (kernels/blocked_i64.cuh).
@@ -12,9 +12,11 @@
 //     the timed solve: 24 bytes moved an element, against the solve's n updates of it.
 //   - 64 x 64 tiles, 4 x 4 int64 outputs a thread, three launches a round chained by
 //     programmatic dependent launch; phases 2 and 3 copy their operands to shared memory with
-//     cp.async, double-buffered in chunks of `chunk` k (16 or 32), three blocks an SM. A round of
-//     64 k costs 64 updates of 16 bytes of C moved, so the int64 matrix's extra bytes stay far
-//     under the DRAM bandwidth; the update is what bounds it.
+//     cp.async, double-buffered in chunks of `chunk` k (16 or 32), three blocks an SM. A round
+//     moves each element of C in and out (16 bytes) for 64 updates: a quarter of a byte an
+//     update, about 2 TB/s at 8 T updates/s (what the FP64 form's four instructions an update
+//     allow on 132 SMs at 1.98 GHz, if DADD and DSETP issue at 64 an SM a clock), under half of
+//     the H200's: the update, not memory, bounds it.
 //   - the update min(c, a + b) has no single instruction in 64 bits; `fp64` picks its form
 //     (kernels/blocked_i64.cuh): 0 on the integer pipes (six instructions), 1 on the FP64 pipe
 //     with the int64 bits read as doubles (four), exact for every distance below 2^53, which
