@@ -81,6 +81,11 @@ json graph_key_json(const GraphKey& graph) {
   return j;
 }
 
+std::string graph_key_text(const GraphKey& graph) {
+  if (!graph.file.empty()) return fmt::format("{} {}", graph.kind, graph.file);
+  return fmt::format("{} {} {}", graph.kind, graph.density, graph.wmax);
+}
+
 DeviceModel device_model_from_json(const json& j, const std::string& where) {
   namespace jr = json_read;
   const auto text = [&](const char* key) {

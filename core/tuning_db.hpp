@@ -37,6 +37,8 @@ struct GraphKey {
 
 // {"kind", "density", "wmax"}, and "file" for a file: as the database and policies record it.
 nlohmann::json graph_key_json(const GraphKey& graph);
+// "random 0.1 1000", or "file PATH": a table's cell (apsp_report's leaderboards).
+std::string graph_key_text(const GraphKey& graph);
 
 struct BuildId {
   std::string commit;   // git describe
