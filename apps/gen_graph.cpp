@@ -25,8 +25,8 @@ struct Options {
 void add_options(CLI::App& app, Options& o) {
   GraphSpec& s = o.spec;
   app.option_defaults()->always_capture_default();
-  app.add_option("--kind", o.kind, "random|chain|grid|components|star")
-      ->check(CLI::IsMember({"random", "chain", "grid", "components", "star"}));
+  app.add_option("--kind", o.kind, graph_kind_names())
+      ->check(CLI::IsMember({"random", "chain", "grid", "components", "star", "road", "social"}));
   add_integer_option(app, "--V", s.num_vertices, 1, 1 << 30, "vertices")->required();
   add_integer_option(app, "--E", o.edges, int64_t{0}, int64_t{1} << 40,
                      "random: exactly this many edges (drawn with replacement)");
@@ -39,9 +39,15 @@ void add_options(CLI::App& app, Options& o) {
          "random, components: probability of each ordered pair (default 0.01)")
       ->check(CLI::Range(0.0, 1.0));
   add_integer_option(app, "--wmin", s.wmin, 0, 1073741822, "smallest weight");
-  add_integer_option(app, "--wmax", s.wmax, 0, 1073741822, "largest weight");
+  add_integer_option(app, "--wmax", s.wmax, 0, 1073741822,
+                     "largest weight (road: of a grid edge, the longest weighing it)");
   add_integer_option(app, "--seed", s.seed, uint64_t{0}, UINT64_MAX, "seed");
   add_integer_option(app, "--components", s.components, 1, 1 << 30, "components: how many");
+  add_integer_option(app, "--long-edges", s.long_edges, int64_t{0}, int64_t{1} << 40,
+                     "road: random long edges, each both ways, at 1 to 1.5 times their metric "
+                     "length (so they may weigh more than --wmax)");
+  add_integer_option(app, "--attach", s.attach, 1, 1 << 20,
+                     "social: edges from each new vertex to earlier ones, by their degree");
   app.add_option("-o,--output", o.output,
                  "output file (a regular file appears only when whole: see Outputs); - or none: "
                  "standard output")
@@ -62,6 +68,10 @@ bool options_agree(const Options& o) {
   }
   if (o.edges >= 0 && o.kind != "random") {
     fmt::print(stderr, "gen_graph: --E applies to --kind random only\n");
+    return false;
+  }
+  if (o.spec.long_edges > 0 && o.kind != "road") {
+    fmt::print(stderr, "gen_graph: --long-edges applies to --kind road only\n");
     return false;
   }
   return true;

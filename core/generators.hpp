@@ -12,11 +12,11 @@
 
 namespace apsp {
 
-enum class GraphKind { kRandom, kChain, kGrid, kComponents, kStar };
+enum class GraphKind { kRandom, kChain, kGrid, kComponents, kStar, kRoad, kSocial };
 
 std::string_view to_string(GraphKind kind);
 std::optional<GraphKind> parse_graph_kind(std::string_view name);
-// "random|chain|grid|components|star"
+// "random|chain|grid|components|star|road|social"
 std::string graph_kind_names();
 
 struct GraphSpec {
@@ -29,10 +29,13 @@ struct GraphSpec {
   uint64_t seed = 1;
   int32_t components = 4;   // components: vertex i belongs to component i % components
   double duplicates = 0.0;  // fraction of edges repeated with another weight (tests "min wins")
+  int64_t long_edges = 0;   // road: extra edges between random vertex pairs, each both ways
+  int32_t attach = 3;       // social: edges from each new vertex to the ones before it
 };
 
 // Throws std::invalid_argument for a spec that makes no sense (V <= 0, wmin > wmax, negative
-// weights, or (V-1)*wmax reaching kInf).
+// weights, a road whose long edges could weigh kInf). A path of V - 1 edges of weight wmax may
+// reach kInf: whether the distances fit is the solver's to prove, and a road's stay far below.
 EdgeList generate(const GraphSpec& spec);
 
 // The edges `spec` gives (random with --E: exactly; by density: the expected count), and the
@@ -60,5 +63,20 @@ class SplitMix64 {
  private:
   uint64_t state_;
 };
+
+// The road-like grid (kind road): vertex v sits at a jittered point of a grid of
+// road_columns(V) columns, and each edge weighs at least the Euclidean distance of its ends,
+// scaled so that a grid edge weighs at most wmax. road_lower_bound(spec, a, b) is that scaled
+// distance, rounded up: no path from a to b weighs less.
+int64_t road_columns(int64_t num_vertices);
+int64_t road_lower_bound(const GraphSpec& spec, int32_t a, int32_t b);
+// The kinds that are not uniform draws over a pattern: road (grid edges both ways at their
+// metric weight, then long edges at 1 to 1.5 times theirs) and social (Barabasi-Albert
+// preferential attachment from a star of attach + 1 vertices, as NetworkX's
+// barabasi_albert_graph; each edge both ways, weights uniform in [wmin, wmax]).
+EdgeList generate_road(const GraphSpec& spec, SplitMix64& rng);
+EdgeList generate_social(const GraphSpec& spec, SplitMix64& rng);
+// The heaviest edge a road spec can give: a long edge across the whole grid.
+int64_t road_max_weight(const GraphSpec& spec);
 
 }  // namespace apsp

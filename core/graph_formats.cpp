@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "core/memory.hpp"
@@ -47,32 +48,56 @@ struct Inflater {
   ~Inflater() { inflateEnd(&z); }
 };
 
-// Every gzip member of `in`, unpacked, at most max_bytes of it.
+// The first allocation for what `in` unpacks to: its last member's ISIZE (the size modulo
+// 2^32), a hint only, at most 16 times `in` (text rarely packs tighter) and `cap`.
+size_t first_allocation(std::string_view in, uint64_t cap) {
+  uint64_t isize = 0;
+  if (in.size() >= 4)
+    for (int b = 3; b >= 0; --b)
+      isize = isize << 8 | static_cast<unsigned char>(in[in.size() - 4 + static_cast<size_t>(b)]);
+  return static_cast<size_t>(
+      std::min({std::max<uint64_t>(isize, 1 << 16), 16 * static_cast<uint64_t>(in.size()), cap}));
+}
+
+// Every gzip member of `in`, unpacked, at most max_bytes of it: inflated straight into the
+// output, grown by doubling (a bounce buffer and appends cost a copy of the whole text).
 std::string inflate_all(std::string_view in, std::string_view source, uint64_t max_bytes) {
   Inflater inf(source);
   z_stream& z = inf.z;
-  std::string out, buf(1 << 20, '\0');
-  size_t fed = 0;
+  // One byte more than max_bytes tells that it unpacks to more.
+  const uint64_t cap = max_bytes == UINT64_MAX ? max_bytes : max_bytes + 1;
+  std::string out(first_allocation(in, cap), '\0');
+  const auto too_large = [&] {
+    return InputError(
+        fmt::format("{}: unpacks to more than the {} available", source, human_bytes(max_bytes)));
+  };
+  size_t used = 0, fed = 0;
   for (;;) {
     if (z.avail_in == 0 && fed < in.size()) {
       z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data() + fed));
       z.avail_in = static_cast<uInt>(std::min<size_t>(in.size() - fed, 1u << 30));
       fed += z.avail_in;
     }
-    z.next_out = reinterpret_cast<Bytef*>(buf.data());
-    z.avail_out = static_cast<uInt>(buf.size());
+    if (used == out.size()) {
+      if (used > max_bytes) throw too_large();
+      out.resize(static_cast<size_t>(std::min<uint64_t>(2 * used, cap)));
+    }
+    z.next_out = reinterpret_cast<Bytef*>(out.data() + used);
+    z.avail_out = static_cast<uInt>(std::min<size_t>(out.size() - used, 1u << 30));
+    const size_t room = z.avail_out;
     const int rc = inflate(&z, Z_NO_FLUSH);
-    out.append(buf.data(), buf.size() - z.avail_out);
-    if (out.size() > max_bytes)
-      throw InputError(
-          fmt::format("{}: unpacks to more than the {} available", source, human_bytes(max_bytes)));
+    used += room - z.avail_out;
     const bool all_fed = z.avail_in == 0 && fed == in.size();
-    if (rc == Z_STREAM_END && all_fed) return out;
+    if (rc == Z_STREAM_END && all_fed) {
+      if (used > max_bytes) throw too_large();
+      out.resize(used);
+      return out;
+    }
     if (rc == Z_STREAM_END) {
       inflateReset(&z);  // the next member of a concatenation (cat a.gz b.gz)
       continue;
     }
-    if (rc == Z_BUF_ERROR && all_fed)
+    if (rc == Z_BUF_ERROR && all_fed && z.avail_out > 0)
       throw InputError(fmt::format("{}: the gzip data is cut short", source));
     if (rc != Z_OK && rc != Z_BUF_ERROR)
       throw InputError(fmt::format("{}: damaged gzip data at byte {}: {}", source, fed - z.avail_in,

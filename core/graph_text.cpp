@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -12,11 +13,34 @@ namespace apsp {
 
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+// ' ', '\t' and '\r' separate tokens ('\n' ends the line): one table look-up a byte.
+constexpr std::array<bool, 256> kSpace = [] {
+  std::array<bool, 256> t{};
+  t[' '] = t['\t'] = t['\r'] = true;
+  return t;
+}();
+bool is_space(char c) { return kSpace[static_cast<unsigned char>(c)]; }
 
 // At most 24 bytes, non-printable ones escaped: a NUL must not cut the message.
 std::string shown(std::string_view tok) {
   return tok.size() > 24 ? escaped(tok.substr(0, 21)) + "..." : escaped(tok);
+}
+
+// The usual token, up to 18 decimal digits after an optional '-', read without from_chars
+// (which took a quarter of a parse); false for anything else, which from_chars then reads
+// with its own faults. 18 digits never overflow int64.
+bool small_integer(std::string_view tok, int64_t& v) {
+  if (tok.empty() || tok.size() > 18) return false;
+  const bool negative = tok[0] == '-';
+  if (negative && tok.size() == 1) return false;
+  int64_t x = 0;
+  for (size_t i = negative; i < tok.size(); ++i) {
+    const unsigned digit = static_cast<unsigned char>(tok[i]) - unsigned{'0'};
+    if (digit > 9) return false;
+    x = x * 10 + digit;
+  }
+  v = negative ? -x : x;
+  return true;
 }
 
 // A real of integral value ("3.0", "3.000000000000000e+00", as SciPy and NetworkX write them);
@@ -50,14 +74,14 @@ bool GraphText::next_line(std::string_view comments) {
 }
 
 std::string_view GraphText::token() {
-  size_t i = 0;
-  while (i < rest_.size() && is_space(rest_[i])) ++i;
-  size_t j = i;
-  while (j < rest_.size() && !is_space(rest_[j])) ++j;
-  column_ = static_cast<int64_t>(rest_.data() + i - (text_.data() + line_start_)) + 1;
-  const std::string_view tok = rest_.substr(i, j - i);
-  rest_.remove_prefix(j);
-  return tok;
+  const char* begin = rest_.data();
+  const char* const end = begin + rest_.size();
+  while (begin < end && is_space(*begin)) ++begin;
+  const char* stop = begin;
+  while (stop < end && !is_space(*stop)) ++stop;
+  column_ = static_cast<int64_t>(begin - (text_.data() + line_start_)) + 1;
+  rest_ = std::string_view(stop, static_cast<size_t>(end - stop));
+  return std::string_view(begin, static_cast<size_t>(stop - begin));
 }
 
 bool GraphText::at_end_of_line() {
@@ -69,6 +93,7 @@ int64_t GraphText::integer(std::string_view what) {
   const std::string_view tok = token();
   if (tok.empty()) fail(fmt::format("missing {}: the line ends", what));
   int64_t v = 0;
+  if (small_integer(tok, v)) return v;
   auto [ptr, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), v);
   if (ec == std::errc::result_out_of_range)
     fail(fmt::format("{}: integer out of range: '{}'", what, shown(tok)));
@@ -82,8 +107,12 @@ int32_t GraphText::weight() {
   if (tok.empty()) fail("missing the weight: the line ends");
   int64_t w = 0;
   double real = 0;
-  auto [ptr, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), w);
-  if (ec != std::errc() || ptr != tok.data() + tok.size()) {
+  const auto integral = [&] {
+    if (small_integer(tok, w)) return true;
+    auto [ptr, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), w);
+    return ec == std::errc() && ptr == tok.data() + tok.size();
+  };
+  if (!integral()) {
     if (!parse_real(tok, real)) fail(fmt::format("expected a weight, found '{}'", shown(tok)));
     if (real != std::floor(real))
       fail(fmt::format("weight {} is not an integer: weights are integers", shown(tok)));

@@ -64,7 +64,8 @@ TuningEntry entry_from_json(const json& x, bool v1, const std::string& where) {
   const json& g = jr::object(field("graph"), gw);
   e.graph = {
       text(g, "kind", gw), jr::non_negative(jr::member(g, "density", gw), jr::at(gw, "density")),
-      static_cast<int>(jr::integer(jr::member(g, "wmax", gw), jr::at(gw, "wmax"), 0, INT32_MAX))};
+      static_cast<int>(jr::integer(jr::member(g, "wmax", gw), jr::at(gw, "wmax"), 0, INT32_MAX)),
+      jr::optional_string(g, "file", gw)};
   e.seed = static_cast<uint64_t>(jr::integer(field("seed"), jr::at(where, "seed"), 0, INT64_MAX));
   const std::string bw = jr::at(where, "build");
   const json& b = jr::object(field("build"), bw);
@@ -73,6 +74,17 @@ TuningEntry entry_from_json(const json& x, bool v1, const std::string& where) {
 }
 
 }  // namespace
+
+json graph_key_json(const GraphKey& graph) {
+  json j{{"kind", graph.kind}, {"density", graph.density}, {"wmax", graph.wmax}};
+  if (!graph.file.empty()) j["file"] = graph.file;  // absent for generators, as before files
+  return j;
+}
+
+std::string graph_key_text(const GraphKey& graph) {
+  if (!graph.file.empty()) return fmt::format("{} {}", graph.kind, graph.file);
+  return fmt::format("{} {} {}", graph.kind, graph.density, graph.wmax);
+}
 
 DeviceModel device_model_from_json(const json& j, const std::string& where) {
   namespace jr = json_read;
@@ -140,7 +152,7 @@ std::string TuningDb::text() const {
          {"n", e.n},
          {"config", e.config},
          {"name", e.name},
-         {"graph", {{"kind", e.graph.kind}, {"density", e.graph.density}, {"wmax", e.graph.wmax}}},
+         {"graph", graph_key_json(e.graph)},
          {"seed", e.seed},
          {"build", {{"commit", e.build.commit}, {"kernels", e.build.kernels}}},
          {"status", e.status},

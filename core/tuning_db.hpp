@@ -1,6 +1,6 @@
 // The tuning database (schema "apsp-tuning/2"): one JSON file of measured points. An entry is
 // keyed by device model (name, cc, SM count), variant, n, config, the graph spec it was
-// measured on (kind, density, wmax) and the build (the hash of the kernel sources, launchers
+// measured on (kind, density, wmax; a graph file's path) and the build (the hash of the kernel sources, launchers
 // and flags; the commit is recorded beside it). The tuner writes it atomically after every
 // point, so an interrupted search loses nothing. Entries of another build or graph are kept
 // but never picked unless asked for (TuningMatch). A "/1" file is migrated on load: its entries
@@ -28,11 +28,17 @@ struct DeviceModel {
 };
 
 struct GraphKey {
-  std::string kind;  // generator kind ("random"), or "unknown" (migrated from /1)
+  std::string kind;  // generator kind ("random"), "file", or "unknown" (migrated from /1)
   double density = 0;
   int wmax = 0;
+  std::string file{};  // kind "file": the path as given (--graph), as results files name it
   friend bool operator==(const GraphKey&, const GraphKey&) = default;
 };
+
+// {"kind", "density", "wmax"}, and "file" for a file: as the database and policies record it.
+nlohmann::json graph_key_json(const GraphKey& graph);
+// "random 0.1 1000", or "file PATH": a table's cell (apsp_report's leaderboards).
+std::string graph_key_text(const GraphKey& graph);
 
 struct BuildId {
   std::string commit;   // git describe

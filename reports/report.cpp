@@ -147,8 +147,7 @@ Grid leaderboard(const TuningDb& db, int top) {
   std::map<Key, std::vector<const TuningEntry*>> groups;
   for (const TuningEntry& e : db.entries()) {
     if (e.status != "ok") continue;
-    const std::string graph = fmt::format("{} {} {}", e.graph.kind, e.graph.density, e.graph.wmax);
-    groups[{e.device.name, graph, e.build.kernels, e.variant, e.n}].push_back(&e);
+    groups[{e.device.name, graph_key_text(e.graph), e.build.kernels, e.variant, e.n}].push_back(&e);
   }
   Grid g{{"device", "graph", "build", "variant", "n", "rank", "config", "median ms", "vs best"}};
   for (auto& [key, list] : groups) {

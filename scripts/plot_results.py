@@ -114,11 +114,12 @@ def heatmaps(db_path, out, progress):
         db = json.load(f)
     if db.get("schema") not in ("apsp-tuning/1", "apsp-tuning/2"):
         sys.exit(f"plot_results.py: {db_path}: not an apsp-tuning/2 (or /1) database")
-    # One heatmap per variant, from one device, graph spec and build (a /1 file names neither of
-    # the last two): the newest entry's.
+    # One heatmap per variant, from one device, graph spec (a file's path too) and build (a /1
+    # file names neither of the last two): the newest entry's.
     def key(e):
         g, b = e.get("graph", {}), e.get("build", {})
-        return (e["device"]["name"], g.get("kind"), g.get("density"), g.get("wmax"), b.get("kernels"))
+        return (e["device"]["name"], g.get("kind"), g.get("density"), g.get("wmax"), g.get("file"),
+                b.get("kernels"))
     groups = {}
     for e in db["entries"]:
         if e["status"] == "ok" and {"batch2", "batch3"} <= set(e["config"]):

@@ -16,6 +16,7 @@
 #include "core/atomic_file.hpp"
 #include "core/cli_options.hpp"
 #include "core/console.hpp"
+#include "core/graph_formats.hpp"
 #include "core/interrupt.hpp"
 #include "core/tables.hpp"
 #include "harness/plan/build_identity.hpp"
@@ -28,6 +29,7 @@ namespace {
 
 struct Options {
   std::string variants, sizes = "2500,10000", db = "tuning.json", json_out, emit_policy;
+  std::string input_format = "auto";
   bool dry_run = false;
   harness::TuneOptions tune;
   std::vector<std::string> kernels, params;  // --kernel files, --param NAME=VALUES
@@ -85,6 +87,12 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--density", t.graph.density, "edge probability of the random graph")
       ->check(CLI::Range(0.0, 1.0));
   add_integer_option(app, "--wmax", t.graph.wmax, 1, 1 << 30, "largest edge weight");
+  app.add_option("--graph", t.graph_file,
+                 "tune on this graph file instead (n = its V): an edge list, DIMACS, SNAP or "
+                 "Matrix Market, maybe gzipped (--input-format); the database keys its entries by "
+                 "the path as given, as apsp_bench --graph --tuned looks them up");
+  app.add_option("--input-format", o.input_format, "--graph's format: " + graph_formats_help())
+      ->check(CLI::IsMember(graph_format_names()));
   app.add_option("--kernel", o.kernels,
                  "tune a Floyd-Warshall kernel file compiled at run time (docs/kernel-contract.md) "
                  "over the --param parameters instead of the variants (repeatable)")
@@ -109,7 +117,7 @@ int print_dry_run(const std::vector<const Variant*>& variants, const std::vector
                   const Options& o) {
   harness::Plan plan;
   plan.sizes = sizes;
-  plan.graph.spec = o.tune.graph;
+  plan.graph = harness::tuning_graph(o.tune);
   harness::PlanNotes notes;
   notes.searches.emplace();
   for (const Variant* v : variants) {
@@ -177,16 +185,12 @@ int emit_policy(const Options& o, const DeviceInfo& dev, const BuildId& build, c
   std::vector<std::string> args(argv, argv + argc);
   TuningMatch match;
   match.device = DeviceModel::of(dev);
-  match.graph = GraphKey{"random", o.tune.graph.density, o.tune.graph.wmax};
+  match.graph = harness::tuning_key(harness::tuning_graph(o.tune));
   match.kernels = build.kernels;
   const nlohmann::json provenance{
-      {"date", now_iso()},
-      {"commit", build.commit},
-      {"kernels", build.kernels},
-      {"command", fmt::format("{}", fmt::join(args, " "))},
-      {"database", o.db},
-      {"graph",
-       {{"kind", "random"}, {"density", o.tune.graph.density}, {"wmax", o.tune.graph.wmax}}}};
+      {"date", now_iso()},        {"commit", build.commit},
+      {"kernels", build.kernels}, {"command", fmt::format("{}", fmt::join(args, " "))},
+      {"database", o.db},         {"graph", graph_key_json(match.graph)}};
   std::vector<std::string> skipped;
   harness::Policy p =
       harness::policy_from_db(db, match, dev, provenance, harness::shipped_policies(), &skipped);
@@ -264,6 +268,7 @@ void check_outputs(const Options& o) {
   for (const FileUse& f : files)
     if (!f.path.empty()) check_output_path(f.path, f.option);
   files.push_back({o.db, "--db"});
+  files.push_back({o.tune.graph_file, "--graph", false});
   for (const std::string& k : o.kernels) files.push_back({k, "--kernel", false});
   check_distinct_files(files);
 }
@@ -281,15 +286,24 @@ TuningDb read_database(const std::string& path, bool searching) {
   }
 }
 
+// --graph read whole and checked (InputError: one line, its line and column); returns the one
+// size, its V.
+std::vector<int> read_graph_file(Options& o) {
+  const auto say = [](const std::string& line) { fmt::print(stderr, "tuner: {}\n", line); };
+  o.tune.graph_edges =
+      std::make_shared<const EdgeList>(read_graph(o.tune.graph_file, o.input_format, 0, say));
+  return {o.tune.graph_edges->num_vertices};
+}
+
 // The search checked and its database loaded; returns the exit code to stop with (2: bad input),
 // or nothing to go on.
 std::optional<int> prepare(Options& o, const CLI::App& app, Search& s) {
   try {
     check_outputs(o);
-    s.sizes = harness::parse_sizes(o.sizes);
+    s.sizes = o.tune.graph_file.empty() ? harness::parse_sizes(o.sizes) : read_graph_file(o);
     harness::Plan weights;
     weights.sizes = s.sizes;
-    weights.graph.spec = o.tune.graph;
+    weights.graph = harness::tuning_graph(o.tune);
     harness::check_weights(weights);
     s.variants = searched_variants(o, app);
     if (!s.variants.empty())

@@ -44,10 +44,9 @@ void describe_request_name(std::string& out, const Plan& p, const Request& r,
 // The picks a run would make on this device (or an H200's), from the database.
 void describe_tuned_request(std::string& out, const Plan& p, const Request& r,
                             const PlanNotes& notes, const DeviceInfo& dev) {
-  const GraphDesc g = describe(p.graph);
   const TunedSource& tuned = *notes.tuned;
-  const TuningMatch m = tuned_match(tuned.match, dev, {g.kind, g.density, g.wmax},
-                                    build_of(*r.variant, current_build()));
+  const TuningMatch m =
+      tuned_match(tuned.match, dev, tuning_key(p.graph), build_of(*r.variant, current_build()));
   for (const std::string& l : describe_tuned(*tuned.db, tuned.path, m, *r.variant, p.sizes, dev))
     line(out, "    {}", l);
 }
@@ -214,6 +213,10 @@ std::string describe_searches(const Plan& p, const std::vector<SearchSpace>& sea
                               const DeviceInfo& dev, const std::string& assumed, bool& fits) {
   std::string out;
   line(out, "device: {}{}", dev.name, assumed.empty() ? "" : " (assumed: " + assumed + ")");
+  // A file is named as the database keys its entries: by its path as given.
+  if (p.graph.edges)
+    line(out, "graph: {} (V = {}, {} edges)", p.graph.file, p.graph.edges->num_vertices,
+         p.graph.edges->edges.size());
   for (size_t i = 0; i < p.requests.size(); ++i) {
     const Variant& v = *p.requests[i].variant;
     const SearchSpace& s = searches.at(i);

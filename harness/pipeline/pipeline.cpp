@@ -372,10 +372,8 @@ Outcome run_plan(const Plan& plan, const Session& s, const Observer& obs,
   Outcome out;
   out.results.context = make_context(s);
   std::optional<TunedSource> tuned = tuned_in;
-  if (tuned && s.device) {
-    const GraphDesc g = describe(plan.graph);
-    tuned->match = tuned_match(tuned->match, *s.device, {g.kind, g.density, g.wmax}, s.build);
-  }
+  if (tuned && s.device)
+    tuned->match = tuned_match(tuned->match, *s.device, tuning_key(plan.graph), s.build);
   measure_ceilings(plan, s, obs, out.results.context);
   describe_gpus(plan, s, out.results.context);
   // One size at a time: its matrices (host and device) are freed before the next is made.

@@ -260,4 +260,9 @@ GraphDesc describe(const GraphInput& graph) {
   return g;
 }
 
+GraphKey tuning_key(const GraphInput& graph) {
+  const GraphDesc g = describe(graph);
+  return GraphKey{g.kind, g.density, g.wmax, g.file};
+}
+
 }  // namespace apsp::harness

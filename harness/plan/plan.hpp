@@ -10,6 +10,7 @@
 #include "core/edge_list.hpp"
 #include "core/generators.hpp"
 #include "core/results.hpp"
+#include "core/tuning_db.hpp"
 #include "harness/measure/sampler.hpp"
 #include "harness/measure/workbench.hpp"
 #include "harness/multigpu/transport.hpp"
@@ -125,5 +126,8 @@ std::string memory_problem(const Plan& plan, uint64_t device_free, uint64_t host
 std::shared_ptr<const EdgeList> make_graph(const GraphInput& graph, int n);
 // How results files describe the graph.
 GraphDesc describe(const GraphInput& graph);
+// The same graph as the tuning database keys it: the generator's kind, density and wmax, or the
+// file's path, so that the tuner's entries on a file serve apsp_bench --graph on that file.
+GraphKey tuning_key(const GraphInput& graph);
 
 }  // namespace apsp::harness

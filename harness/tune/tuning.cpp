@@ -16,6 +16,8 @@
 
 namespace apsp::harness {
 
+GraphInput tuning_graph(const TuneOptions& o) { return {o.graph, o.graph_file, o.graph_edges}; }
+
 std::vector<const Variant*> tunable_variants(const std::string& names, const std::string& group) {
   std::vector<const Variant*> out;
   if (names.empty()) {
@@ -73,15 +75,14 @@ class SizeTuner {
   SizeTuner(int n, const TuneOptions& o, const Session& s, TuningDb& db, const std::string& path,
             const Observer& obs, bool& disqualified)
       : n_(n), o_(o), s_(s), db_(db), path_(path), obs_(obs), disqualified_(disqualified) {
-    GraphSpec spec = o.graph;
-    spec.num_vertices = n;
+    const GraphInput graph = tuning_graph(o);
     match_.device = DeviceModel::of(*s.device);
-    match_.graph = GraphKey{std::string(to_string(spec.kind)), spec.density, spec.wmax};
+    match_.graph = tuning_key(graph);
     match_.kernels = s.build.kernels;
     if (obs.progress) obs.progress(fmt::format("n = {}: the graph and its reference output", n));
     const Doing doing(fmt::format("making the n = {} graph and its reference output ({} a matrix)",
                                   n, human_bytes(matrix_bytes(n))));
-    bench_.emplace(generate(spec), s.executor_factory());
+    bench_.emplace(*make_graph(graph, n), s.executor_factory());
   }
 
   // The entries of v's code: this build's, or a user kernel's source.
@@ -195,6 +196,10 @@ TuneReport tune(const std::vector<const Variant*>& variants, const std::vector<i
                 const Observer& obs, const std::function<void(const TuneReport&)>& board_done) {
   TuneReport report;
   const DeviceInfo& dev = *s.device;
+  for (int n : sizes)
+    if (o.graph_edges && n != o.graph_edges->num_vertices)
+      throw std::invalid_argument(fmt::format("n = {}: the graph file {} has V = {}", n,
+                                              o.graph_file, o.graph_edges->num_vertices));
   for (int n : sizes) {
     SizeTuner size(n, o, s, db, db_path, obs, report.disqualified);
     int planned = 2;  // the baseline and the solver's default

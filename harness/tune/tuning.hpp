@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,7 +26,11 @@ struct TuneOptions {
   uint64_t seed = 1;
   bool fresh = false;  // measure again points the database has
   SampleOptions sampling;
-  GraphSpec graph;                 // num_vertices set per n
+  GraphSpec graph;  // num_vertices set per n
+  // A graph file instead (--graph): its path and its edges, read before the search; its V is
+  // then the one size.
+  std::string graph_file;
+  std::shared_ptr<const EdgeList> graph_edges;
   int top = 5;                     // leaderboard rows
   std::string baseline = "naive";  // measured at every n: the leaderboards' "vs naive"
   std::string solver;              // its shipped default measured at every n; "": kSolverVariant
@@ -54,6 +59,9 @@ struct TuneReport {
   bool complete = true;
 };
 
+// The graph the options search on: the file's, else the generator spec's (num_vertices per n).
+GraphInput tuning_graph(const TuneOptions& o);
+
 // The variants with parameters in `group`, from `names` (comma separated; empty: all).
 // Throws std::invalid_argument with one line when none qualifies or a name is unknown.
 std::vector<const Variant*> tunable_variants(const std::string& names, const std::string& group);
@@ -73,7 +81,8 @@ std::vector<Config> search_points(const Variant& v, const std::string& group, co
 SearchSpace search_space(const Variant& v, const TuneOptions& o);
 
 // Runs the search on `session`'s device, saving `db` to `db_path` after every new point.
-// The database's entries are keyed by this device, the graph spec and the session's build.
+// The database's entries are keyed by this device, the graph (tuning_key) and the session's
+// build. With a graph file, every size must be its V (else std::invalid_argument).
 // `board_done` (may be empty) after each variant's search at each n: the report so far, its
 // last board just finished, marked incomplete, so that a program can keep it before the next.
 TuneReport tune(const std::vector<const Variant*>& variants, const std::vector<int>& sizes,

@@ -146,8 +146,8 @@ nul.txt|nul.txt:2: expected an integer, found '1\0'
 cr.txt|cr.txt:1: expected 2 integers 'V E', found 5 (the lines end in CR alone, as on classic Mac OS: convert them to \n
 LIST
   "$build/apsp" /nonexistent.txt 2>"$tmp/err"; [ $? -eq 2 ] && grep -q "cannot open" "$tmp/err" || fail "missing file"
-  "$build/gen_graph" --V 10 --wmax 200000000 -o "$tmp/g" 2>"$tmp/err"; rc=$?
-  [ $rc -eq 2 ] && [ ! -e "$tmp/g" ] && grep -q "reaches the unreachable value" "$tmp/err" || fail "gen_graph wmax: rc $rc $(cat "$tmp/err")"
+  "$build/gen_graph" --V 10 --wmin 5 --wmax 4 -o "$tmp/g" 2>"$tmp/err"; rc=$?
+  [ $rc -eq 2 ] && [ ! -e "$tmp/g" ] && grep -qF "need 0 <= wmin <= wmax, got [5, 4]" "$tmp/err" || fail "gen_graph wmin > wmax: rc $rc $(cat "$tmp/err")"
   echo "every bad input refused, nothing written" ;;
 checks)
   g=$tests/data/single.txt

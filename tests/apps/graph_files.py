@@ -134,4 +134,5 @@ def main():
         refusal_case(d)
 
 
-main()
+if __name__ == "__main__":  # real_graphs.py takes its helpers
+    main()

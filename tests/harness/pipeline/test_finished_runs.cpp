@@ -9,19 +9,12 @@
 
 #include "harness/pipeline/pipeline.hpp"
 #include "harness/tune/tuning.hpp"
+#include "tests/harness/pipeline/cpu_session.hpp"
 
 namespace apsp::harness {
 namespace {
 
-Session cpu_session() {
-  Session s;
-  DeviceInfo d = nominal_h200();
-  d.name = "Test Device";
-  s.device = d;
-  s.build = {"test-commit", "test-kernels"};
-  s.executors = [](Target) { return make_executor(Target::kHost, 0); };
-  return s;
-}
+using test::cpu_session;
 
 TEST(FinishedRuns, EachRunIsToldAsItFinishesWithItsStatistics) {
   Plan p;

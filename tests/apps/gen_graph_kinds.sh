@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# gen_graph --kind road and --kind social through the command line: the same file for the same
+# seed (another for another seed), the road at V = 100000 with weights up to 35000 that the old
+# (V-1)*wmax bound refused, and the refusals (exit 2, nothing written).
+#   gen_graph_kinds.sh GEN_GRAPH
+set -u
+gen_graph=$1
+source "$(dirname "$0")/../support/cli_lib.sh"
+dir=$(mktemp -d) || fail "mktemp -d"
+trap 'rm -rf "$dir"' EXIT
+
+for kind in "road --long-edges 50" "social --attach 4"; do
+  # shellcheck disable=SC2086  # the kind and its option, split on purpose
+  "$gen_graph" --kind $kind --V 2000 --seed 7 -o "$dir/a" || fail "gen_graph --kind $kind"
+  # shellcheck disable=SC2086
+  "$gen_graph" --kind $kind --V 2000 --seed 7 >"$dir/b" || fail "gen_graph --kind $kind to stdout"
+  # shellcheck disable=SC2086
+  "$gen_graph" --kind $kind --V 2000 --seed 8 -o "$dir/c" || fail "gen_graph --kind $kind --seed 8"
+  cmp -s "$dir/a" "$dir/b" || fail "--kind $kind: two files of seed 7 differ"
+  cmp -s "$dir/a" "$dir/c" && fail "--kind $kind: seeds 7 and 8 give the same file"
+  echo "ok: --kind $kind: the same file for the same seed, another for another"
+done
+
+# The road of the issue's target: (V-1)*wmax = 3.5e9 reaches 2^30 - 1, and it is written.
+"$gen_graph" --kind road --V 100000 --wmax 35000 --long-edges 1000 -o "$dir/road" ||
+  fail "the V = 100000 road was refused"
+read -r V E <"$dir/road"
+[ "$V $E" = "100000 400734" ] || fail "the V = 100000 road's header is '$V $E'"
+echo "ok: the V = 100000 road with weights up to 35000 ($E edges)"
+
+expect 2 "gen_graph: --long-edges applies to --kind road only" \
+  "$gen_graph" --kind grid --V 10 --long-edges 3 -o "$dir/refused"
+expect 2 "reaching the unreachable value 1073741823" \
+  "$gen_graph" --kind road --V 1000000 --wmax 1073741822 --long-edges 1 -o "$dir/refused"
+expect 2 "--attach: 0 is out of range" "$gen_graph" --kind social --V 10 --attach 0 -o "$dir/refused"
+[ -e "$dir/refused" ] && fail "a refused spec wrote its file"
+echo "all ok"
