@@ -61,10 +61,15 @@ TEST(GraphReaderFastPaths, WeightsReadAsBefore) {
   EXPECT_EQ(weight("1e3"), "1000");
   EXPECT_EQ(weight("1073741822"), "1073741822");
   EXPECT_EQ(weight("-5"), "g:2:7: negative weight -5");
-  EXPECT_EQ(weight("1073741823"),
-            "g:2:7: weight 1073741823 is not below the unreachable value 1073741823");
+  EXPECT_EQ(weight("1073741823"), "1073741823");
+  EXPECT_EQ(weight("2147483647"), "2147483647");
+  EXPECT_EQ(weight("2147483648"),
+            "g:2:7: weight 2147483648 is above 2147483647, the largest weight read (2^31 - 1)");
+  EXPECT_EQ(weight("3e9"),
+            "g:2:7: weight 3e9 is above 2147483647, the largest weight read (2^31 - 1)");
   EXPECT_EQ(weight("123456789012345678901"),
-            "g:2:7: weight 123456789012345678901 is not below the unreachable value 1073741823");
+            "g:2:7: weight 123456789012345678901 is above 2147483647, the largest weight read "
+            "(2^31 - 1)");
   EXPECT_EQ(weight("0x10"), "g:2:7: expected a weight, found '0x10'");
   EXPECT_EQ(weight("2.5"), "g:2:7: weight 2.5 is not an integer: weights are integers");
 }
