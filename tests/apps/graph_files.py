@@ -2,7 +2,7 @@
 """apsp on graph files written by other tools: NetworkX's edge-list writers (SNAP-like, with and
 without weights, sparse 1-based ids), SciPy's Matrix Market writer (integer, real of integral
 values, pattern, symmetric), a DIMACS .gr, some gzipped. Each is solved with apsp --variant cpu
-and compared with SciPy's csgraph shortest paths on the graph as NetworkX / SciPy hold it.
+(APSP_GRAPH_VARIANT=auto: on the GPU) and compared with SciPy's csgraph shortest paths on the graph as NetworkX / SciPy hold it.
 Exit 77 (skipped) without networkx or scipy (scripts/setup.sh installs them).
     graph_files.py APSP"""
 import gzip
@@ -23,11 +23,30 @@ except ImportError as e:
 
 INF = 1073741823
 APSP = sys.argv[1]
+# The solve to check: the CPU's (the default, as CI runs it), or with APSP_GRAPH_VARIANT=auto the
+# GPU's (skipped, 77, without a CUDA device).
+VARIANT = os.environ.get("APSP_GRAPH_VARIANT", "cpu")
+
+
+def skip_without_a_device():
+    with tempfile.TemporaryDirectory() as d:
+        g = os.path.join(d, "one.txt")
+        with open(g, "w") as f:
+            f.write("1 0\n")
+        run = subprocess.run([APSP, "--variant", "naive", "-o", os.path.join(d, "o"), g],
+                             capture_output=True, text=True)
+    if run.returncode == 3:
+        print("no CUDA device: skipped")
+        sys.exit(77)
+
+
+if VARIANT != "cpu":
+    skip_without_a_device()
 
 
 def solve(path, *extra):
     out = path + ".dist"
-    run = subprocess.run([APSP, "--variant", "cpu", "-o", out, *extra, path],
+    run = subprocess.run([APSP, "--variant", VARIANT, "-o", out, *extra, path],
                          capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(f"FAIL: apsp {path} exited {run.returncode}: {run.stderr}")

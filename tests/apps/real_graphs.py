@@ -10,7 +10,8 @@ files of undirected graphs are read (each line is one arc); one file written onc
 what apsp then solves: the arcs as written.
 
 Shapes: gen_graph's road-like grid with long edges written as DIMACS .gr.gz, and its power-law
-social graph as a gzipped SNAP edge list. Each solved by apsp --variant cpu and compared with
+social graph as a gzipped SNAP edge list. Each solved by apsp --variant cpu (APSP_GRAPH_VARIANT=auto:
+on the GPU, graph_files.py) and compared with
 scipy.sparse.csgraph.shortest_path. Exit 77 (skipped) without networkx or scipy.
     real_graphs.py APSP GEN_GRAPH"""
 import gzip
