@@ -43,18 +43,28 @@ std::string exactness_fault(int64_t max_distance, int64_t max_weight, int64_t un
       max_distance, max_weight, max_distance + max_weight, unreachable);
 }
 
-int32_t max_finite_entry(const DistMatrix& d, int threads) {
+namespace {
+
+template <class Matrix>
+typename Matrix::Element max_finite_of(const Matrix& d, int threads) {
+  using T = typename Matrix::Element;
   const int n = d.n();
   if (n == 0) return 0;
-  std::vector<int32_t> row_max(n, 0);
+  std::vector<T> row_max(n, 0);
   parallel_for(n, threads, [&](int i) {
-    int32_t m = 0;
-    for (const int32_t* p = d.row(i); p != d.row(i) + n; ++p)
-      if (*p < kInf) m = std::max(m, *p);
+    T m = 0;
+    for (const T* p = d.row(i); p != d.row(i) + n; ++p)
+      if (*p < Matrix::kUnreachable) m = std::max(m, *p);
     row_max[i] = m;
   });
   return *std::max_element(row_max.begin(), row_max.end());
 }
+
+}  // namespace
+
+int32_t max_finite_entry(const DistMatrix& d, int threads) { return max_finite_of(d, threads); }
+
+int64_t max_finite_entry(const DistMatrix64& d, int threads) { return max_finite_of(d, threads); }
 
 int32_t max_edge_weight(const EdgeList& g) {
   int32_t m = 0;

@@ -57,6 +57,8 @@ std::string u16_admission(int n, int64_t max_weight);
 // The largest finite entry (< kInf) of the matrix: what u16_admission takes. 0 for a matrix with
 // none (n = 0). Parallel over rows (`threads`, 0: all cores).
 int32_t max_finite_entry(const DistMatrix& d, int threads = 0);
+// The same below kInf64, for the 64-bit path's proof.
+int64_t max_finite_entry(const DistMatrix64& d, int threads = 0);
 
 // The largest weight of an edge that is not a self loop (0 when there is none): at least the
 // matrix's max_finite_entry (a duplicated edge keeps its smallest weight there), so a rule it

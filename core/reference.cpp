@@ -1,7 +1,10 @@
 #include "core/reference.hpp"
 
 #include <algorithm>
+#include <barrier>
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <queue>
 #include <utility>
 #include <vector>
@@ -117,6 +120,57 @@ void floyd_warshall_blocked(DistMatrix64& d, int threads, const RoundCallback& a
 void floyd_warshall_plain(DistMatrix& d) { plain(d); }
 
 void floyd_warshall_plain(DistMatrix64& d) { plain(d); }
+
+namespace {
+
+// Step k of row i; pk: row k of pred (or null).
+inline void scipy_order_row(double* di, const double* dk, int n, int k, int32_t* pi,
+                            const int32_t* pk) {
+  const double dik = di[k];
+  if (dik == std::numeric_limits<double>::infinity()) return;
+  for (int j = 0; j < n; ++j) {
+    const double through = dik + dk[j];
+    if (through < di[j]) {
+      di[j] = through;
+      if (pi) pi[j] = pk[j];
+    }
+  }
+}
+
+}  // namespace
+
+void floyd_warshall_scipy_order(double* d, int n, int32_t* pred, int threads) {
+  const auto row = [&](double* m, int i) { return m + static_cast<size_t>(i) * n; };
+  const auto prow = [&](int i) { return pred ? pred + static_cast<size_t>(i) * n : nullptr; };
+  if (pred) {
+    parallel_for(n, threads, [&](int i) {
+      for (int j = 0; j < n; ++j)
+        prow(i)[j] = i != j && std::isfinite(row(d, i)[j]) ? i : kScipyNoPredecessor;
+    });
+  }
+  if (threads <= 0) threads = hardware_threads();
+  threads = std::clamp(threads, 1, std::max(n, 1));
+  // One pool for every step, a barrier between steps (n steps of parallel_for would start n
+  // times `threads` threads). Whether the next step runs in order is decided once all threads
+  // are done with this one (the barrier's completion), so no thread reads what another writes.
+  const auto negative_at = [&](int k) { return k < n && row(d, k)[k] < 0; };
+  bool in_order = negative_at(0);
+  int step = 0;
+  std::barrier step_done(threads, [&]() noexcept { in_order = negative_at(++step); });
+  parallel_for(threads, threads, [&](int t) {
+    const int first = static_cast<int>(int64_t{n} * t / threads),
+              last = static_cast<int>(int64_t{n} * (t + 1) / threads);
+    for (int k = 0; k < n; ++k) {
+      const double* dk = row(d, k);
+      if (!in_order) {
+        for (int i = first; i < last; ++i) scipy_order_row(row(d, i), dk, n, k, prow(i), prow(k));
+      } else if (t == 0) {  // a negative cycle: every row, in order, as SciPy's loop takes them
+        for (int i = 0; i < n; ++i) scipy_order_row(row(d, i), dk, n, k, prow(i), prow(k));
+      }
+      step_done.arrive_and_wait();
+    }
+  });
+}
 
 DistMatrix dijkstra_all_pairs(const EdgeList& g) { return dijkstra<DistMatrix>(g); }
 

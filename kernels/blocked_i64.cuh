@@ -8,12 +8,13 @@
 //     copied global -> shared by cp.async (8 bytes an element, no registers staged: A is
 //     transposed on the way, k-major as the loop reads it), double-buffered, one block barrier
 //     a chunk. An element outside the n x n matrix or past the round's last k is stored as
-//     kInf64 instead: it never lowers a distance, and sums of two stay below 2^63. So n needs no
+//     kInf64 instead (+inf for doubles): it never lowers a distance, and sums of two stay below
+//     2^63. So n needs no
 //     padding and no kernel reads outside the matrix; only in-range outputs are stored.
 //   - Phase 1 closes the pivot tile in registers, row and column k + 1 published to shared
 //     memory by their owners (two buffers: one barrier a step), as kernels/sm90.cuh does.
-//   - The update min(c, a + b) is the element format's (the template parameter U), in two forms
-//     of the same int64 arithmetic:
+//   - The update min(c, a + b) is the element format's (the template parameter U), with the value
+//     an element outside the matrix reads as (U::kPad), in two forms of the same int64 arithmetic:
 //       IntegerPipes: a + b as IADD3 + IMAD.X, the compare as two ISETP, the select as two SEL
 //         (six instructions, five on the ALU pipe);
 //       Fp64Pipe: the int64 bits read as doubles, DADD, DSETP and two FSEL (four instructions,
@@ -27,6 +28,10 @@
 //         distance below 2^53 comes out exact (both halves of its shortest path are exact sums)
 //         and an unreachable pair stays kInf64 exactly. No int64 input of a graph with int32
 //         weights on at most 2^20 vertices has a distance at or above 2^51.
+//     and one on real doubles (the float64 path of harness/solve/solve_float.hpp):
+//       Float64: Fp64Pipe's instructions on the doubles themselves, any finite weight, negative
+//         ones too; +inf is "unreachable" and the padding, and a sum with it stays +inf. The
+//         sums round, so the result is min-plus in floating point, in this kernel's order.
 #pragma once
 
 #include <cstdint>
@@ -54,6 +59,7 @@ static_assert(kPer % kVec == 0 && kPer / kVec * kSpan == kTile, "the pairs must 
 
 // min(c, a + b) on the integer pipes.
 struct IntegerPipes {
+  static constexpr int64_t kPad = kInf64;
   __device__ static __forceinline__ int64_t update(int64_t c, int64_t a, int64_t b) {
     const int64_t s = a + b;
     return s < c ? s : c;
@@ -62,11 +68,17 @@ struct IntegerPipes {
 
 // min(c, a + b) on the FP64 pipe, the int64 bits read as doubles (exact: the header comment).
 struct Fp64Pipe {
+  static constexpr int64_t kPad = kInf64;
   __device__ static __forceinline__ int64_t update(int64_t c, int64_t a, int64_t b) {
     const double s = __dadd_rn(__longlong_as_double(a), __longlong_as_double(b));
     const double old = __longlong_as_double(c);
     return __double_as_longlong(s < old ? s : old);
   }
+};
+
+// min(c, a + b) on doubles (their bits in the int64 words), unreachable +inf.
+struct Float64 : Fp64Pipe {
+  static constexpr int64_t kPad = 0x7FF0000000000000;  // +inf
 };
 
 // Thread (tx, ty)'s rows and columns within a tile (r, c in 0 .. kPer - 1).
@@ -96,7 +108,8 @@ __device__ __forceinline__ void k_step(int64_t (&acc)[kPer][kPer], const int64_t
     for (int c = 0; c < kPer; ++c) acc[r][c] = U::update(acc[r][c], av[r], bv[c]);
 }
 
-// This thread's part of tile (ci, cj) of the n x n matrix d: outside the matrix kInf64.
+// This thread's part of tile (ci, cj) of the n x n matrix d: outside the matrix U::kPad.
+template <class U>
 __device__ __forceinline__ void load_tile(int64_t (&acc)[kPer][kPer], const int64_t* __restrict__ d,
                                           int n, int ci, int cj, const Lanes& t) {
 #pragma unroll
@@ -104,7 +117,7 @@ __device__ __forceinline__ void load_tile(int64_t (&acc)[kPer][kPer], const int6
 #pragma unroll
     for (int c = 0; c < kPer; ++c) {
       const int i = ci * kTile + t.row(r), j = cj * kTile + t.col(c);
-      acc[r][c] = i < n && j < n ? d[at(i, j, n)] : kInf64;
+      acc[r][c] = i < n && j < n ? d[at(i, j, n)] : U::kPad;
     }
 }
 
@@ -139,10 +152,10 @@ __device__ __forceinline__ void copy8(int64_t* smem, const int64_t* gmem) {
 // A thread's share of the copies of each chunk: kLoads elements of A (rows kARows apart, one k)
 // into the stage's A transposed, and kLoads of B (rows kBRows apart, one column), each by an
 // 8-byte cp.async; an element outside the matrix or at k >= k_end (the round's end, at most n)
-// is stored as kInf64 instead. Consecutive threads copy consecutive elements of a row: whole
+// is stored as U::kPad instead. Consecutive threads copy consecutive elements of a row: whole
 // sectors. The state is a pointer a matrix, moved a chunk on by each copy, and the counts that
 // decide what is in range: per-element addresses kept across the k loop spilled at 80 registers.
-template <int kChunk>
+template <class U, int kChunk>
 struct ChunkCopies {
   static constexpr int kLoads = kTile * kChunk / kThreads;
   static constexpr int kARows = kThreads / kChunk;  // rows between a thread's elements of A
@@ -179,7 +192,7 @@ struct ChunkCopies {
       if (a_k && l < a_rows)
         copy8(to, from);
       else
-        *to = kInf64;
+        *to = U::kPad;
     }
     from = b;
 #pragma unroll
@@ -188,7 +201,7 @@ struct ChunkCopies {
       if (b_col && kb + l * kBRows < k_end)
         copy8(to, from);
       else
-        *to = kInf64;
+        *to = U::kPad;
     }
     asm volatile("cp.async.commit_group;" ::: "memory");
     a += kChunk, b += static_cast<size_t>(kChunk) * n, ka += kChunk, kb += kChunk;
@@ -206,11 +219,11 @@ __device__ __forceinline__ void product_tile(int64_t* __restrict__ d, int n, int
                                              int64_t* smem) {
   const Lanes t;
   int64_t acc[kPer][kPer];
-  load_tile(acc, d, n, ci, cj, t);
+  load_tile<U>(acc, d, n, ci, cj, t);
   const int k0 = kt * kTile, k_end = min(n, k0 + kTile);
   const int chunks = (k_end - k0 + kChunk - 1) / kChunk;
   constexpr int kStage = stage_elems<kChunk>(), kB = kChunk * kAStride;
-  ChunkCopies<kChunk> copies(d, n, ci * kTile, cj * kTile, k0);
+  ChunkCopies<U, kChunk> copies(d, n, ci * kTile, cj * kTile, k0);
   copies.next(smem, smem + kB, k_end);
 #pragma unroll 1
   for (int chunk = 0; chunk < chunks; ++chunk) {
@@ -231,7 +244,7 @@ __device__ __forceinline__ void product_tile(int64_t* __restrict__ d, int n, int
 }
 
 // Phase 1: the pivot tile closed in place. Step k needs only row k and column k, which step k
-// does not change (d[k][k] = 0, weights >= 0): their owners publish row and column k + 1 into
+// does not change (d[k][k] = 0: weights >= 0, or no negative cycle): their owners publish row and column k + 1 into
 // the other of two buffers after step k, which every thread finished reading a barrier ago.
 template <class U>
 __global__ void __launch_bounds__(kThreads) phase1(int64_t* __restrict__ d, int n, int kt) {
@@ -240,7 +253,7 @@ __global__ void __launch_bounds__(kThreads) phase1(int64_t* __restrict__ d, int 
   __shared__ __align__(16) int64_t rows[2][kTile], cols[2][kTile];
   const Lanes t;
   int64_t acc[kPer][kPer];
-  load_tile(acc, d, n, kt, kt, t);
+  load_tile<U>(acc, d, n, kt, kt, t);
   // Row and column m (acc indices compile-time: a run-time one would put acc in local memory).
   auto publish = [&](int buffer, int m) {
 #pragma unroll

@@ -80,4 +80,20 @@ static __global__ void find_open(const int* __restrict__ d, int n, const int* __
       atomicMin(first, at(i, j, n));
 }
 
+// out = in transposed (n x n, row-major; the predecessors are the reversed graph's next hops,
+// whose distances are d transposed): 32 x 32 tiles through shared memory, padded a column so
+// that the transposed reads hit 32 banks, with reads and writes both coalesced.
+inline constexpr int kTransposeTile = 32, kTransposeRows = 8;  // a block: 32 x 8 threads
+static __global__ void transpose(const int* __restrict__ in, int* __restrict__ out, int n) {
+  __shared__ int tile[kTransposeTile][kTransposeTile + 1];
+  const int x0 = blockIdx.x * kTransposeTile, y0 = blockIdx.y * kTransposeTile;
+  for (int r = threadIdx.y; r < kTransposeTile; r += kTransposeRows)
+    if (y0 + r < n && x0 + threadIdx.x < n)
+      tile[r][threadIdx.x] = in[at(y0 + r, x0 + threadIdx.x, n)];
+  __syncthreads();
+  for (int r = threadIdx.y; r < kTransposeTile; r += kTransposeRows)
+    if (x0 + r < n && y0 + threadIdx.x < n)
+      out[at(x0 + r, y0 + threadIdx.x, n)] = tile[threadIdx.x][r];
+}
+
 }  // namespace apsp::kernels::paths

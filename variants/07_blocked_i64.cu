@@ -23,6 +23,10 @@
 //     every graph of int32 weights on at most 2^20 vertices satisfies (Variant::admits says so).
 //   - results record precision "int64"; a run's share is of the int64 ceiling, which the probe
 //     measures with this very k step in both forms, the faster being 100% (kernels/ceiling.cuh).
+//   - run_float64 (Variant::run_float64) solves doubles with the FP64 form's instructions on the
+//     values themselves (kernels/blocked_i64.cuh, Float64): the float64 path of the Python
+//     module's floyd_warshall, for weights that are not integers or not all >= 0; `fp64` does
+//     not apply there.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -153,6 +157,12 @@ Variant make_blocked_i64() {
   v.run_wide = [](int64_t* d, int n, const Config& c, cudaStream_t stream, PhaseTimer* phases) {
     with_config(c, [&](auto chunk, auto u) {
       solve_wide<typename decltype(u)::type, decltype(chunk)::value>(d, n, stream, phases);
+    });
+  };
+  v.run_float64 = [](double* d, int n, const Config& c, cudaStream_t stream, PhaseTimer* phases) {
+    with_config(c, [&](auto chunk, auto) {
+      solve_wide<k::Float64, decltype(chunk)::value>(reinterpret_cast<int64_t*>(d), n, stream,
+                                                     phases);
     });
   };
   v.admits = admission;

@@ -68,6 +68,12 @@ struct Variant {
   // bench and the tuner time and check it like any variant.
   std::function<void(int64_t* d, int n, const Config&, cudaStream_t stream, PhaseTimer* phases)>
       run_wide;
+  // Optional, the float64 path (harness/solve/solve_float.hpp): the same kind of solve on an
+  // n x n matrix of doubles, rows n apart: any finite weight, negative ones too, +inf where there
+  // is no edge, 0 on the diagonal. Sums round, so the result is exact only where every sum is
+  // (integers below 2^53); with a negative cycle, some diagonal entry ends below 0.
+  std::function<void(double* d, int n, const Config&, cudaStream_t stream, PhaseTimer* phases)>
+      run_float64;
   // Optional: the distance between rows of d, when the solve wants the matrix laid out wider
   // than n (sm90: rows padded to its tile, so no kernel checks bounds). Then d is a pitch x
   // pitch buffer holding the n x n matrix in its top-left corner, and every entry outside it

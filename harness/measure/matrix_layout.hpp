@@ -29,10 +29,10 @@ void get_matrix(int32_t* dst, const int32_t* src, int pitch, int n, cudaMemcpyKi
                 cudaStream_t stream);
 
 // The same for a band of rows (a rank's row block, harness/multigpu/distributed.hpp): dst holds
-// `padded_rows` rows `pitch` apart; its first `rows` rows get src's rows (n entries each, rows n
-// apart) and padding past column n; the rows after them are padding.
+// `padded_rows` rows `pitch` apart; its first `rows` rows get src's rows (n entries each, rows
+// `src_stride` apart, n when 0) and padding past column n; the rows after them are padding.
 void put_rows(int32_t* dst, int pitch, int padded_rows, const int32_t* src, int n, int rows,
-              cudaMemcpyKind kind, cudaStream_t stream);
+              cudaMemcpyKind kind, cudaStream_t stream, size_t src_stride = 0);
 // dst (rows x n, rows n apart) <- the first `rows` rows of src (rows `pitch` apart), n entries each.
 void get_rows(int32_t* dst, const int32_t* src, int pitch, int n, int rows, cudaMemcpyKind kind,
               cudaStream_t stream);

@@ -15,11 +15,15 @@ constexpr int kThreads = 256, kBlocks = 4096;  // grid-stride loops: enough bloc
 static_assert(sizeof(int3) == sizeof(Edge), "edges go to the device as (src, dst, w) triples");
 }  // namespace
 
-uint64_t device_build_bytes(const EdgeList& g) {
-  return std::max<uint64_t>(g.edges.size(), 1) * sizeof(Edge);
-}
-
-void build_matrix_on_device(int32_t* d, int pitch, const EdgeList& g, cudaStream_t stream) {
+void SolveInput::build_on_device(int32_t* d, int pitch, cudaStream_t stream) const {
+  if (kind_ != Kind::kEdges) {
+    put_rows(d, pitch, pitch, matrix_, n_, n_,
+             kind_ == Kind::kDeviceMatrix ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice,
+             stream, stride_);
+    APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return;
+  }
+  const EdgeList& g = *edges_;
   const DeviceBuffer<int3> edges = to_device<int3>(g.edges);  // landed when it returns
   kernels::adjacency::fill<<<kBlocks, kThreads, 0, stream>>>(d, g.num_vertices, pitch, kPadding);
   APSP_CUDA_CHECK_LAUNCH();
@@ -40,11 +44,11 @@ struct DeviceSolve::Bands {
   explicit Bands(size_t elems) : buf{PinnedBuffer<int32_t>(elems), PinnedBuffer<int32_t>(elems)} {}
 };
 
-DeviceSolve::DeviceSolve(const EdgeList& g, const Variant& v, const Config& c, size_t band_bytes)
-    : g_(g),
+DeviceSolve::DeviceSolve(const SolveInput& in, const Variant& v, const Config& c, size_t band_bytes)
+    : in_(in),
       v_(v),
       c_(c),
-      n_(g.num_vertices),
+      n_(in.n()),
       pitch_(row_pitch(v, c, n_)),
       band_rows_(static_cast<int>(std::clamp<size_t>(
           band_bytes / (sizeof(int32_t) * std::max(n_, 1)), 1, std::max(n_, 1)))),
@@ -55,7 +59,7 @@ DeviceSolve::~DeviceSolve() = default;
 DeviceSolve::Times DeviceSolve::run() {
   Times t;
   const auto start = std::chrono::steady_clock::now();
-  build_matrix_on_device(d_.get(), pitch_, g_, stream_.get());
+  in_.build_on_device(d_.get(), pitch_, stream_.get());
   t.build_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   CudaEvent e0, e1;

@@ -1,5 +1,6 @@
 // apsp's solve on the GPU with the matrix kept on the device from start to end: built there from
-// the edges (no V x V matrix on the host), solved in the variant's layout (Variant::pitch),
+// the input (harness/solve/solve_input.hpp: the edges, so no V x V matrix on the host; or a
+// matrix given), solved in the variant's layout (Variant::pitch),
 // checked there by the certificate when asked, and read back a band of rows at a time for the
 // output (two pinned bands of 64 MB: one copies down while the other is written). So the largest V apsp
 // solves is the largest matrix the device holds, and the host holds two bands, not a matrix.
@@ -14,32 +15,28 @@
 #include "core/device_buffer.hpp"
 #include "core/dist_matrix.hpp"
 #include "core/edge_list.hpp"
+#include "harness/solve/solve_input.hpp"
 #include "harness/verify/certificate.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp::harness {
 
-// The device memory the edges take while the matrix is built (freed before the solve).
-uint64_t device_build_bytes(const EdgeList& g);
-
-// d (rows `pitch` apart, pitch x pitch ints) <- the adjacency matrix of g in that layout: the
-// values of fill_adjacency, the padding outside. Async on `stream`; the edges are uploaded first.
-void build_matrix_on_device(int32_t* d, int pitch, const EdgeList& g, cudaStream_t stream);
-
 class DeviceSolve {
  public:
-  // Allocates the matrix in (v, c)'s layout for g's V; the output is copied down in bands of
-  // about `band_bytes` (two such pinned buffers on the host).
+  // Allocates the matrix in (v, c)'s layout for the input's V; the output is copied down in
+  // bands of about `band_bytes` (two such pinned buffers on the host).
   static constexpr size_t kBandBytes = size_t{64} << 20;
-  DeviceSolve(const EdgeList& g, const Variant& v, const Config& c, size_t band_bytes = kBandBytes);
+  DeviceSolve(const SolveInput& in, const Variant& v, const Config& c,
+              size_t band_bytes = kBandBytes);
   ~DeviceSolve();
   DeviceSolve(const DeviceSolve&) = delete;
   DeviceSolve& operator=(const DeviceSolve&) = delete;
 
   struct Times {
-    double build_ms = 0, solve_ms = 0;  // the upload of the edges and the fill; the variant's solve
+    double build_ms = 0,
+           solve_ms = 0;  // the build (SolveInput::build_on_device); the variant's solve
   };
-  // Builds the matrix from the edges and runs the solve; returns once both are done.
+  // Builds the matrix from the input and runs the solve; returns once both are done.
   Times run();
   // "" when the result is g's distance matrix (the certificate, harness/verify/certificate.hpp).
   std::string certify(const InEdges& g);
@@ -60,7 +57,7 @@ class DeviceSolve {
   const int32_t* matrix() const { return d_.get(); }
 
  private:
-  const EdgeList& g_;
+  const SolveInput& in_;
   const Variant& v_;
   Config c_;
   int n_, pitch_, band_rows_;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <memory>
 #include <stdexcept>
 
 #include "core/parallel.hpp"
@@ -128,6 +129,34 @@ void next_hops_host(MatrixView d, const OutEdges& g, int32_t* next, int threads)
     });
     std::erase_if(rows, [&](int i) { return open[i] == 0; });
   }
+}
+
+EdgeList reversed(const EdgeList& g) {
+  EdgeList r{g.num_vertices, g.edges};
+  for (Edge& e : r.edges) std::swap(e.src, e.dst);
+  return r;
+}
+
+// out[j][i] = in[i][j], n x n, in 64 x 64 blocks (each read and written a cache line at a time).
+void transpose_host(const int32_t* in, int32_t* out, int n, int threads) {
+  constexpr int kBlock = 64;
+  const int blocks = (n + kBlock - 1) / kBlock;
+  parallel_for(blocks, threads, [&](int bi) {
+    for (int bj = 0; bj < blocks; ++bj)
+      for (int i = bi * kBlock; i < std::min(n, (bi + 1) * kBlock); ++i)
+        for (int j = bj * kBlock; j < std::min(n, (bj + 1) * kBlock); ++j)
+          out[static_cast<size_t>(j) * n + i] = in[static_cast<size_t>(i) * n + j];
+  });
+}
+
+void predecessors_host(MatrixView d, const EdgeList& g, int32_t* pred, int threads) {
+  const int n = d.n;
+  const size_t cells = static_cast<size_t>(n) * n;
+  std::unique_ptr<int32_t[]> scratch = std::make_unique_for_overwrite<int32_t[]>(cells);
+  transpose_host(d.data, scratch.get(), n, threads);  // the reversed graph's distances
+  next_hops_host({n, scratch.get()}, OutEdges::of(reversed(g)), pred, threads);
+  std::copy_n(pred, cells, scratch.get());
+  transpose_host(scratch.get(), pred, n, threads);
 }
 
 std::vector<int32_t> follow_hops(const int32_t* column, int n, int s, int t) {

@@ -55,6 +55,22 @@ std::string open_entry_fault(int i, int j, int32_t dij);
 void next_hops_device(const int32_t* d, int32_t* next, const OutEdges& g, cudaStream_t stream);
 uint64_t next_hops_device_bytes(const OutEdges& g);
 
+// g with every edge turned around.
+EdgeList reversed(const EdgeList& g);
+
+// The predecessor matrix, as scipy.sparse.csgraph's return_predecessors gives it: pred[i][j] is
+// the vertex before j on a shortest path from i to j; kNoHop where j is unreachable from i, or
+// j == i. It is the next-hop matrix of the reversed graph, whose distance matrix is d transposed
+// (a shortest path from i to j, read backwards, is one from j to i there): pred[i][j] =
+// next'[j][i]. So the rule above chooses it, following pred back from j always ends at i, and
+// the host and the device give the same matrix, bit for bit. Throws std::runtime_error as
+// next_hops_host does when d is not g's distance matrix.
+void predecessors_host(MatrixView d, const EdgeList& g, int32_t* pred, int threads = 0);
+// The same from d on the device (n x n, device memory) into pred (n x n, host memory), with
+// predecessors_device_bytes more device memory: two matrices, and the reversed graph's edges.
+void predecessors_device(const int32_t* d, const EdgeList& g, int32_t* pred);
+uint64_t predecessors_device_bytes(int n, size_t edges);
+
 // The vertices of the path from s to t, s and t included, given column t of the next-hop
 // matrix (column[k] = next[k][t]): {} when t is unreachable from s, {s} when s == t.
 // Throws std::runtime_error when the hops leave [0, n) or do not reach t within n steps.

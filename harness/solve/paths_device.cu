@@ -24,6 +24,30 @@ dim3 grid_over(int n, int rows) {
 
 uint64_t next_hops_device_bytes(const OutEdges& g) { return g.bytes() + 64; }
 
+uint64_t predecessors_device_bytes(int n, size_t edges) {
+  // Two matrices; the edges grouped twice (all, zero weight), a start index a vertex each.
+  return 2 * matrix_bytes(n) + 2 * edges * 2 * sizeof(int32_t) + 2 * (n + 1) * sizeof(int64_t) + 64;
+}
+
+void predecessors_device(const int32_t* d, const EdgeList& g, int32_t* pred) {
+  const int n = g.num_vertices;
+  if (n == 0) return;
+  const CudaStream stream;
+  const size_t cells = static_cast<size_t>(n) * n;
+  DeviceBuffer<int32_t> flipped(cells), next(cells);
+  const dim3 tiles((n + k::kTransposeTile - 1) / k::kTransposeTile,
+                   (n + k::kTransposeTile - 1) / k::kTransposeTile);
+  const dim3 threads(k::kTransposeTile, k::kTransposeRows);
+  k::transpose<<<tiles, threads, 0, stream.get()>>>(d, flipped.get(), n);
+  APSP_CUDA_CHECK_LAUNCH();
+  next_hops_device(flipped.get(), next.get(), OutEdges::of(reversed(g)), stream.get());
+  k::transpose<<<tiles, threads, 0, stream.get()>>>(next.get(), flipped.get(), n);
+  APSP_CUDA_CHECK_LAUNCH();
+  APSP_CUDA_CHECK(cudaMemcpyAsync(pred, flipped.get(), cells * sizeof(int32_t),
+                                  cudaMemcpyDeviceToHost, stream.get()));
+  stream.synchronize();
+}
+
 void next_hops_device(const int32_t* d, int32_t* next, const OutEdges& g, cudaStream_t stream) {
   const int n = g.n;
   if (n == 0) return;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -10,11 +11,15 @@
 
 #include "core/matrix_io.hpp"
 #include "harness/multigpu/transport.hpp"
+#include "harness/solve/solve_input.hpp"
 
 namespace apsp::harness {
 
 struct SolveRequest {
   std::string input;  // a graph file (core/graph_formats.hpp), maybe gzipped; "-": stdin
+  // A graph already in memory (the Python module's arrays), solved instead of reading `input`;
+  // the result is then read from the Solver (Solver::each_band) rather than written.
+  std::shared_ptr<const SolveInput> graph;
   std::string input_format = "auto";  // auto or a graph format's name (--input-format)
   std::string variant = "auto";       // auto, cpu, a variant's name (its default here) or a config
   std::string config;                 // a config as apsp_bench prints it; "": none
@@ -28,6 +33,8 @@ struct SolveRequest {
   // Where the distances and the next-hop matrix go: a file (it appears only when whole), or "-"
   // for standard output; nullopt: not written.
   std::optional<std::string> distances_to, next_hops_to;
+  // The predecessor matrix, for Solver::each_predecessor_band (harness/solve/paths.hpp).
+  bool predecessors = false;
   const MatrixFormat* format = &text_matrix_format();
   // Only these rows of the distances go to distances_to, in this order: "0,5,17" or "@FILE"
   // (harness/solve/summary.hpp: parse_sources); "": every row.

@@ -9,15 +9,15 @@ namespace apsp::harness {
 
 // The matrix is built on the host and laid out into the ranks' row blocks; the host copy is
 // freed before the solve, and the distances stay on the devices.
-std::unique_ptr<MultiGpuSolve> solve_on_gpus(const EdgeList& graph, const NamedConfig& chosen,
+std::unique_ptr<MultiGpuSolve> solve_on_gpus(const SolveInput& graph, const NamedConfig& chosen,
                                              int gpus, const std::string& transport,
                                              SolveTiming& t) {
   auto t0 = Clock::now();
   std::optional<DistMatrix> input;
   {
-    const Doing doing(fmt::format("building the {0} x {0} distance matrix", graph.num_vertices),
-                      matrix_bytes(graph.num_vertices));
-    input = DistMatrix::from_edges(graph);
+    const Doing doing(fmt::format("building the {0} x {0} distance matrix", graph.n()),
+                      matrix_bytes(graph.n()));
+    input = graph.host_adjacency();
   }
   t.add("build matrix", ms_since(t0));
   t0 = Clock::now();

@@ -17,6 +17,7 @@
 #include "harness/multigpu/multi_gpu_solve.hpp"
 #include "harness/solve/paths.hpp"
 #include "harness/solve/request.hpp"
+#include "harness/solve/solve_input.hpp"
 #include "harness/solve/solver.hpp"
 #include "variants/variant.hpp"
 
@@ -85,17 +86,26 @@ void check_host_matrices(int n, int count, const std::string& what);
 void solve_on_cpu(DistMatrix& d, int threads, const Log& log);
 void solve_on_cpu(DistMatrix64& d, int threads, const Log& log);
 
+// The registered variant with a 64-bit solve (Variant::run_wide); nullptr when there is none.
+const Variant* wide_variant();
 // The exact 64-bit path: g's distances in int64, on the GPU by a registered 64-bit variant's
 // run_wide (Variant::run_wide) at its default, or on the CPU by the 64-bit reference when
 // `device` is false or no such variant is built. Throws std::runtime_error (one line) when the
 // matrix does not fit the host or the device.
-DistMatrix64 solve_wide(const EdgeList& g, bool device, int threads, const Log& log,
+DistMatrix64 solve_wide(const SolveInput& g, bool device, int threads, const Log& log,
                         SolveTiming& t);
-// The largest entry below kInf64 (the exactness proof's M), over `threads` threads (0: all).
-int64_t max_finite_entry64(const DistMatrix64& d, int threads = 0);
+// A variant's solve of a matrix of T in device memory (Variant::run_wide, run_float64).
+template <class T>
+using DeviceRun = std::function<void(T* d, int n, const Config&, cudaStream_t, PhaseTimer*)>;
+// d (n x n of T, host memory) solved in place on the device by v's `run` at v's default for this
+// device and V (returned), checked there; `how` names it in messages ("in 64 bits"). Throws
+// std::runtime_error (one line) when the config cannot run or the matrix does not fit.
+template <class T>
+Config solve_host_matrix_on_device(T* d, int n, const Variant& v, const DeviceRun<T>& run,
+                                   const std::string& how, const Log& log);
 // The solve over several GPUs: the matrix built on the host, laid out into the ranks' row blocks
 // and solved by the distributed engine, where it stays to be read back in bands.
-std::unique_ptr<MultiGpuSolve> solve_on_gpus(const EdgeList& graph, const NamedConfig& chosen,
+std::unique_ptr<MultiGpuSolve> solve_on_gpus(const SolveInput& graph, const NamedConfig& chosen,
                                              int gpus, const std::string& transport,
                                              SolveTiming& t);
 // The whole result in host memory (the certificate and the next hops read it there).

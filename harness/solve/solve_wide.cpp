@@ -15,52 +15,24 @@
 
 namespace apsp::harness {
 
-namespace {
-
-// The registered variant with a 64-bit solve (Variant::run_wide); nullptr when there is none.
 const Variant* wide_variant() {
   for (const Variant& v : registry())
     if (v.run_wide && v.precision == kPrecisionInt64) return &v;
   return nullptr;
 }
 
-// d solved in place by v's run_wide at its default for this device and V.
-void solve_wide_on_device(DistMatrix64& d, const Variant& v, int64_t max_weight, const Log& log) {
-  const int n = d.n();
-  const DeviceInfo dev = query_device();
-  const Config c = default_config(v, n, &dev).config;
-  if (const std::string why = admission_problem(v, n, max_weight); !why.empty())
-    throw std::runtime_error(fmt::format("V = {}: {}", n, why));
-  if (const std::string why = v.check(c, n, dev); !why.empty())
-    throw std::runtime_error(
-        fmt::format("{} cannot run at V = {}: {}", config_name(v.name, c), n, why));
-  if (const uint64_t free = device_free_bytes(); d.bytes() > free)
-    throw std::runtime_error(
-        fmt::format("the 64-bit matrix of V = {} needs {} on {}, which has {} free", n,
-                    human_bytes(d.bytes()), dev.name, human_bytes(free)));
-  if (log) log(fmt::format("solving in 64 bits with {} on {}", config_name(v.name, c), dev.name));
-  DeviceBuffer<int64_t> buf(d.size());
-  const CudaStream stream;
-  APSP_CUDA_CHECK(
-      cudaMemcpyAsync(buf.get(), d.data(), d.bytes(), cudaMemcpyHostToDevice, stream.get()));
-  v.run_wide(buf.get(), n, c, stream.get(), nullptr);
-  APSP_CUDA_CHECK(
-      cudaMemcpyAsync(d.data(), buf.get(), d.bytes(), cudaMemcpyDeviceToHost, stream.get()));
-  stream.synchronize();
-}
-
-}  // namespace
-
-DistMatrix64 solve_wide(const EdgeList& g, bool device, int threads, const Log& log,
+DistMatrix64 solve_wide(const SolveInput& g, bool device, int threads, const Log& log,
                         SolveTiming& t) {
   auto t0 = Clock::now();
-  check_host_matrices(g.num_vertices, 2, "the 64-bit distances");
-  DistMatrix64 d = DistMatrix64::from_edges(g);
+  check_host_matrices(g.n(), 2, "the 64-bit distances");
+  DistMatrix64 d = g.host_adjacency64();
   t.add("build matrix (64-bit)", ms_since(t0));
   t0 = Clock::now();
   const Variant* v = device ? wide_variant() : nullptr;
   if (v) {
-    solve_wide_on_device(d, *v, max_edge_weight(g), log);
+    if (const std::string why = admission_problem(*v, d.n(), g.max_weight()); !why.empty())
+      throw std::runtime_error(fmt::format("V = {}: {}", d.n(), why));
+    solve_host_matrix_on_device(d.data(), d.n(), *v, v->run_wide, "in 64 bits", log);
     t.add("solve (64-bit)", ms_since(t0));
   } else {
     if (log)
@@ -72,16 +44,32 @@ DistMatrix64 solve_wide(const EdgeList& g, bool device, int threads, const Log& 
   return d;
 }
 
-int64_t max_finite_entry64(const DistMatrix64& d, int threads) {
-  const int n = d.n();
-  std::vector<int64_t> row_max(std::max(n, 1), 0);
-  parallel_for(n, threads, [&](int i) {
-    int64_t m = 0;
-    for (const int64_t* p = d.row(i); p != d.row(i) + n; ++p)
-      if (*p < kInf64) m = std::max(m, *p);
-    row_max[i] = m;
-  });
-  return *std::max_element(row_max.begin(), row_max.end());
+template <class T>
+Config solve_host_matrix_on_device(T* d, int n, const Variant& v, const DeviceRun<T>& run,
+                                   const std::string& how, const Log& log) {
+  const DeviceInfo dev = query_device();
+  const Config c = default_config(v, n, &dev).config;
+  if (const std::string why = v.check(c, n, dev); !why.empty())
+    throw std::runtime_error(
+        fmt::format("{} cannot run at V = {}: {}", config_name(v.name, c), n, why));
+  const size_t count = static_cast<size_t>(n) * n, bytes = count * sizeof(T);
+  if (const uint64_t free = device_free_bytes(); bytes > free)
+    throw std::runtime_error(
+        fmt::format("V = {}: the matrix solved {} needs {} on {}, which has {} free", n, how,
+                    human_bytes(bytes), dev.name, human_bytes(free)));
+  if (log) log(fmt::format("solving {} with {} on {}", how, config_name(v.name, c), dev.name));
+  DeviceBuffer<T> buf(count);
+  const CudaStream stream;
+  APSP_CUDA_CHECK(cudaMemcpyAsync(buf.get(), d, bytes, cudaMemcpyHostToDevice, stream.get()));
+  run(buf.get(), n, c, stream.get(), nullptr);
+  APSP_CUDA_CHECK(cudaMemcpyAsync(d, buf.get(), bytes, cudaMemcpyDeviceToHost, stream.get()));
+  stream.synchronize();
+  return c;
 }
+template Config solve_host_matrix_on_device(int64_t*, int, const Variant&,
+                                            const DeviceRun<int64_t>&, const std::string&,
+                                            const Log&);
+template Config solve_host_matrix_on_device(double*, int, const Variant&, const DeviceRun<double>&,
+                                            const std::string&, const Log&);
 
 }  // namespace apsp::harness

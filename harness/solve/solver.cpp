@@ -32,7 +32,7 @@ struct Solver::State {
   Choice choice;
   UserKernels user_kernel;  // the request's kernel file: compiled before the input is read
   bool device = false;      // the solve runs on a GPU
-  EdgeList graph;
+  SolveInput graph;         // read from the file, or the request's
   size_t input_bytes = 0;
   std::shared_future<void> context;  // the CUDA context, made while the input is read
   std::future<void> warmed;          // warm_up(), waited for before the timed solve
@@ -44,8 +44,9 @@ struct Solver::State {
   int64_t max_weight = 0;                // the graph's largest edge weight (self loops left out)
   bool wide_only = false;                // weights int32 does not take: the 64-bit path alone
   NextHops hops;
-  std::vector<int> sources;   // the rows of the distances to write (all when empty)
-  std::string summary_lines;  // when asked for, once computed
+  std::unique_ptr<int32_t[]> predecessors;  // n x n, when asked for
+  std::vector<int> sources;                 // the rows of the distances to write (all when empty)
+  std::string summary_lines;                // when asked for, once computed
   uint64_t out_bytes = 0;
 
   void say(const std::string& line) const {
@@ -124,6 +125,10 @@ void check_request(Solver::State& s) {
 // The input read and parsed; meanwhile, for a GPU solve, the CUDA context is made and the chosen
 // solve warmed up in the background (a few hundred milliseconds at V = 10000).
 void read_input(Solver::State& s) {
+  if (s.r.graph) {
+    s.graph = *s.r.graph;
+    return;
+  }
   if (s.device)
     s.context = std::async(std::launch::async, [] { APSP_CUDA_CHECK(cudaFree(nullptr)); }).share();
   auto t0 = Clock::now();
@@ -147,8 +152,8 @@ void read_input(Solver::State& s) {
     });
   }
   t0 = Clock::now();
-  s.graph =
-      parse_graph(format, why, text, source, 0, [&](const std::string& line) { s.say(line); });
+  s.graph = SolveInput(
+      parse_graph(format, why, text, source, 0, [&](const std::string& line) { s.say(line); }));
   s.t.add("parse", ms_since(t0));
 }
 
@@ -156,12 +161,15 @@ void read_input(Solver::State& s) {
 // peak, the edges while the matrix is built, the certificate, or the next hops with a compact
 // copy of the distances.
 NamedConfig choose_device_solve(Solver::State& s, const Choice& choice, int64_t max_weight) {
-  const int n = s.graph.num_vertices;
+  const int n = s.graph.n();
   const Log& log = s.r.log;
   if (s.r.gpus > 1) return choose_for_gpus(choice, query_device(), n, s.r.gpus, s.r.transport, log);
   const auto beside = [&](int pitch) {
-    uint64_t most = device_build_bytes(s.graph);
-    if (s.r.verify) most = std::max(most, device_certificate_bytes(n, s.graph.edges.size()));
+    uint64_t most = s.graph.device_build_bytes();
+    if (s.r.verify) most = std::max(most, device_certificate_bytes(n, s.graph.edge_count()));
+    if (s.r.predecessors)
+      most = std::max(most, (pitch != n ? matrix_bytes(n) : 0) +
+                                predecessors_device_bytes(n, s.graph.edge_count()));
     if (s.hops.wanted())
       most = std::max(
           most, (pitch != n ? 2 : 1) * matrix_bytes(n) + next_hops_device_bytes(s.hops.edges));
@@ -189,7 +197,7 @@ void solve_on_device(Solver::State& s) {
 }
 
 void solve_on_host(Solver::State& s) {
-  const int n = s.graph.num_vertices;
+  const int n = s.graph.n();
   const int threads = s.r.threads;
   s.say(fmt::format("{}: solving on the CPU ({} threads)",
                     s.r.variant == "cpu" ? "--variant cpu" : "no CUDA device",
@@ -197,7 +205,7 @@ void solve_on_host(Solver::State& s) {
   auto t0 = Clock::now();
   {
     const Doing doing(fmt::format("building the {0} x {0} distance matrix", n), matrix_bytes(n));
-    s.host = DistMatrix::from_edges(s.graph);
+    s.host = s.graph.host_adjacency();
   }
   s.t.add("build matrix", ms_since(t0));
   t0 = Clock::now();
@@ -209,8 +217,8 @@ void solve_on_host(Solver::State& s) {
 void solve(Solver::State& s) {
   if (s.r.gpus > 1) {
     s.ranks = solve_on_gpus(s.graph, s.chosen, s.r.gpus, s.r.transport, s.t);
-    // The certificate and the next hops run on the host, over the whole matrix.
-    if (s.r.verify || s.hops.wanted()) s.host = gather(*s.ranks, s.t);
+    // The certificate, the next hops and the predecessors run on the host, over the whole matrix.
+    if (s.r.verify || s.hops.wanted() || s.r.predecessors) s.host = gather(*s.ranks, s.t);
     if (s.hops.wanted()) next_hops_on_host(s.host->view(), s.hops, s.r.threads, s.t);
   } else if (s.device) {
     solve_on_device(s);
@@ -223,12 +231,25 @@ void solve(Solver::State& s) {
 // when it fails.
 void verify(Solver::State& s) {
   const auto t0 = Clock::now();
-  const InEdges in = InEdges::of(s.graph);
+  const InEdges in = InEdges::of(s.graph.edges());
   const std::string fault = s.solved ? s.solved->certify(in) : certify_host(s.host->view(), in);
   s.t.add("verify", ms_since(t0));
   if (!fault.empty())
     throw std::runtime_error("the result fails the shortest-path certificate: " + fault);
   s.say(fmt::format("verified: the shortest-path certificate holds ({:.1f} ms)", ms_since(t0)));
+}
+
+// The predecessor matrix of the result, where the result is.
+void find_predecessors(Solver::State& s) {
+  const auto t0 = Clock::now();
+  const int n = s.graph.n();
+  s.predecessors = std::make_unique<int32_t[]>(static_cast<size_t>(n) * n);
+  if (s.solved) {
+    predecessors_device(s.solved->compact(), s.graph.edges(), s.predecessors.get());
+  } else {
+    predecessors_host(s.host->view(), s.graph.edges(), s.predecessors.get(), s.r.threads);
+  }
+  s.t.add("predecessors", ms_since(t0));
 }
 
 // Where a matrix to write comes from: host memory, or bands of rows copied down from a device.
@@ -258,6 +279,7 @@ void check_wide_request(const Solver::State& s) {
       "the distances need the 64-bit path (weights or distances past int32's 1073741823), which "
       "solves on one GPU or the CPU and writes distances only";
   if (s.hops.wanted()) throw std::runtime_error("--paths and --path: " + why);
+  if (s.r.predecessors) throw std::runtime_error("predecessors: " + why);
   if (s.r.verify) throw std::runtime_error("--verify: " + why);
   if (s.r.summary) throw std::runtime_error("--summary: " + why);
   if (!s.sources.empty()) throw std::runtime_error("--sources: " + why);
@@ -271,7 +293,7 @@ void solve_and_prove_wide(Solver::State& s) {
   s.host.reset();
   s.ranks.reset();
   s.wide = solve_wide(s.graph, s.device, s.r.threads, s.r.log, s.t);
-  const int64_t most = max_finite_entry64(*s.wide, s.r.threads);
+  const int64_t most = max_finite_entry(*s.wide, s.r.threads);
   if (const std::string fault = exactness_fault(most, s.max_weight, kInf64); !fault.empty())
     throw std::runtime_error("the 64-bit result is not proven exact: " + fault);
   s.say(
@@ -305,7 +327,7 @@ std::string precision_of(const Solver::State& s) {
 std::string prove_exact(Solver::State& s) {
   const auto t0 = Clock::now();
   const std::string precision = precision_of(s);
-  const int64_t most = max_finite(s), max_w = max_edge_weight(s.graph);
+  const int64_t most = max_finite(s), max_w = s.graph.max_weight();
   const int64_t unreachable = unreachable_of(precision);
   const std::string fault = exactness_fault(most, max_w, unreachable);
   s.t.add("prove exact", ms_since(t0));
@@ -359,7 +381,7 @@ SolvedDistances solved_distances(Solver::State& s) {
   return {s.solved.get(), s.ranks.get(), s.host ? &*s.host : nullptr};
 }
 
-SolvedWith solved_with(const Solver::State& s) {
+SolvedWith summary_solved_with(const Solver::State& s) {
   if (!s.device) return {s.r.input, "cpu", kPrecisionInt32, "CPU", 0};
   const Variant& v = *s.chosen.variant;
   return {s.r.input, config_name(v.name, s.chosen.config), v.precision, query_device().name,
@@ -403,7 +425,7 @@ void Solver::read() {
   State& s = *s_;
   try {
     read_input(s);
-    const int n = s.graph.num_vertices;
+    const int n = s.graph.n();
     if (const auto p = s.r.path; p && std::max(p->first, p->second) >= n)
       throw SolveError(
           SolveFault::kRefused,
@@ -411,13 +433,13 @@ void Solver::read() {
                       std::max(p->first, p->second), n, s.r.input == "-" ? "<stdin>" : s.r.input));
     if (const std::string why = sources_problem(s.sources, n, s.r.input); !why.empty())
       throw SolveError(SolveFault::kRefused, why);
-    s.max_weight = max_edge_weight(s.graph);
+    s.max_weight = s.graph.max_weight();
     s.wide_only = !weights_fit(kPrecisionInt32, s.max_weight).empty();
     if (s.wide_only) check_wide_request(s);
-    if (s.hops.wanted()) s.hops.edges = OutEdges::of(s.graph);
+    if (s.hops.wanted()) s.hops.edges = OutEdges::of(s.graph.edges());
     if (s.device && !s.wide_only)
       s.chosen = choose_device_solve(s, s.choice, s.max_weight);
-    else if (s.hops.wanted())
+    else if (s.hops.wanted() || s.r.predecessors)
       check_host_matrices(n, 2, "the distances and the next hops");
   } catch (const SolveError&) {
     throw;
@@ -437,22 +459,23 @@ void Solver::solve_and_write() {
   try {
     solve_proven(s);
     if (s.r.verify) verify(s);
+    if (s.r.predecessors) find_predecessors(s);
     if (s.r.summary)
-      s.summary_lines = answer_summary(s.r, solved_distances(s), s.graph.edges.size(),
-                                       solved_with(s), s.t, to_stdout);
+      s.summary_lines = answer_summary(s.r, solved_distances(s), s.graph.edge_count(),
+                                       summary_solved_with(s), s.t, to_stdout);
     if (s.r.distances_to) {
       const auto t0 = Clock::now();
       to_stdout = is_stdout(*s.r.distances_to);
       s.out_bytes = s.sources.empty()
                         ? write_distances(s, *s.r.distances_to)
                         : write_source_rows(*s.r.distances_to, s.sources, solved_distances(s),
-                                            s.graph.num_vertices, *s.r.format, s.r.threads);
+                                            s.graph.n(), *s.r.format, s.r.threads);
       s.t.add("write", ms_since(t0));
     }
     if (s.r.next_hops_to) {
       const auto t0 = Clock::now();
       to_stdout = is_stdout(*s.r.next_hops_to);
-      const MatrixView hops{s.graph.num_vertices, s.hops.matrix.get()};
+      const MatrixView hops{s.graph.n(), s.hops.matrix.get()};
       write_output(s, *s.r.next_hops_to, MatrixSource::of(hops), "the next hops");
       s.t.add("write next hops", ms_since(t0));
     }
@@ -464,17 +487,61 @@ void Solver::solve_and_write() {
 std::string Solver::path_line() const {
   State& s = *s_;
   const auto [src, target] = s.r.path.value();
-  const int n = s.graph.num_vertices;
+  const int n = s.graph.n();
   const std::vector<int32_t> path = follow_hops(s.hops.column_of(n, target).data(), n, src, target);
   const int32_t length = s.solved ? s.solved->at(src, target) : s.host->view().row(src)[target];
   return describe_path(src, target, path, length);
 }
 
 const SolveTiming& Solver::timing() const { return s_->t; }
-int Solver::vertices() const { return s_->graph.num_vertices; }
-size_t Solver::edges() const { return s_->graph.edges.size(); }
+int Solver::vertices() const { return s_->graph.n(); }
+size_t Solver::edges() const { return s_->graph.edge_count(); }
 size_t Solver::input_bytes() const { return s_->input_bytes; }
 uint64_t Solver::distances_bytes() const { return s_->out_bytes; }
 const std::string& Solver::summary_lines() const { return s_->summary_lines; }
+
+bool Solver::wide() const { return s_->wide.has_value(); }
+
+std::string Solver::precision() const {
+  return s_->wide ? std::string(kPrecisionInt64) : precision_of(*s_);
+}
+
+std::string Solver::solved_with() const {
+  const State& s = *s_;
+  if (!s.device) return "cpu";
+  if (s.wide) return wide_variant() ? wide_variant()->name : "cpu";
+  return config_name(s.chosen.variant->name, s.chosen.config);
+}
+
+Solver::OnDevice Solver::on_device() const {
+  if (!s_->solved) return {};
+  return {s_->solved->matrix(), s_->solved->pitch()};
+}
+
+namespace {
+template <class T>
+void each_band_of(const T* rows, int n, const Solver::BandSink<T>& f) {
+  if (n > 0) f(0, n, rows);
+}
+}  // namespace
+
+void Solver::each_band(const BandSink<int32_t>& f) const {
+  if (s_->wide) throw std::logic_error("the 64-bit path solved these distances: each_band64");
+  const MatrixSource m = MatrixSource::of(*s_);
+  for (int first = 0; first < m.n; first += m.band_rows) {
+    const int count = std::min(m.band_rows, m.n - first);
+    f(first, count, m.band(first, count));
+  }
+}
+
+void Solver::each_band64(const BandSink<int64_t>& f) const {
+  if (!s_->wide) throw std::logic_error("the distances are int32's: each_band");
+  each_band_of(s_->wide->data(), s_->wide->n(), f);
+}
+
+void Solver::each_predecessor_band(const BandSink<int32_t>& f) const {
+  if (!s_->predecessors) throw std::logic_error("the request asked for no predecessors");
+  each_band_of(s_->predecessors.get(), s_->graph.n(), f);
+}
 
 }  // namespace apsp::harness

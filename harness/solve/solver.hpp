@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -45,6 +46,28 @@ class Solver {
   uint64_t distances_bytes() const;  // written; 0 when the distances were not
   // The summary's lines (harness/solve/summary.hpp) after run(); "" when none was asked for.
   const std::string& summary_lines() const;
+
+  // The result after run(), from where it is (device, ranks or host), a band of rows at a time:
+  // f(first row, rows, entries rows x V, row-major). In int32 (kInf: unreachable) unless the
+  // 64-bit path solved it (wide(): int64, kInf64).
+  template <class T>
+  using BandSink = std::function<void(int first, int count, const T* rows)>;
+  bool wide() const;
+  // The precision the distances were solved and proven in (core/precision.hpp), and by what:
+  // "sm90[...]", "blocked_i64" (the 64-bit path on the GPU) or "cpu".
+  std::string precision() const;
+  std::string solved_with() const;
+  // The result where one GPU holds it (rows `pitch` apart), for work that reads it there; null
+  // data when it is on the host or over several GPUs.
+  struct OnDevice {
+    const int32_t* data = nullptr;
+    int pitch = 0;
+  };
+  OnDevice on_device() const;
+  void each_band(const BandSink<int32_t>& f) const;
+  void each_band64(const BandSink<int64_t>& f) const;
+  // The predecessor matrix the request asked for (kNoHop: none), in bands as above.
+  void each_predecessor_band(const BandSink<int32_t>& f) const;
 
   struct State;  // everything one request holds (solver.cpp)
 

@@ -1,6 +1,7 @@
-// apsp's device path (harness/solve/device_solve.hpp): the adjacency matrix built on the device equals
-// the host's bit for bit, padding included; a solve read back in bands that do not divide n
-// equals the CPU reference; the certificate runs on the matrix where it is.
+// apsp's device path (harness/solve/device_solve.hpp): the adjacency matrix built on the device
+// from every kind of input (edges, a matrix on the host or on the device, rows farther apart than
+// n) equals the host's bit for bit, padding included; a solve read back in bands that do not
+// divide n equals the CPU reference; the certificate runs on the matrix where it is.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -29,27 +30,40 @@ EdgeList awkward_graph(int n) {
   return g;
 }
 
-TEST(DeviceBuild, EqualsTheHostsAdjacencyInEveryLayout) {
+// The matrix of g with rows `stride` apart (the entries past n hold junk).
+std::vector<int32_t> strided(const DistMatrix& m, size_t stride) {
+  std::vector<int32_t> out(stride * m.n(), -7);
+  for (int i = 0; i < m.n(); ++i) std::copy_n(m.row(i), m.n(), out.data() + i * stride);
+  return out;
+}
+
+TEST(DeviceBuild, EqualsTheHostsAdjacencyInEveryLayoutFromEveryInput) {
   for (int n : {1, 77, 300}) {
     const EdgeList g = awkward_graph(n);
     const DistMatrix want = DistMatrix::from_edges(g);
-    for (int pitch : {n, n + 1, (n + 127) / 128 * 128}) {
-      const size_t cells = static_cast<size_t>(pitch) * pitch;
-      DeviceBuffer<int32_t> d(cells);
-      CudaStream stream;
-      APSP_CUDA_CHECK(cudaMemsetAsync(d.get(), 0x55, cells * sizeof(int32_t), stream.get()));
-      build_matrix_on_device(d.get(), pitch, g, stream.get());
-      std::vector<int32_t> got(cells);
-      APSP_CUDA_CHECK(cudaMemcpyAsync(got.data(), d.get(), cells * sizeof(int32_t),
-                                      cudaMemcpyDeviceToHost, stream.get()));
-      stream.synchronize();
-      size_t wrong = 0;
-      for (int i = 0; i < pitch; ++i)
-        for (int j = 0; j < pitch; ++j)
-          wrong += got[static_cast<size_t>(i) * pitch + j] !=
-                   (i < n && j < n ? want.at(i, j) : kPadding);
-      EXPECT_EQ(wrong, 0u) << "n = " << n << ", pitch = " << pitch;
-    }
+    const std::vector<int32_t> host = strided(want, n + 3);
+    const DeviceBuffer<int32_t> device = to_device<int32_t>(host);
+    const int64_t w = max_edge_weight(g);
+    const SolveInput inputs[] = {SolveInput(g), SolveInput::host_matrix(host.data(), n, n + 3, w),
+                                 SolveInput::device_matrix(device.get(), n, n + 3, w)};
+    for (int pitch : {n, n + 1, (n + 127) / 128 * 128})
+      for (const SolveInput& in : inputs) {
+        const size_t cells = static_cast<size_t>(pitch) * pitch;
+        DeviceBuffer<int32_t> d(cells);
+        CudaStream stream;
+        APSP_CUDA_CHECK(cudaMemsetAsync(d.get(), 0x55, cells * sizeof(int32_t), stream.get()));
+        in.build_on_device(d.get(), pitch, stream.get());
+        std::vector<int32_t> got(cells);
+        APSP_CUDA_CHECK(cudaMemcpyAsync(got.data(), d.get(), cells * sizeof(int32_t),
+                                        cudaMemcpyDeviceToHost, stream.get()));
+        stream.synchronize();
+        size_t wrong = 0;
+        for (int i = 0; i < pitch; ++i)
+          for (int j = 0; j < pitch; ++j)
+            wrong += got[static_cast<size_t>(i) * pitch + j] !=
+                     (i < n && j < n ? want.at(i, j) : kPadding);
+        EXPECT_EQ(wrong, 0u) << "n = " << n << ", pitch = " << pitch << ", input " << &in - inputs;
+      }
   }
 }
 
@@ -62,7 +76,8 @@ TEST(DeviceSolve, BandsOfTheSolvedMatrixEqualTheCpuReference) {
     const Variant& v = *find_variant(name);
     ASSERT_EQ(admission_problem(v, n, max_edge_weight(g)), "") << name;
     const size_t band_bytes = 13 * n * sizeof(int32_t);  // 13 rows: bands that do not divide 301
-    DeviceSolve solve(g, v, v.defaults, band_bytes);
+    const SolveInput in(g);
+    DeviceSolve solve(in, v, v.defaults, band_bytes);
     ASSERT_EQ(solve.band_rows(), 13);
     solve.run();
     EXPECT_EQ(solve.certify(InEdges::of(g)), "") << name;

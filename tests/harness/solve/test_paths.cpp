@@ -182,6 +182,69 @@ TEST(Paths, AMatrixThatIsNotTheDistancesIsRefused) {
   }
 }
 
+// "" when every entry of pred (harness/solve/paths.hpp: predecessors_host) is right: walking back
+// from j along pred reaches i over edges of the graph, weighing d[i][j], repeating no vertex.
+std::string predecessor_fault(const EdgeList& g, const DistMatrix& d,
+                              const std::vector<int32_t>& pred) {
+  const int n = d.n();
+  const DistMatrix lightest = DistMatrix::from_edges(g);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const std::string at = "pred[" + std::to_string(i) + "][" + std::to_string(j) + "]";
+      if (i == j || d.at(i, j) == kInf) {
+        if (pred[static_cast<size_t>(i) * n + j] != kNoHop) return at + " is not -1";
+        continue;
+      }
+      std::vector<char> seen(n, 0);
+      int64_t weight = 0;
+      for (int v = j; v != i;) {
+        const int32_t u = pred[static_cast<size_t>(i) * n + v];
+        if (u < 0 || u >= n || u == v || lightest.at(u, v) == kInf)
+          return at + ": no edge into " + std::to_string(v) + " from " + std::to_string(u);
+        if (seen[u]++) return at + ": the walk back repeats " + std::to_string(u);
+        weight += lightest.at(u, v);
+        v = u;
+      }
+      if (weight != d.at(i, j)) return at + ": the path weighs " + std::to_string(weight);
+    }
+  return "";
+}
+
+TEST(Predecessors, LeadBackToTheSourceOnEveryGraph) {
+  std::vector<EdgeList> graphs;
+  for (const GraphSpec& spec : random_specs()) graphs.push_back(generate(spec));
+  // Zero-weight cycles into the target, self loops, duplicates, a one-way pair.
+  graphs.push_back({6,
+                    {{0, 1, 2},
+                     {1, 2, 0},
+                     {2, 1, 0},
+                     {2, 3, 1},
+                     {3, 2, 0},
+                     {1, 1, 0},
+                     {0, 1, 1},
+                     {4, 5, 0},
+                     {3, 4, 7}}});
+  for (const EdgeList& g : graphs) {
+    const Solved s = solve(g);
+    std::vector<int32_t> pred(s.d.size(), 12345);
+    predecessors_host(s.d.view(), g, pred.data());
+    EXPECT_EQ(predecessor_fault(g, s.d, pred), "") << "V = " << g.num_vertices;
+    // The reversed graph's next hops, transposed; the same on any number of threads.
+    std::vector<int32_t> one(s.d.size());
+    predecessors_host(s.d.view(), g, one.data(), 1);
+    EXPECT_EQ(one, pred);
+  }
+}
+
+TEST(Predecessors, OfAMatrixThatIsNotTheDistancesAreRefused) {
+  const EdgeList g{3, {{0, 1, 5}, {1, 2, 0}, {2, 1, 0}}};
+  DistMatrix d = DistMatrix::from_edges(g);
+  floyd_warshall_blocked(d);
+  d.at(0, 1) = d.at(0, 2) = 3;
+  std::vector<int32_t> pred(d.size());
+  EXPECT_THROW(predecessors_host(d.view(), g, pred.data()), std::runtime_error);
+}
+
 TEST(Paths, FollowAndDescribe) {
   const Solved s = solve({5, {{3, 1, 2}, {1, 4, 0}, {4, 0, 7}, {0, 3, 1}}});
   std::vector<int32_t> column(5);

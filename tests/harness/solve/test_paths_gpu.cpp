@@ -1,7 +1,7 @@
 // The next hops on the device equal the host's, bit for bit, on sizes that are no multiple of a
 // block (1, 2, 77, 200, 513) and graphs with unreachable pairs, zero weights, zero-weight cycles,
 // long zero-weight chains (many rounds) and duplicate edges; a matrix that is not the distances
-// is refused with the host's message.
+// is refused with the host's message. The predecessors (the reversed graph's next hops) too.
 #include <gtest/gtest.h>
 
 #include "core/device_buffer.hpp"
@@ -79,6 +79,20 @@ TEST(DevicePaths, EqualTheHostsBitForBit) {
     EXPECT_EQ(differ, 0) << describe(spec) << " (" << to_string(spec.kind) << ", wmax " << spec.wmax
                          << "): first at [" << first / n << "][" << first % n << "]: device "
                          << device[first] << ", host " << host[first];
+  }
+}
+
+TEST(DevicePredecessors, EqualTheHostsBitForBit) {
+  for (const GraphSpec& spec : specs()) {
+    const EdgeList graph = generate(spec);
+    DistMatrix d = DistMatrix::from_edges(graph);
+    floyd_warshall_blocked(d);
+    std::vector<int32_t> host(d.size()), device(d.size(), 12345);
+    predecessors_host(d.view(), graph, host.data());
+    const DeviceBuffer<int32_t> dist =
+        to_device<int32_t>(std::vector<int32_t>(d.data(), d.data() + d.size()));
+    predecessors_device(dist.get(), graph, device.data());
+    EXPECT_EQ(device, host) << describe(spec) << " (" << to_string(spec.kind) << ")";
   }
 }
 

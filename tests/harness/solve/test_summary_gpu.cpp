@@ -67,7 +67,8 @@ TEST(SummaryGpu, EqualsTheHostAfterEveryOneGpuSolve) {
           !v.check(v.defaults, n, dev).empty())
         continue;
       SCOPED_TRACE(std::string(name) + " at V = " + std::to_string(n));
-      DeviceSolve solve(ref.g, v, v.defaults);
+      const SolveInput in(ref.g);
+      DeviceSolve solve(in, v, v.defaults);
       solve.run();
       EXPECT_EQ(reduce_on_device(solve.matrix(), solve.pitch(), n), ref.r);
       for (int band_rows : {1, 7, 64})
@@ -123,7 +124,8 @@ TEST(SummaryGpu, SourceRowsFromTheDeviceAndTheRanks) {
   write_source_rows(dir.file("want.npy"), sources, host, n, npy_matrix_format(), 0);
   const std::string want = test::file_contents(dir.file("want.npy"));
   const Variant& sm90 = *find_variant("sm90");
-  DeviceSolve one(ref.g, sm90, sm90.defaults);
+  const SolveInput in(ref.g);
+  DeviceSolve one(in, sm90, sm90.defaults);
   one.run();
   SolvedDistances device;
   device.device = &one;

@@ -1,0 +1,452 @@
+#include "harness/solve/array_solve.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <type_traits>
+
+#include "core/device_info.hpp"
+#include "core/parallel.hpp"
+#include "core/precision.hpp"
+#include "core/reference.hpp"
+#include "harness/solve/paths.hpp"
+#include "harness/solve/solve_float.hpp"
+#include "harness/solve/solve_steps.hpp"
+
+namespace apsp::harness {
+
+namespace {
+
+constexpr double kPlusInf = std::numeric_limits<double>::infinity();
+constexpr int kRowsPerTask = 16;  // rows a thread takes at a time in the passes over a matrix
+
+// f(i) for every row, over r's threads, in tasks of kRowsPerTask rows.
+template <class Fn>
+void each_row(int n, int threads, Fn&& f) {
+  parallel_for((n + kRowsPerTask - 1) / kRowsPerTask, threads, [&](int task) {
+    for (int i = task * kRowsPerTask; i < std::min(n, (task + 1) * kRowsPerTask); ++i) f(i);
+  });
+}
+
+// f(T{}) with T the element type.
+template <class Fn>
+void with_element(Element e, Fn&& f) {
+  switch (e) {
+    case Element::kBool:
+      return f(bool{});
+    case Element::kInt8:
+      return f(int8_t{});
+    case Element::kInt16:
+      return f(int16_t{});
+    case Element::kInt32:
+      return f(int32_t{});
+    case Element::kInt64:
+      return f(int64_t{});
+    case Element::kUInt8:
+      return f(uint8_t{});
+    case Element::kUInt16:
+      return f(uint16_t{});
+    case Element::kUInt32:
+      return f(uint32_t{});
+    case Element::kUInt64:
+      return f(uint64_t{});
+    case Element::kFloat32:
+      return f(float{});
+    case Element::kFloat64:
+      return f(double{});
+  }
+  throw std::invalid_argument("an element type the solver does not read");
+}
+
+// What an entry of the input is: no edge, an edge the int32 matrix holds ([0, kInf)), an integer
+// weight up to int32's limit (the Solver's edges hold it; its 64-bit path solves it), or a weight
+// only the float64 path takes (not an integer, negative, or larger).
+enum class Weight { kNone, kInt32, kEdgeOnly, kFloat };
+
+template <class T>
+double as_double(T x) {
+  return static_cast<double>(x);
+}
+
+// Dense conventions: 0, NaN and +-inf are no edge.
+template <class T>
+Weight classify_dense(T x) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (x == 0 || std::isnan(x) || std::isinf(x)) return Weight::kNone;
+  } else {
+    if (x == 0) return Weight::kNone;
+  }
+  const double v = as_double(x);
+  if (v < 0 || v != std::floor(v) || v > INT32_MAX) return Weight::kFloat;
+  return v < kInf ? Weight::kInt32 : Weight::kEdgeOnly;
+}
+
+// Sparse conventions: a stored entry is an edge, 0 too; NaN and inf are none.
+template <class T>
+Weight classify_sparse(T x) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(x) || std::isinf(x)) return Weight::kNone;
+  }
+  const double v = as_double(x);
+  if (v < 0 || v != std::floor(v) || v > INT32_MAX) return Weight::kFloat;
+  return v < kInf ? Weight::kInt32 : Weight::kEdgeOnly;
+}
+
+template <class T>
+T entry(const DenseArray& a, int i, int j) {
+  return static_cast<const T*>(a.data)[i * a.row_stride + j * a.col_stride];
+}
+bool masked(const DenseArray& a, int i, int j) {
+  return a.mask && a.mask[i * a.mask_row_stride + j * a.mask_col_stride];
+}
+
+// The most demanding weight of any entry: what the solve must take.
+struct Scan {
+  Weight most = Weight::kNone;
+  int64_t max_weight = 0;  // of the int32 entries
+  void take(Weight w) { most = std::max(most, w); }
+};
+
+// The int32 adjacency (kInf: no edge, diagonal 0) of the dense input; the scan says whether it
+// holds every weight (most <= kInt32).
+template <class T>
+Scan dense_to_int32(const DenseArray& a, bool unweighted, int32_t* out, int threads) {
+  const int n = a.n;
+  std::vector<Scan> rows(n);
+  each_row(n, threads, [&](int i) {
+    int32_t* o = out + static_cast<size_t>(i) * n;
+    Scan s;
+    for (int j = 0; j < n; ++j) {
+      const T x = entry<T>(a, i, j);
+      const Weight w = i == j || masked(a, i, j) ? Weight::kNone : classify_dense(x);
+      int32_t v = i == j ? 0 : kInf;  // kEdgeOnly and kFloat: the scan sends them elsewhere
+      if (w != Weight::kNone && unweighted) {
+        v = 1;
+        s.take(Weight::kInt32);
+      } else {
+        s.take(w);
+        if (w == Weight::kInt32) v = static_cast<int32_t>(x);
+      }
+      o[j] = v;
+      if (v < kInf && j != i && v > s.max_weight) s.max_weight = v;
+    }
+    rows[i] = s;
+  });
+  Scan all;
+  for (const Scan& s : rows) {
+    all.take(s.most);
+    all.max_weight = std::max(all.max_weight, s.max_weight);
+  }
+  return all;
+}
+
+// The float64 adjacency (+inf: no edge, diagonal 0) of the dense input.
+template <class T>
+void dense_to_float64(const DenseArray& a, bool unweighted, double* out, int threads) {
+  const int n = a.n;
+  each_row(n, threads, [&](int i) {
+    double* o = out + static_cast<size_t>(i) * n;
+    for (int j = 0; j < n; ++j) {
+      const T x = entry<T>(a, i, j);
+      const bool none = i == j || masked(a, i, j) || classify_dense(x) == Weight::kNone;
+      o[j] = i == j ? 0.0 : none ? kPlusInf : unweighted ? 1.0 : as_double(x);
+    }
+  });
+}
+
+// The dense input's edges (every weight an integer in [0, 2^31 - 1]).
+template <class T>
+EdgeList dense_to_edges(const DenseArray& a, bool unweighted) {
+  EdgeList g{a.n, {}};
+  for (int i = 0; i < a.n; ++i)
+    for (int j = 0; j < a.n; ++j)
+      if (i != j && !masked(a, i, j) && classify_dense(entry<T>(a, i, j)) != Weight::kNone)
+        g.edges.push_back({i, j, unweighted ? 1 : static_cast<int32_t>(entry<T>(a, i, j))});
+  return g;
+}
+
+// d[i][j] = d[j][i] = the smaller of the two, in 64 x 64 blocks of pairs.
+template <class T>
+void symmetric_min(T* d, int n, int threads) {
+  constexpr int kBlock = 64;
+  const int blocks = (n + kBlock - 1) / kBlock;
+  parallel_for(blocks, threads, [&](int bi) {
+    for (int bj = bi; bj < blocks; ++bj)
+      for (int i = bi * kBlock; i < std::min(n, (bi + 1) * kBlock); ++i)
+        for (int j = std::max(i + 1, bj * kBlock); j < std::min(n, (bj + 1) * kBlock); ++j) {
+          T& a = d[static_cast<size_t>(i) * n + j];
+          T& b = d[static_cast<size_t>(j) * n + i];
+          a = b = std::min(a, b);
+        }
+  });
+}
+
+void add_reversed(EdgeList& g) {
+  const size_t m = g.edges.size();
+  g.edges.reserve(2 * m);
+  for (size_t e = 0; e < m; ++e) g.edges.push_back({g.edges[e].dst, g.edges[e].src, g.edges[e].w});
+}
+
+// The result's stores: from the Solver's int32 (kInf) or int64 (kInf64) bands into the caller's
+// matrix of type Out.
+template <class Out, class In>
+Out convert(In x, In unreachable) {
+  if constexpr (std::is_floating_point_v<Out>) {
+    return x >= unreachable ? kPlusInf : static_cast<Out>(x);
+  } else if constexpr (sizeof(Out) == 8) {
+    return x >= unreachable ? kInf64 : static_cast<Out>(x);
+  } else {
+    if constexpr (sizeof(In) == 8) {
+      if (x < unreachable && x >= kInf)
+        throw std::range_error(
+            "the distances pass int32's 1073741823 (unreachable): ask for int64 or float64");
+    }
+    return x >= unreachable ? kInf : static_cast<Out>(x);
+  }
+}
+
+template <class Out, class In>
+void store_band(Out* dist, int n, int first, int count, const In* rows, In unreachable,
+                int threads) {
+  each_row(count, threads, [&](int r) {
+    const In* from = rows + static_cast<size_t>(r) * n;
+    Out* to = dist + static_cast<size_t>(first + r) * n;
+    for (int j = 0; j < n; ++j) to[j] = convert<Out>(from[j], unreachable);
+  });
+}
+
+template <class Out>
+void store_distances(const Solver& solver, Out* dist, int n, int threads) {
+  if (solver.wide()) {
+    solver.each_band64([&](int first, int count, const int64_t* rows) {
+      store_band(dist, n, first, count, rows, kInf64, threads);
+    });
+  } else {
+    solver.each_band([&](int first, int count, const int32_t* rows) {
+      store_band(dist, n, first, count, rows, kInf, threads);
+    });
+  }
+}
+
+void store_result(const Solver& solver, const ArraySolveRequest& r, int n, void* dist,
+                  int32_t* pred) {
+  with_element(r.out, [&](auto zero) {
+    using Out = decltype(zero);
+    if constexpr (std::is_same_v<Out, double> || std::is_same_v<Out, int32_t> ||
+                  std::is_same_v<Out, int64_t>)
+      store_distances(solver, static_cast<Out*>(dist), n, r.threads);
+  });
+  if (!r.predecessors) return;
+  solver.each_predecessor_band([&](int first, int count, const int32_t* rows) {
+    each_row(count, r.threads, [&](int row) {
+      const int32_t* from = rows + static_cast<size_t>(row) * n;
+      int32_t* to = pred + static_cast<size_t>(first + row) * n;
+      for (int j = 0; j < n; ++j) to[j] = from[j] == kNoHop ? kScipyNoPredecessor : from[j];
+    });
+  });
+}
+
+void check_request(const ArraySolveRequest& r) {
+  if (r.device != "auto" && r.device != "cpu" && r.device != "cuda")
+    throw std::invalid_argument(
+        fmt::format("device must be 'auto', 'cpu' or 'cuda', not '{}'", r.device));
+  if (r.out != Element::kFloat64 && r.out != Element::kInt32 && r.out != Element::kInt64)
+    throw std::invalid_argument("dtype must be float64, int32 or int64");
+  if (r.device == "cuda" && !has_device())
+    throw SolveError(SolveFault::kNoDevice, "device='cuda': no CUDA device");
+  if (r.device == "cpu" && r.variant != "auto" && r.variant != "cpu")
+    throw std::invalid_argument(fmt::format("device='cpu' and variant '{}' disagree", r.variant));
+}
+
+// The integer weights' solve: the Solver, on the input given.
+ArraySolveResult solve_integers(SolveInput in, const ArraySolveRequest& r, void* dist,
+                                int32_t* pred) {
+  SolveRequest req;
+  req.graph = std::make_shared<const SolveInput>(std::move(in));
+  req.variant = r.device == "cpu" ? "cpu" : r.variant;
+  req.predecessors = r.predecessors;
+  req.threads = r.threads;
+  req.warm_up = false;  // nothing to overlap it with: the input is in memory already
+  req.log = r.log;
+  Solver solver(std::move(req));
+  solver.run();
+  const auto t0 = Clock::now();
+  const int n = solver.vertices();
+  store_result(solver, r, n, dist, pred);
+  ArraySolveResult out;
+  out.timing = solver.timing();
+  out.timing.add("store result", ms_since(t0));
+  out.precision = solver.precision();
+  out.solved_with = solver.solved_with();
+  return out;
+}
+
+// Before the float64 path, whose result is float64's.
+void check_float_out(const ArraySolveRequest& r) {
+  if (r.out != Element::kFloat64)
+    throw std::invalid_argument(
+        "dtype int32 and int64 take integer weights in [0, 2^31 - 1] only; these need float64");
+}
+
+// The float64 path, in the caller's float64 matrix, which holds the adjacency already.
+ArraySolveResult solve_floats(double* d, int n, const ArraySolveRequest& r, int32_t* pred) {
+  ArraySolveResult out;
+  const auto t0 = Clock::now();
+  out.solved_with =
+      solve_float64(d, n, {r.device != "cpu", r.predecessors ? pred : nullptr, r.threads, r.log});
+  out.timing.add(out.solved_with == "cpu" ? "solve (CPU, float64)" : "solve (float64)",
+                 ms_since(t0));
+  out.precision = "float64";
+  out.negative_cycle = negative_diagonal(d, n);
+  return out;
+}
+
+}  // namespace
+
+ArraySolveResult solve_dense(const DenseArray& a, const ArraySolveRequest& r, void* dist,
+                             int32_t* pred) {
+  check_request(r);
+  const int n = a.n;
+  const auto t0 = Clock::now();
+  auto matrix = std::make_unique_for_overwrite<int32_t[]>(static_cast<size_t>(n) * n);
+  Scan scan;
+  with_element(a.type, [&](auto zero) {
+    scan = dense_to_int32<decltype(zero)>(a, r.unweighted, matrix.get(), r.threads);
+  });
+  if (scan.most == Weight::kFloat) {
+    matrix.reset();
+    check_float_out(r);
+    double* d = static_cast<double*>(dist);
+    with_element(a.type, [&](auto zero) {
+      dense_to_float64<decltype(zero)>(a, r.unweighted, d, r.threads);
+    });
+    if (!r.directed) symmetric_min(d, n, r.threads);
+    const double read_ms = ms_since(t0);
+    ArraySolveResult out = solve_floats(d, n, r, pred);
+    out.timing.steps.insert(out.timing.steps.begin(), {"read arrays", read_ms});
+    return out;
+  }
+  SolveInput in;
+  if (scan.most == Weight::kEdgeOnly) {  // weights int32's matrix cannot hold: the Solver's edges
+    matrix.reset();
+    EdgeList g;
+    with_element(a.type, [&](auto zero) { g = dense_to_edges<decltype(zero)>(a, r.unweighted); });
+    if (!r.directed) add_reversed(g);
+    in = SolveInput(std::move(g));
+  } else {
+    if (!r.directed) symmetric_min(matrix.get(), n, r.threads);
+    in = SolveInput::host_matrix(matrix.get(), n, n, scan.max_weight);
+  }
+  const double read_ms = ms_since(t0);
+  ArraySolveResult out = solve_integers(std::move(in), r, dist, pred);
+  out.timing.steps.insert(out.timing.steps.begin(), {"read arrays", read_ms});
+  return out;
+}
+
+namespace {
+
+template <class I>
+I index_at(const void* p, size_t e) {
+  return static_cast<const I*>(p)[e];
+}
+
+// The most demanding weight of an edge that is not a self loop (those are ignored).
+template <class I, class T>
+Weight sparse_most(const SparseArray& a) {
+  Weight most = Weight::kNone;
+  const T* v = static_cast<const T*>(a.values);
+  for (size_t e = 0; e < a.count; ++e)
+    if (index_at<I>(a.row, e) != index_at<I>(a.col, e))
+      most = std::max(most, classify_sparse(v[e]));
+  return most;
+}
+
+template <class I, class T>
+void check_indices(const SparseArray& a) {
+  for (size_t e = 0; e < a.count; ++e) {
+    const int64_t i = index_at<I>(a.row, e), j = index_at<I>(a.col, e);
+    if (i < 0 || i >= a.n || j < 0 || j >= a.n)
+      throw std::invalid_argument(
+          fmt::format("entry {} of the sparse graph: ({}, {}) is outside its {} x {} shape", e, i,
+                      j, a.n, a.n));
+  }
+}
+
+template <class I, class T>
+EdgeList sparse_to_edges(const SparseArray& a, bool unweighted) {
+  EdgeList g{a.n, {}};
+  g.edges.reserve(a.count);
+  const T* v = static_cast<const T*>(a.values);
+  for (size_t e = 0; e < a.count; ++e) {
+    if (classify_sparse(v[e]) == Weight::kNone) continue;
+    g.edges.push_back({static_cast<int32_t>(index_at<I>(a.row, e)),
+                       static_cast<int32_t>(index_at<I>(a.col, e)),
+                       unweighted ? 1 : static_cast<int32_t>(v[e])});
+  }
+  return g;
+}
+
+// The float64 adjacency of the entries (duplicates: the smallest), both ways when undirected.
+template <class I, class T>
+void sparse_to_float64(const SparseArray& a, bool unweighted, bool directed, double* d,
+                       int threads) {
+  const int n = a.n;
+  each_row(n, threads, [&](int i) {
+    double* row = d + static_cast<size_t>(i) * n;
+    std::fill(row, row + n, kPlusInf);
+    row[i] = 0;
+  });
+  const T* v = static_cast<const T*>(a.values);
+  for (size_t e = 0; e < a.count; ++e) {
+    const int64_t i = index_at<I>(a.row, e), j = index_at<I>(a.col, e);
+    if (i == j || classify_sparse(v[e]) == Weight::kNone) continue;
+    const double w = unweighted ? 1.0 : as_double(v[e]);
+    double& ij = d[static_cast<size_t>(i) * n + j];
+    ij = std::min(ij, w);
+    if (!directed) {
+      double& ji = d[static_cast<size_t>(j) * n + i];
+      ji = std::min(ji, w);
+    }
+  }
+}
+
+}  // namespace
+
+ArraySolveResult solve_sparse(const SparseArray& a, const ArraySolveRequest& r, void* dist,
+                              int32_t* pred) {
+  check_request(r);
+  const auto t0 = Clock::now();
+  ArraySolveResult out;
+  bool floats = false;
+  EdgeList g;
+  const auto read = [&](auto index, auto value) {
+    using I = decltype(index);
+    using T = decltype(value);
+    check_indices<I, T>(a);
+    floats = !r.unweighted && sparse_most<I, T>(a) == Weight::kFloat;
+    if (floats) {
+      check_float_out(r);
+      sparse_to_float64<I, T>(a, r.unweighted, r.directed, static_cast<double*>(dist), r.threads);
+    } else {
+      g = sparse_to_edges<I, T>(a, r.unweighted);
+      if (!r.directed) add_reversed(g);
+    }
+  };
+  with_element(a.type, [&](auto value) {
+    if (a.index64)
+      read(int64_t{}, value);
+    else
+      read(int32_t{}, value);
+  });
+  const double read_ms = ms_since(t0);
+  out = floats ? solve_floats(static_cast<double*>(dist), a.n, r, pred)
+               : solve_integers(SolveInput(std::move(g)), r, dist, pred);
+  out.timing.steps.insert(out.timing.steps.begin(), {"read arrays", read_ms});
+  return out;
+}
+
+}  // namespace apsp::harness

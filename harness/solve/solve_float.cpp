@@ -1,0 +1,47 @@
+#include "harness/solve/solve_float.hpp"
+
+#include <fmt/format.h>
+
+#include "core/cuda_check.hpp"
+#include "core/parallel.hpp"
+#include "core/reference.hpp"
+#include "harness/tune/policy.hpp"
+
+namespace apsp::harness {
+
+namespace {
+
+// The registered variant that solves doubles (Variant::run_float64); nullptr when none does.
+const Variant* float64_variant() {
+  for (const Variant& v : registry())
+    if (v.run_float64) return &v;
+  return nullptr;
+}
+
+}  // namespace
+
+std::string solve_float64(double* d, int n, const FloatSolve& how) {
+  const Variant* v = how.device && !how.predecessors ? float64_variant() : nullptr;
+  if (v && has_device()) {
+    return config_name(
+        v->name, solve_host_matrix_on_device(d, n, *v, v->run_float64, "in float64", how.log));
+  }
+  if (how.log)
+    how.log(fmt::format("solving in float64 on the CPU in SciPy's order ({} threads)",
+                        how.threads > 0 ? how.threads : hardware_threads()));
+  floyd_warshall_scipy_order(d, n, how.predecessors, how.threads);
+  return "cpu";
+}
+
+std::vector<int> negative_diagonal(const double* d, int n) {
+  std::vector<int> out;
+  for (int i = 0; i < n; ++i)
+    if (d[static_cast<size_t>(i) * n + i] < 0) out.push_back(i);
+  return out;
+}
+
+bool float64_exact_for_integers(int n, double max_abs_weight) {
+  return n <= 1 || 2.0 * (n - 1) * max_abs_weight < 9007199254740992.0;  // 2^53
+}
+
+}  // namespace apsp::harness

@@ -1,0 +1,106 @@
+#include "harness/solve/solve_input.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+#include "core/parallel.hpp"
+#include "core/precision.hpp"
+
+namespace apsp::harness {
+
+namespace {
+
+// Rows a thread takes at a time in the scans of a host matrix.
+constexpr int kRowsPerTask = 64;
+
+int row_tasks(int n) { return (n + kRowsPerTask - 1) / kRowsPerTask; }
+
+// f(i, row) for every row of the host matrix, over all cores.
+template <class Fn>
+void each_row(const int32_t* a, int n, size_t stride, Fn&& f) {
+  parallel_for(row_tasks(n), 0, [&](int task) {
+    const int end = std::min(n, (task + 1) * kRowsPerTask);
+    for (int i = task * kRowsPerTask; i < end; ++i) f(i, a + static_cast<size_t>(i) * stride);
+  });
+}
+
+}  // namespace
+
+SolveInput::SolveInput(EdgeList graph)
+    : n_(graph.num_vertices),
+      max_weight_(max_edge_weight(graph)),
+      edges_(std::make_shared<EdgeList>(std::move(graph))),
+      listed_(true) {}
+
+SolveInput SolveInput::host_matrix(const int32_t* a, int n, size_t stride, int64_t max_weight) {
+  SolveInput in;
+  in.kind_ = Kind::kHostMatrix;
+  in.n_ = n;
+  in.matrix_ = a;
+  in.stride_ = stride;
+  in.max_weight_ = max_weight;
+  in.edges_->num_vertices = n;
+  return in;
+}
+
+SolveInput SolveInput::device_matrix(const int32_t* a, int n, size_t stride, int64_t max_weight) {
+  SolveInput in = host_matrix(a, n, stride, max_weight);
+  in.kind_ = Kind::kDeviceMatrix;
+  return in;
+}
+
+const EdgeList& SolveInput::edges() const {
+  if (listed_) return *edges_;
+  if (kind_ == Kind::kDeviceMatrix)
+    throw std::runtime_error(
+        "a matrix in device memory is solved there alone: the certificate, next hops and "
+        "predecessors, which read edges, need it on the host");
+  // Row by row into lists of their own, then joined in row order: the same list on every run.
+  std::vector<std::vector<Edge>> rows(n_);
+  each_row(matrix_, n_, stride_, [&](int i, const int32_t* row) {
+    for (int j = 0; j < n_; ++j)
+      if (j != i && row[j] < kInf) rows[i].push_back({i, j, row[j]});
+  });
+  size_t total = 0;
+  for (const auto& r : rows) total += r.size();
+  edges_->edges.reserve(total);
+  for (auto& r : rows) edges_->edges.insert(edges_->edges.end(), r.begin(), r.end());
+  listed_ = true;
+  return *edges_;
+}
+
+size_t SolveInput::edge_count() const {
+  if (kind_ == Kind::kDeviceMatrix) return 0;
+  return edges().edges.size();
+}
+
+uint64_t SolveInput::device_build_bytes() const {
+  if (kind_ != Kind::kEdges) return 0;
+  return std::max<uint64_t>(edges_->edges.size(), 1) * sizeof(Edge);
+}
+
+DistMatrix SolveInput::host_adjacency() const {
+  if (kind_ == Kind::kEdges) return DistMatrix::from_edges(*edges_);
+  if (kind_ == Kind::kDeviceMatrix)
+    throw std::runtime_error("a matrix in device memory is not solved on the host");
+  DistMatrix d(n_);
+  each_row(matrix_, n_, stride_,
+           [&](int i, const int32_t* row) { std::copy_n(row, n_, d.row(i)); });
+  return d;
+}
+
+DistMatrix64 SolveInput::host_adjacency64() const {
+  if (kind_ == Kind::kEdges) return DistMatrix64::from_edges(*edges_);
+  if (kind_ == Kind::kDeviceMatrix)
+    throw std::runtime_error(
+        "the distances pass int32's 1073741823, and the 64-bit path solves on the host's copy, "
+        "which a matrix in device memory does not have: solve a host array for them");
+  DistMatrix64 d(n_);
+  each_row(matrix_, n_, stride_, [&](int i, const int32_t* row) {
+    std::transform(row, row + n_, d.row(i), [](int32_t x) { return x >= kInf ? kInf64 : x; });
+  });
+  return d;
+}
+
+}  // namespace apsp::harness
