@@ -65,11 +65,12 @@ std::optional<uint64_t> cgroup_left_of_self() {
 
 std::optional<uint64_t> meminfo_available() {
   std::ifstream in("/proc/meminfo");
-  for (std::string key; in >> key;) {
+  // Line by line: some lines have no unit (HugePages_Total:  0), so tokens do not pair up.
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream fields(line);
+    std::string key;
     uint64_t kb = 0;
-    std::string unit;
-    in >> kb >> unit;
-    if (key == "MemAvailable:") return kb * 1024;
+    if (fields >> key >> kb && key == "MemAvailable:") return kb * 1024;
   }
   return std::nullopt;
 }

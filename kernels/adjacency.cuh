@@ -46,10 +46,10 @@ static __global__ void from_dense(const int* __restrict__ in, long long stride, 
     int v = kInf;
     if (i == j) {
       v = 0;
+    } else if (x != 0 && x < kInf && (x > 0 || unweighted)) {  // unweighted: any edge weighs 1
+      v = unweighted ? 1 : x;
     } else if (x < 0) {
       atomicMin(first_negative, static_cast<unsigned long long>(e));
-    } else if (x != 0 && x < kInf) {
-      v = unweighted ? 1 : x;
     }
     d[e] = v;
     if (v < kInf) most = max(most, v);

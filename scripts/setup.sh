@@ -55,6 +55,13 @@ if ! python3 -c 'import networkx' 2>/dev/null; then
   python3 -m pip install --quiet networkx || DEBIAN_FRONTEND=noninteractive ${sudo:-} apt-get install -y -qq python3-networkx >/dev/null
 fi
 
+# The Python package's build (nanobind, scikit-build-core) and its tests (pytest), for the same
+# python3: configured below, the release build makes the module too (python/).
+if ! python3 -c 'import nanobind, scikit_build_core, pytest' 2>/dev/null; then
+  echo "setup: installing nanobind, scikit-build-core and pytest for $(command -v python3)"
+  python3 -m pip install --quiet nanobind scikit-build-core pytest
+fi
+
 cmake --preset release
 cmake --build --preset release
 echo "setup: built build/release; run the tests with: ctest --preset release"

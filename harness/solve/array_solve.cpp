@@ -108,6 +108,7 @@ bool masked(const DenseArray& a, int i, int j) {
 struct Scan {
   Weight most = Weight::kNone;
   int64_t max_weight = 0;  // of the int32 entries
+  size_t edges = 0;        // entries below kInf off the diagonal
   void take(Weight w) { most = std::max(most, w); }
 };
 
@@ -132,7 +133,10 @@ Scan dense_to_int32(const DenseArray& a, bool unweighted, int32_t* out, int thre
         if (w == Weight::kInt32) v = static_cast<int32_t>(x);
       }
       o[j] = v;
-      if (v < kInf && j != i && v > s.max_weight) s.max_weight = v;
+      if (v < kInf && j != i) {
+        ++s.edges;
+        s.max_weight = std::max<int64_t>(s.max_weight, v);
+      }
     }
     rows[i] = s;
   });
@@ -140,6 +144,7 @@ Scan dense_to_int32(const DenseArray& a, bool unweighted, int32_t* out, int thre
   for (const Scan& s : rows) {
     all.take(s.most);
     all.max_weight = std::max(all.max_weight, s.max_weight);
+    all.edges += s.edges;
   }
   return all;
 }
@@ -269,6 +274,7 @@ ArraySolveResult solve_integers(SolveInput in, const ArraySolveRequest& r, void*
   req.graph = std::make_shared<const SolveInput>(std::move(in));
   req.variant = r.device == "cpu" ? "cpu" : r.variant;
   req.predecessors = r.predecessors;
+  req.allow_64_bits = r.out != Element::kInt32;  // int32 asked for: past it is an error at once
   req.threads = r.threads;
   req.warm_up = false;  // nothing to overlap it with: the input is in memory already
   req.log = r.log;
@@ -311,7 +317,9 @@ ArraySolveResult solve_dense(const DenseArray& a, const ArraySolveRequest& r, vo
                              int32_t* pred) {
   check_request(r);
   const int n = a.n;
+  if (n == 0) return {};
   const auto t0 = Clock::now();
+  check_host_matrices(n, 1, "the adjacency matrix");
   auto matrix = std::make_unique_for_overwrite<int32_t[]>(static_cast<size_t>(n) * n);
   Scan scan;
   with_element(a.type, [&](auto zero) {
@@ -339,7 +347,7 @@ ArraySolveResult solve_dense(const DenseArray& a, const ArraySolveRequest& r, vo
     in = SolveInput(std::move(g));
   } else {
     if (!r.directed) symmetric_min(matrix.get(), n, r.threads);
-    in = SolveInput::host_matrix(matrix.get(), n, n, scan.max_weight);
+    in = SolveInput::host_matrix(matrix.get(), n, n, scan.max_weight, scan.edges);
   }
   const double read_ms = ms_since(t0);
   ArraySolveResult out = solve_integers(std::move(in), r, dist, pred);
@@ -382,7 +390,9 @@ EdgeList sparse_to_edges(const SparseArray& a, bool unweighted) {
   g.edges.reserve(a.count);
   const T* v = static_cast<const T*>(a.values);
   for (size_t e = 0; e < a.count; ++e) {
-    if (classify_sparse(v[e]) == Weight::kNone) continue;
+    // Self loops are left out: the Solver ignores them, and sparse_most did not look at them.
+    if (index_at<I>(a.row, e) == index_at<I>(a.col, e) || classify_sparse(v[e]) == Weight::kNone)
+      continue;
     g.edges.push_back({static_cast<int32_t>(index_at<I>(a.row, e)),
                        static_cast<int32_t>(index_at<I>(a.col, e)),
                        unweighted ? 1 : static_cast<int32_t>(v[e])});
@@ -419,6 +429,7 @@ void sparse_to_float64(const SparseArray& a, bool unweighted, bool directed, dou
 ArraySolveResult solve_sparse(const SparseArray& a, const ArraySolveRequest& r, void* dist,
                               int32_t* pred) {
   check_request(r);
+  if (a.n == 0) return {};
   const auto t0 = Clock::now();
   ArraySolveResult out;
   bool floats = false;

@@ -75,6 +75,7 @@ ArraySolveResult solve_device_array(const int32_t* in, int n, int64_t stride, in
   req.graph = std::make_shared<const SolveInput>(
       SolveInput::device_matrix(d.d.get(), n, static_cast<size_t>(n), d.max_weight));
   req.variant = r.variant;
+  req.allow_64_bits = false;  // the result goes back into int32 device memory
   req.threads = r.threads;
   req.warm_up = false;
   req.log = r.log;

@@ -23,7 +23,7 @@ void SolveInput::build_on_device(int32_t* d, int pitch, cudaStream_t stream) con
     APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
     return;
   }
-  const EdgeList& g = *edges_;
+  const EdgeList& g = edges_->list;
   const DeviceBuffer<int3> edges = to_device<int3>(g.edges);  // landed when it returns
   kernels::adjacency::fill<<<kBlocks, kThreads, 0, stream>>>(d, g.num_vertices, pitch, kPadding);
   APSP_CUDA_CHECK_LAUNCH();
@@ -68,7 +68,8 @@ DeviceSolve::Times DeviceSolve::run() {
   e1.record(stream_.get());
   // The pinned bands for the output while the GPU solves: pinning takes tens of milliseconds,
   // and done beside the build it held up the build's own calls (106 to 142 ms at V = 10000).
-  bands_ = std::make_unique<Bands>(static_cast<size_t>(band_rows_) * n_);
+  // A result that stays on the device (a device array's) pins none.
+  if (!in_.on_device()) bands_ = std::make_unique<Bands>(static_cast<size_t>(band_rows_) * n_);
   t.solve_ms = elapsed_ms(e0, e1);
   stream_.synchronize();
   return t;
@@ -113,6 +114,7 @@ int32_t DeviceSolve::at(int i, int j) {
 }
 
 const int32_t* DeviceSolve::band(int first, int count) {
+  if (!bands_) bands_ = std::make_unique<Bands>(static_cast<size_t>(band_rows_) * n_);
   Bands& b = *bands_;
   const auto copy = [&](int slot, int from, int rows) {
     const size_t row = static_cast<size_t>(n_) * sizeof(int32_t);

@@ -24,7 +24,8 @@ namespace apsp::harness {
 class DeviceSolve {
  public:
   // Allocates the matrix in (v, c)'s layout for the input's V; the output is copied down in
-  // bands of about `band_bytes` (two such pinned buffers on the host).
+  // bands of about `band_bytes` (two such pinned buffers on the host, made during the solve, or
+  // by the first band() when the input was on the device).
   static constexpr size_t kBandBytes = size_t{64} << 20;
   DeviceSolve(const SolveInput& in, const Variant& v, const Config& c,
               size_t band_bytes = kBandBytes);

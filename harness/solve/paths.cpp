@@ -14,15 +14,22 @@
 
 namespace apsp::harness {
 
-OutEdges OutEdges::of(const EdgeList& graph) {
+namespace {
+OutEdges out_edges(const EdgeList& graph, GroupBy by) {
   OutEdges g;
   g.n = graph.num_vertices;
-  g.all = group_edges(graph, GroupBy::kSource, [](const Edge& e) { return e.src != e.dst; });
-  g.zero = group_edges(graph, GroupBy::kSource,
-                       [](const Edge& e) { return e.src != e.dst && e.w == 0; });
+  g.all = group_edges(graph, by, [](const Edge& e) { return e.src != e.dst; });
+  g.zero = group_edges(graph, by, [](const Edge& e) { return e.src != e.dst && e.w == 0; });
   for (int v = 0; v < g.n; ++v)
     if (g.zero.start[v + 1] > g.zero.start[v]) g.zero_sources.push_back(v);
   return g;
+}
+}  // namespace
+
+OutEdges OutEdges::of(const EdgeList& graph) { return out_edges(graph, GroupBy::kSource); }
+
+OutEdges OutEdges::of_reversed(const EdgeList& graph) {
+  return out_edges(graph, GroupBy::kDestination);
 }
 
 namespace {
@@ -131,12 +138,6 @@ void next_hops_host(MatrixView d, const OutEdges& g, int32_t* next, int threads)
   }
 }
 
-EdgeList reversed(const EdgeList& g) {
-  EdgeList r{g.num_vertices, g.edges};
-  for (Edge& e : r.edges) std::swap(e.src, e.dst);
-  return r;
-}
-
 // out[j][i] = in[i][j], n x n, in 64 x 64 blocks (each read and written a cache line at a time).
 void transpose_host(const int32_t* in, int32_t* out, int n, int threads) {
   constexpr int kBlock = 64;
@@ -154,7 +155,7 @@ void predecessors_host(MatrixView d, const EdgeList& g, int32_t* pred, int threa
   const size_t cells = static_cast<size_t>(n) * n;
   std::unique_ptr<int32_t[]> scratch = std::make_unique_for_overwrite<int32_t[]>(cells);
   transpose_host(d.data, scratch.get(), n, threads);  // the reversed graph's distances
-  next_hops_host({n, scratch.get()}, OutEdges::of(reversed(g)), pred, threads);
+  next_hops_host({n, scratch.get()}, OutEdges::of_reversed(g), pred, threads);
   std::copy_n(pred, cells, scratch.get());
   transpose_host(scratch.get(), pred, n, threads);
 }

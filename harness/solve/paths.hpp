@@ -40,6 +40,8 @@ struct OutEdges {
   EdgeGroups all, zero;
   std::vector<int32_t> zero_sources;
   static OutEdges of(const EdgeList& graph);
+  // The same of the reversed graph: g's edges grouped by destination (no reversed copy).
+  static OutEdges of_reversed(const EdgeList& graph);
   size_t bytes() const { return all.bytes() + zero.bytes() + zero_sources.size() * 4; }
 };
 
@@ -54,9 +56,6 @@ std::string open_entry_fault(int i, int j, int32_t dij);
 // done. The edges are uploaded for the call: next_hops_device_bytes more device memory.
 void next_hops_device(const int32_t* d, int32_t* next, const OutEdges& g, cudaStream_t stream);
 uint64_t next_hops_device_bytes(const OutEdges& g);
-
-// g with every edge turned around.
-EdgeList reversed(const EdgeList& g);
 
 // The predecessor matrix, as scipy.sparse.csgraph's return_predecessors gives it: pred[i][j] is
 // the vertex before j on a shortest path from i to j; kNoHop where j is unreachable from i, or

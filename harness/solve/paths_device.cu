@@ -40,7 +40,7 @@ void predecessors_device(const int32_t* d, const EdgeList& g, int32_t* pred) {
   const dim3 threads(k::kTransposeTile, k::kTransposeRows);
   k::transpose<<<tiles, threads, 0, stream.get()>>>(d, flipped.get(), n);
   APSP_CUDA_CHECK_LAUNCH();
-  next_hops_device(flipped.get(), next.get(), OutEdges::of(reversed(g)), stream.get());
+  next_hops_device(flipped.get(), next.get(), OutEdges::of_reversed(g), stream.get());
   k::transpose<<<tiles, threads, 0, stream.get()>>>(next.get(), flipped.get(), n);
   APSP_CUDA_CHECK_LAUNCH();
   APSP_CUDA_CHECK(cudaMemcpyAsync(pred, flipped.get(), cells * sizeof(int32_t),

@@ -35,6 +35,9 @@ struct SolveRequest {
   std::optional<std::string> distances_to, next_hops_to;
   // The predecessor matrix, for Solver::each_predecessor_band (harness/solve/paths.hpp).
   bool predecessors = false;
+  // False: distances past int32 are refused (std::range_error, one line) rather than solved
+  // again in 64 bits, for a caller that can only take int32 (a device array's result).
+  bool allow_64_bits = true;
   const MatrixFormat* format = &text_matrix_format();
   // Only these rows of the distances go to distances_to, in this order: "0,5,17" or "@FILE"
   // (harness/solve/summary.hpp: parse_sources); "": every row.

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 
 #include "core/dist_matrix.hpp"
 
@@ -22,8 +23,10 @@ class SolveInput {
   explicit SolveInput(EdgeList graph);
   // An n x n adjacency matrix held by the caller while the solve runs, rows `stride` entries
   // apart: kInf where there is no edge, 0 on the diagonal, every entry in [0, kInf]. `max_weight`
-  // is its largest entry below kInf off the diagonal (what max_edge_weight is for edges).
-  static SolveInput host_matrix(const int32_t* a, int n, size_t stride, int64_t max_weight);
+  // is its largest entry below kInf off the diagonal (what max_edge_weight is for edges), `edges`
+  // how many such entries it has (0 when not counted).
+  static SolveInput host_matrix(const int32_t* a, int n, size_t stride, int64_t max_weight,
+                                size_t edges);
   static SolveInput device_matrix(const int32_t* a, int n, size_t stride, int64_t max_weight);
 
   int n() const { return n_; }
@@ -32,9 +35,8 @@ class SolveInput {
   // The edges: the graph's, or the matrix's entries below kInf off the diagonal, listed on the
   // first call. A device matrix's stay on the device: std::runtime_error.
   const EdgeList& edges() const;
-  // How many edges: the graph's, or the matrix's entries below kInf off the diagonal (counted on
-  // the host; a device matrix's are not, 0).
-  size_t edge_count() const;
+  // How many edges: the graph's, or the matrix's count given (0 when it was not counted).
+  size_t edge_count() const { return edge_count_; }
 
   // Device memory the build needs beside the matrix (the edges' upload; 0 for a matrix).
   uint64_t device_build_bytes() const;
@@ -52,11 +54,14 @@ class SolveInput {
   int n_ = 0;
   int64_t max_weight_ = 0;
   const int32_t* matrix_ = nullptr;
-  size_t stride_ = 0;
-  // The graph's edges, or those listed from a host matrix on first use (shared: the input is
-  // copied into the solve's state).
-  std::shared_ptr<EdgeList> edges_ = std::make_shared<EdgeList>();
-  mutable bool listed_ = false;
+  size_t stride_ = 0, edge_count_ = 0;
+  // The graph's edges, or those listed from a host matrix on first use; shared by the copies of
+  // this input (the Solver's state holds one), so listed once for all of them.
+  struct Edges {
+    EdgeList list;
+    std::once_flag listed;
+  };
+  std::shared_ptr<Edges> edges_ = std::make_shared<Edges>();
 };
 
 }  // namespace apsp::harness

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <future>
 #include <new>
+#include <stdexcept>
 
 #include "core/atomic_file.hpp"
 #include "core/console.hpp"
@@ -243,7 +244,7 @@ void verify(Solver::State& s) {
 void find_predecessors(Solver::State& s) {
   const auto t0 = Clock::now();
   const int n = s.graph.n();
-  s.predecessors = std::make_unique<int32_t[]>(static_cast<size_t>(n) * n);
+  s.predecessors = std::make_unique_for_overwrite<int32_t[]>(static_cast<size_t>(n) * n);
   if (s.solved) {
     predecessors_device(s.solved->compact(), s.graph.edges(), s.predecessors.get());
   } else {
@@ -342,6 +343,8 @@ std::string prove_exact(Solver::State& s) {
 // The solve, proven exact; a 16-bit result the proof does not cover is solved again in int32,
 // an int32 one in 64 bits.
 void solve_proven(Solver::State& s) {
+  if (s.wide_only && !s.r.allow_64_bits)
+    throw std::range_error("the weights pass int32's 1073741823, and int32 was asked for");
   if (s.wide_only) return solve_and_prove_wide(s);
   solve(s);
   std::string fault = prove_exact(s);
@@ -356,6 +359,9 @@ void solve_proven(Solver::State& s) {
     fault = prove_exact(s);
   }
   if (fault.empty()) return;
+  if (!s.r.allow_64_bits)
+    throw std::range_error(fmt::format(
+        "the distances pass int32's {} (unreachable), and int32 was asked for ({})", kInf, fault));
   s.say(fmt::format("the int32 result is not proven exact ({}): solving again in 64 bits", fault));
   check_wide_request(s);
   solve_and_prove_wide(s);
@@ -439,8 +445,11 @@ void Solver::read() {
     if (s.hops.wanted()) s.hops.edges = OutEdges::of(s.graph.edges());
     if (s.device && !s.wide_only)
       s.chosen = choose_device_solve(s, s.choice, s.max_weight);
-    else if (s.hops.wanted() || s.r.predecessors)
+    else if (s.hops.wanted())
       check_host_matrices(n, 2, "the distances and the next hops");
+    // The result's matrix, and on the host two more the rule works in (harness/solve/paths.cpp).
+    if (s.r.predecessors)
+      check_host_matrices(n, s.device && !s.wide_only ? 1 : 3, "the predecessors");
   } catch (const SolveError&) {
     throw;
   } catch (const std::bad_alloc& e) {
@@ -479,6 +488,8 @@ void Solver::solve_and_write() {
       write_output(s, *s.r.next_hops_to, MatrixSource::of(hops), "the next hops");
       s.t.add("write next hops", ms_since(t0));
     }
+  } catch (const std::range_error&) {
+    throw;  // int32 asked for, and the distances need more (SolveRequest::allow_64_bits)
   } catch (const std::exception& e) {
     throw SolveError(SolveFault::kFailed, (to_stdout ? "standard output: " : "") + failure_text(e));
   }

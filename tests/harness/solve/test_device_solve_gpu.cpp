@@ -44,7 +44,8 @@ TEST(DeviceBuild, EqualsTheHostsAdjacencyInEveryLayoutFromEveryInput) {
     const std::vector<int32_t> host = strided(want, n + 3);
     const DeviceBuffer<int32_t> device = to_device<int32_t>(host);
     const int64_t w = max_edge_weight(g);
-    const SolveInput inputs[] = {SolveInput(g), SolveInput::host_matrix(host.data(), n, n + 3, w),
+    const SolveInput inputs[] = {SolveInput(g),
+                                 SolveInput::host_matrix(host.data(), n, n + 3, w, g.edges.size()),
                                  SolveInput::device_matrix(device.get(), n, n + 3, w)};
     for (int pitch : {n, n + 1, (n + 127) / 128 * 128})
       for (const SolveInput& in : inputs) {

@@ -1,0 +1,345 @@
+// apsp_lab._core: the Python module's bindings (nanobind), thin over the harness: the solves of
+// harness/solve/array_solve.hpp on NumPy arrays, SciPy's sparse entries and DLPack device arrays;
+// the variants' declarations; the bench's pipeline (bench.cpp). The conventions and every check
+// a user sees first live in apsp_lab/ (Python); what reaches here is already validated there.
+// No CUDA call is made at import: the first one is a solve or a query that needs the device.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+#include <sys/mman.h>
+
+#include <cstdlib>
+#include <new>
+#include <stdexcept>
+
+#include "core/device_buffer.hpp"
+#include "core/device_info.hpp"
+#include "harness/solve/array_solve.hpp"
+#include "python/src/bench.hpp"
+#include "variants/variant.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace apsp::python {
+namespace {
+
+using harness::ArraySolveRequest;
+using harness::ArraySolveResult;
+using harness::Element;
+
+// Any 2-D array on the host (C or Fortran order, any dtype; checked here).
+using HostMatrix = nb::ndarray<nb::ro, nb::ndim<2>, nb::device::cpu>;
+using HostVector = nb::ndarray<nb::ro, nb::ndim<1>, nb::device::cpu>;
+using DeviceMatrix = nb::ndarray<nb::ndim<2>, nb::device::cuda>;
+
+Element element_of(nb::dlpack::dtype t) {
+  using Code = nb::dlpack::dtype_code;
+  const auto code = static_cast<Code>(t.code);
+  if (t.lanes != 1) throw std::invalid_argument("vector element types are not read");
+  if (code == Code::Bool) return Element::kBool;
+  if (code == Code::Int) {
+    switch (t.bits) {
+      case 8:
+        return Element::kInt8;
+      case 16:
+        return Element::kInt16;
+      case 32:
+        return Element::kInt32;
+      case 64:
+        return Element::kInt64;
+    }
+  }
+  if (code == Code::UInt) {
+    switch (t.bits) {
+      case 8:
+        return Element::kUInt8;
+      case 16:
+        return Element::kUInt16;
+      case 32:
+        return Element::kUInt32;
+      case 64:
+        return Element::kUInt64;
+    }
+  }
+  if (code == Code::Float && t.bits == 32) return Element::kFloat32;
+  if (code == Code::Float && t.bits == 64) return Element::kFloat64;
+  throw nb::type_error("the graph's dtype must be bool, an integer, float32 or float64");
+}
+
+Element out_element(const std::string& dtype) {
+  if (dtype == "float64") return Element::kFloat64;
+  if (dtype == "int32") return Element::kInt32;
+  if (dtype == "int64") return Element::kInt64;
+  throw std::invalid_argument("dtype must be float64, int32 or int64, not " + dtype);
+}
+
+size_t element_bytes(Element e) { return e == Element::kFloat64 || e == Element::kInt64 ? 8 : 4; }
+
+// Host memory for an n x n result that the returned array owns: in 2 MB pages where the kernel
+// gives them (fewer page faults when the result is first written, by many threads at once).
+void* allocate_result(size_t bytes) {
+  constexpr size_t kHuge = size_t{2} << 20;
+  const size_t rounded = (std::max<size_t>(bytes, 1) + kHuge - 1) / kHuge * kHuge;
+  void* p = std::aligned_alloc(kHuge, rounded);
+  if (!p) throw std::bad_alloc();
+  madvise(p, rounded, MADV_HUGEPAGE);  // advice only: where refused, plain pages
+  return p;
+}
+
+nb::object host_array(void* data, Element e, int n) {
+  nb::capsule owner(data, [](void* p) noexcept { std::free(p); });
+  const size_t shape[2] = {static_cast<size_t>(n), static_cast<size_t>(n)};
+  const nb::dlpack::dtype dt = e == Element::kFloat64 ? nb::dtype<double>()
+                               : e == Element::kInt64 ? nb::dtype<int64_t>()
+                                                      : nb::dtype<int32_t>();
+  return nb::ndarray<nb::numpy>(data, 2, shape, owner, nullptr, dt).cast();
+}
+
+nb::dict info_of(const ArraySolveResult& r, const std::vector<std::string>& log) {
+  nb::dict info;
+  info["precision"] = r.precision;
+  info["solved_with"] = r.solved_with;
+  info["negative_cycle"] = r.negative_cycle;
+  nb::list steps;
+  for (const auto& [name, ms] : r.timing.steps) steps.append(nb::make_tuple(name, ms));
+  info["timing_ms"] = steps;
+  info["log"] = log;
+  return info;
+}
+
+ArraySolveRequest request_of(bool directed, bool unweighted, bool predecessors,
+                             const std::string& device, const std::string& variant,
+                             const std::string& dtype, int threads, std::vector<std::string>& log) {
+  ArraySolveRequest r;
+  r.directed = directed;
+  r.unweighted = unweighted;
+  r.predecessors = predecessors;
+  r.device = device;
+  r.variant = variant;
+  r.out = out_element(dtype);
+  r.threads = threads;
+  r.log = [&log](const std::string& line) { log.push_back(line); };
+  return r;
+}
+
+// The result arrays: `out` when the caller gives one (overwrite), else new ones.
+struct Outputs {
+  void* dist = nullptr;
+  int32_t* pred = nullptr;
+  bool own_dist = true;
+  ~Outputs() {
+    if (own_dist) std::free(dist);
+    std::free(pred);
+  }
+};
+
+// The arrays (dist None when it was the caller's) and the solve's info.
+nb::tuple finish(Outputs& o, Element e, int n, const ArraySolveResult& r,
+                 const std::vector<std::string>& log) {
+  nb::object dist = o.own_dist ? host_array(o.dist, e, n) : nb::none();
+  o.own_dist = false;
+  nb::object pred = nb::none();
+  if (o.pred) {
+    pred = host_array(o.pred, Element::kInt32, n);
+    o.pred = nullptr;
+  }
+  return nb::make_tuple(dist, pred, info_of(r, log));
+}
+
+nb::tuple solve_dense(
+    HostMatrix a, std::optional<HostMatrix> mask,
+    std::optional<nb::ndarray<double, nb::ndim<2>, nb::c_contig, nb::device::cpu>> out,
+    bool directed, bool unweighted, bool predecessors, const std::string& device,
+    const std::string& variant, const std::string& dtype, int threads) {
+  if (a.shape(0) != a.shape(1)) throw std::invalid_argument("graph should be a square array");
+  const int n = static_cast<int>(a.shape(0));
+  harness::DenseArray in{a.data(), element_of(a.dtype()), n, a.stride(0), a.stride(1)};
+  if (mask) {
+    if (mask->shape(0) != a.shape(0) || mask->shape(1) != a.shape(1) ||
+        element_of(mask->dtype()) != Element::kBool)
+      throw std::invalid_argument("the mask must be a bool array of the graph's shape");
+    in.mask = static_cast<const uint8_t*>(mask->data());
+    in.mask_row_stride = mask->stride(0);
+    in.mask_col_stride = mask->stride(1);
+  }
+  std::vector<std::string> log;
+  const ArraySolveRequest r =
+      request_of(directed, unweighted, predecessors, device, variant, dtype, threads, log);
+  const size_t cells = static_cast<size_t>(n) * n;
+  Outputs o;
+  if (out) {
+    if (r.out != Element::kFloat64 || out->shape(0) != a.shape(0) || out->shape(1) != a.shape(1))
+      throw std::invalid_argument("out must be a float64 C-ordered array of the graph's shape");
+    o.dist = out->data();
+    o.own_dist = false;
+  } else {
+    o.dist = allocate_result(cells * element_bytes(r.out));
+  }
+  if (predecessors) o.pred = static_cast<int32_t*>(allocate_result(cells * 4));
+  ArraySolveResult result;
+  {
+    nb::gil_scoped_release unlocked;
+    result = harness::solve_dense(in, r, o.dist, o.pred);
+  }
+  return finish(o, r.out, n, result, log);
+}
+
+nb::tuple solve_sparse(int n, HostVector row, HostVector col, HostVector values, bool directed,
+                       bool unweighted, bool predecessors, const std::string& device,
+                       const std::string& variant, const std::string& dtype, int threads) {
+  const size_t count = row.shape(0);
+  if (col.shape(0) != count || values.shape(0) != count)
+    throw std::invalid_argument("rows, columns and values of different lengths");
+  const Element ri = element_of(row.dtype()), ci = element_of(col.dtype());
+  const bool contiguous =
+      count <= 1 || (row.stride(0) == 1 && col.stride(0) == 1 && values.stride(0) == 1);
+  if (ri != ci || (ri != Element::kInt32 && ri != Element::kInt64) || !contiguous)
+    throw std::invalid_argument("indices must be contiguous int32 or int64 arrays of one type");
+  harness::SparseArray in{n,
+                          count,
+                          row.data(),
+                          col.data(),
+                          ri == Element::kInt64,
+                          values.data(),
+                          element_of(values.dtype())};
+  std::vector<std::string> log;
+  const ArraySolveRequest r =
+      request_of(directed, unweighted, predecessors, device, variant, dtype, threads, log);
+  const size_t cells = static_cast<size_t>(n) * n;
+  Outputs o;
+  o.dist = allocate_result(cells * element_bytes(r.out));
+  if (predecessors) o.pred = static_cast<int32_t*>(allocate_result(cells * 4));
+  ArraySolveResult result;
+  {
+    nb::gil_scoped_release unlocked;
+    result = harness::solve_sparse(in, r, o.dist, o.pred);
+  }
+  return finish(o, r.out, n, result, log);
+}
+
+cudaStream_t stream_of(uintptr_t handle) {
+  // DLPack's stream numbers: 1 the legacy default stream, 2 the per-thread one.
+  if (handle == 1) return cudaStreamLegacy;
+  if (handle == 2) return cudaStreamPerThread;
+  return reinterpret_cast<cudaStream_t>(handle);
+}
+
+void check_device_matrix(const DeviceMatrix& m, const char* what) {
+  if (m.dtype() != nb::dtype<int32_t>())
+    throw nb::type_error((std::string(what) + ": a device array must be int32").c_str());
+  if (m.shape(0) != m.shape(1))
+    throw std::invalid_argument(std::string(what) + ": graph should be a square array");
+  if (m.stride(1) != 1 || m.stride(0) < static_cast<int64_t>(m.shape(1)))
+    throw std::invalid_argument(std::string(what) + ": a device array must be row-major (C order)");
+}
+
+// A device array solved into `out` (the same array: in place), on the device `a` is on.
+nb::dict solve_device(DeviceMatrix a, std::optional<DeviceMatrix> given, uintptr_t stream,
+                      bool directed, bool unweighted, const std::string& variant, int threads) {
+  check_device_matrix(a, "csgraph");
+  const DeviceMatrix out = given ? *given : a;
+  check_device_matrix(out, "out");
+  if (out.shape(0) != a.shape(0) || out.device_id() != a.device_id())
+    throw std::invalid_argument("out must have the graph's shape, on its device");
+  std::vector<std::string> log;
+  ArraySolveRequest r =
+      request_of(directed, unweighted, false, "cuda", variant, "int32", threads, log);
+  ArraySolveResult result;
+  {
+    nb::gil_scoped_release unlocked;
+    const DeviceGuard on(static_cast<int>(a.device_id()));  // the caller's device afterwards
+    result = harness::solve_device_array(
+        static_cast<const int32_t*>(a.data()), static_cast<int>(a.shape(0)), a.stride(0),
+        static_cast<int32_t*>(out.data()), out.stride(0), stream_of(stream), r);
+  }
+  return info_of(result, log);
+}
+
+// A new n x n int32 array on CUDA device `device`, owned by the returned array (cudaFree).
+nb::object device_empty(int n, int device) {
+  const DeviceGuard on(device);
+  void* p = nullptr;
+  const size_t bytes = std::max<size_t>(static_cast<size_t>(n) * n * sizeof(int32_t), 4);
+  if (cudaMalloc(&p, bytes) != cudaSuccess) {
+    (void)cudaGetLastError();
+    throw std::bad_alloc();
+  }
+  nb::capsule owner(p, [](void* q) noexcept { cudaFree(q); });
+  const size_t shape[2] = {static_cast<size_t>(n), static_cast<size_t>(n)};
+  // array_api: an object with __dlpack__ (any framework's from_dlpack takes it), not a capsule.
+  return nb::ndarray<nb::array_api, int32_t, nb::ndim<2>, nb::device::cuda>(
+             p, 2, shape, owner, nullptr, nb::dtype<int32_t>(), nb::device::cuda::value, device)
+      .cast();
+}
+
+nb::list variants() {
+  nb::list out;
+  for (const Variant& v : registry()) {
+    nb::dict d;
+    d["name"] = v.name;
+    d["summary"] = v.summary;
+    d["precision"] = v.precision;
+    d["target"] = v.target == Target::kDevice ? "device"
+                  : v.target == Target::kHost ? "host"
+                                              : "isolated";
+    nb::dict space, defaults;
+    for (const Param& p : v.space) space[p.name.c_str()] = p.values;
+    for (const auto& [k, x] : v.defaults) defaults[k.c_str()] = x;
+    d["space"] = space;
+    d["defaults"] = defaults;
+    d["default_config"] = config_name(v.name, v.defaults);
+    d["multi_gpu"] = v.multi_gpu != nullptr;
+    out.append(d);
+  }
+  return out;
+}
+
+nb::object device_info() {
+  if (!has_device()) return nb::none();
+  const DeviceInfo d = query_device();
+  nb::dict info;
+  info["name"] = d.name;
+  info["cc"] = d.cc();
+  info["sms"] = d.sms;
+  info["memory_bytes"] = d.memory_bytes;
+  info["driver"] = d.driver;
+  info["runtime"] = d.runtime;
+  info["count"] = device_count();
+  return info;
+}
+
+}  // namespace
+}  // namespace apsp::python
+
+NB_MODULE(_core, m) {
+  using namespace apsp::python;
+  m.doc() = "apsp_lab's compiled core (use the apsp_lab package, not this module)";
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const apsp::harness::SolveError& e) {
+      if (e.fault == apsp::harness::SolveFault::kRefused)
+        PyErr_SetString(PyExc_ValueError, e.what());
+      else
+        PyErr_SetString(PyExc_RuntimeError, e.what());
+    } catch (const std::range_error& e) {
+      PyErr_SetString(PyExc_OverflowError, e.what());
+    }
+  });
+  m.def("solve_dense", &solve_dense, "a"_a, "mask"_a.none(), "out"_a.none(), "directed"_a,
+        "unweighted"_a, "predecessors"_a, "device"_a, "variant"_a, "dtype"_a, "threads"_a);
+  m.def("solve_sparse", &solve_sparse, "n"_a, "row"_a, "col"_a, "values"_a, "directed"_a,
+        "unweighted"_a, "predecessors"_a, "device"_a, "variant"_a, "dtype"_a, "threads"_a);
+  m.def("solve_device", &solve_device, "a"_a, "out"_a.none(), "stream"_a, "directed"_a,
+        "unweighted"_a, "variant"_a, "threads"_a);
+  m.def("device_empty", &device_empty, "n"_a, "device"_a);
+  m.def("variants", &variants);
+  m.def("device_info", &device_info);
+  m.def("device_count", [] { return apsp::device_count(); });
+  m.def("bench", &apsp::python::bench_json, "options_json"_a);
+  m.def("check_results", &apsp::python::check_results_json, "text"_a, "source"_a);
+}
