@@ -42,4 +42,12 @@ void parallel_for(int count, int threads, const std::function<void(int)>& fn) {
   if (error) std::rethrow_exception(error);
 }
 
+void parallel_for_chunks(int count, int chunk, int threads, const std::function<void(int)>& fn) {
+  if (count <= 0) return;
+  chunk = std::max(chunk, 1);
+  parallel_for((count + chunk - 1) / chunk, threads, [&](int task) {
+    for (int i = task * chunk; i < std::min(count, (task + 1) * chunk); ++i) fn(i);
+  });
+}
+
 }  // namespace apsp

@@ -12,4 +12,7 @@ int hardware_threads();
 // are done. The first exception thrown by any fn is rethrown here.
 void parallel_for(int count, int threads, const std::function<void(int)>& fn);
 
+// The same with `chunk` consecutive i a task (rows of a matrix: fewer, larger tasks).
+void parallel_for_chunks(int count, int chunk, int threads, const std::function<void(int)>& fn);
+
 }  // namespace apsp

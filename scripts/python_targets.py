@@ -118,21 +118,6 @@ def part_device(n):
         line(f"  {name} result equal to the host array's", str(np.array_equal(got, host)))
 
 
-NX_OWN = """
-import sys, time, numpy as np, networkx as nx
-n, m, seed = 5000, 50000, 1
-rng = np.random.default_rng(seed)
-G = nx.DiGraph()
-G.add_nodes_from(range(n))
-for u, v, w in zip(rng.integers(0, n, m), rng.integers(0, n, m), rng.integers(1, 100, m)):
-    G.add_edge(int(u), int(v), weight=int(w))
-t = time.perf_counter()
-d = nx.floyd_warshall_numpy(G, backend="networkx")
-print(time.perf_counter() - t, flush=True)
-np.save(sys.argv[1], d)
-"""
-
-
 def nx_graph():
     import networkx as nx
 
@@ -145,11 +130,22 @@ def nx_graph():
     return G
 
 
+def nx_own(own_file):
+    """NetworkX's own floyd_warshall_numpy of nx_graph(): its time on stdout, the matrix saved."""
+    import networkx as nx
+
+    G = nx_graph()
+    t = time.perf_counter()
+    d = nx.floyd_warshall_numpy(G, backend="networkx")
+    print(time.perf_counter() - t, flush=True)
+    np.save(own_file, d)
+
+
 def start_nx_own(out_dir):
-    """NetworkX's own solve of the same graph, in a child process beside the other parts."""
+    """nx_own in a child process, beside the other parts."""
     own_file = os.path.join(out_dir, "nx_own.npy")
-    child = subprocess.Popen([sys.executable, "-c", NX_OWN, own_file], stdout=subprocess.PIPE,
-                             text=True)
+    child = subprocess.Popen([sys.executable, __file__, "--nx-own", own_file],
+                             stdout=subprocess.PIPE, text=True)
     return child, time.perf_counter(), own_file
 
 
@@ -186,7 +182,10 @@ def main():
     p.add_argument("--parts", default="import,dense,device,networkx")
     p.add_argument("--nx-seconds", type=float, default=300)
     p.add_argument("--out", default=os.environ.get("OUT", "."))
+    p.add_argument("--nx-own", help=argparse.SUPPRESS)  # the child of start_nx_own
     a = p.parse_args()
+    if a.nx_own:
+        return nx_own(a.nx_own)
     parts = a.parts.split(",")
     import apsp_lab
 

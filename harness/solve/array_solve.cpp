@@ -24,12 +24,10 @@ namespace {
 constexpr double kPlusInf = std::numeric_limits<double>::infinity();
 constexpr int kRowsPerTask = 16;  // rows a thread takes at a time in the passes over a matrix
 
-// f(i) for every row, over r's threads, in tasks of kRowsPerTask rows.
+// f(i) for every row, over `threads` threads, in tasks of kRowsPerTask rows.
 template <class Fn>
 void each_row(int n, int threads, Fn&& f) {
-  parallel_for((n + kRowsPerTask - 1) / kRowsPerTask, threads, [&](int task) {
-    for (int i = task * kRowsPerTask; i < std::min(n, (task + 1) * kRowsPerTask); ++i) f(i);
-  });
+  parallel_for_chunks(n, kRowsPerTask, threads, f);
 }
 
 // f(T{}) with T the element type.

@@ -11,18 +11,10 @@ namespace apsp::harness {
 
 namespace {
 
-// Rows a thread takes at a time in the scans of a host matrix.
-constexpr int kRowsPerTask = 64;
-
-int row_tasks(int n) { return (n + kRowsPerTask - 1) / kRowsPerTask; }
-
-// f(i, row) for every row of the host matrix, over all cores.
+// f(i, row) for every row of the host matrix, 64 rows a task, over all cores.
 template <class Fn>
 void each_row(const int32_t* a, int n, size_t stride, Fn&& f) {
-  parallel_for(row_tasks(n), 0, [&](int task) {
-    const int end = std::min(n, (task + 1) * kRowsPerTask);
-    for (int i = task * kRowsPerTask; i < end; ++i) f(i, a + static_cast<size_t>(i) * stride);
-  });
+  parallel_for_chunks(n, 64, 0, [&](int i) { f(i, a + static_cast<size_t>(i) * stride); });
 }
 
 }  // namespace
