@@ -40,8 +40,4 @@ std::vector<int> negative_diagonal(const double* d, int n) {
   return out;
 }
 
-bool float64_exact_for_integers(int n, double max_abs_weight) {
-  return n <= 1 || 2.0 * (n - 1) * max_abs_weight < 9007199254740992.0;  // 2^53
-}
-
 }  // namespace apsp::harness

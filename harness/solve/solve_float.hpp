@@ -30,7 +30,4 @@ std::string solve_float64(double* d, int n, const FloatSolve& how);
 // NegativeCycleError names them).
 std::vector<int> negative_diagonal(const double* d, int n);
 
-// Whether 2 (n - 1) * max_abs_weight < 2^53: an integer-weighted solve in doubles is then exact.
-bool float64_exact_for_integers(int n, double max_abs_weight);
-
 }  // namespace apsp::harness
