@@ -19,8 +19,8 @@ std::vector<int32_t> NextHops::column_of(int n, int t) const {
   return c;
 }
 
-void check_host_matrices(int n, int count, const std::string& what) {
-  const uint64_t need = count * matrix_bytes(n);
+void check_host_matrices(int n, int count, const std::string& what, uint64_t extra_bytes) {
+  const uint64_t need = count * matrix_bytes(n) + extra_bytes;
   const MemoryLimit left = available_memory();
   if (need > left.bytes)
     throw std::runtime_error(

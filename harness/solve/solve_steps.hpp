@@ -77,9 +77,9 @@ struct NextHops {
 void next_hops_on_device(const int32_t* d, cudaStream_t stream, NextHops& hops, SolveTiming& t);
 void next_hops_on_host(MatrixView d, NextHops& hops, int threads, SolveTiming& t);
 
-// Host memory for `count` more n x n matrices, checked before they are allocated; throws
-// std::runtime_error (one line) when it is not there.
-void check_host_matrices(int n, int count, const std::string& what);
+// Host memory for `count` more n x n matrices and extra_bytes beside, checked before they are
+// allocated; throws std::runtime_error (one line) when it is not there.
+void check_host_matrices(int n, int count, const std::string& what, uint64_t extra_bytes = 0);
 
 // The CPU reference solve, with a progress line and the estimate line once it runs long; in
 // int32 or in 64 bits.

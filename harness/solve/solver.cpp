@@ -447,9 +447,12 @@ void Solver::read() {
       s.chosen = choose_device_solve(s, s.choice, s.max_weight);
     else if (s.hops.wanted())
       check_host_matrices(n, 2, "the distances and the next hops");
-    // The result's matrix, and on the host two more the rule works in (harness/solve/paths.cpp).
+    // The result's matrix, and on the host two more the rule works in (harness/solve/paths.cpp);
+    // the edges, listed from a matrix input (two copies at the peak of the listing), grouped by
+    // destination (a vertex and a weight each).
     if (s.r.predecessors)
-      check_host_matrices(n, s.device && !s.wide_only ? 1 : 3, "the predecessors");
+      check_host_matrices(n, s.device && !s.wide_only ? 1 : 3, "the predecessors and their edges",
+                          s.graph.edge_count() * (2 * sizeof(Edge) + 2 * sizeof(int32_t)));
   } catch (const SolveError&) {
     throw;
   } catch (const std::bad_alloc& e) {
