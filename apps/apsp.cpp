@@ -275,7 +275,7 @@ int solve(Options& o) {
   if (o.path && !print_out([&] { return solver->path_line() + "\n"; })) return kExitFailed;
   if (o.summary && o.summary_json != "-" && !print_out([&] { return solver->summary_lines(); }))
     return kExitFailed;
-  if (o.timing)
+  if (o.timing && solver->speaks())
     print_timing(*solver, std::chrono::duration<double, std::milli>(Clock::now() - start).count());
   return 0;
 }

@@ -70,6 +70,13 @@ void add_run_options(CLI::App& app, Options& o) {
   app.add_flag("--list", o.list,
                "list variants, their parameter spaces, defaults and constraints, and exit");
   app.add_flag("--dry-run", o.dry_run, "print the plan and validate it; needs no GPU");
+  app.add_option("--model-link-gbs", o.plan.model_link_gbs,
+                 "the multi-GPU model's link in GB/s (e.g. 50 for a 400 Gb/s NIC per GPU); "
+                 "default: the NVLink figure")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--model-latency-us", o.plan.model_latency_us,
+                 "the multi-GPU model's fixed cost of one broadcast, in microseconds")
+      ->check(CLI::NonNegativeNumber);
 }
 
 // How each run is sampled, and on which graph.

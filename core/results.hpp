@@ -19,8 +19,8 @@ inline constexpr const char* kResultsSchema = "apsp-bench/1";
 // The most a timed run's share of the measured ceiling may be: the ceiling is a measured rate,
 // so a run can top it only by the noise of two measurements.
 inline constexpr double kMaxPctOfCeiling = 105.0;
-// The most GPUs one run may name (--gpus): more than any host holds.
-inline constexpr int kMaxGpus = 64;
+// The most GPUs one run may name (--gpus, a launcher's world): a cluster's, past any one host.
+inline constexpr int kMaxGpus = 1024;
 // What a reader takes as a value some run could have; beyond it the file is refused, so that no
 // table shows a 300-digit cell. A time (a sample, a median, a phase): json_read::kMaxTimeMs. A
 // rate (updates/s, a ceiling): at most 1e17, thousands of H200s' ceilings. A speedup: at most

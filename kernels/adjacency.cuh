@@ -7,25 +7,30 @@
 
 namespace apsp::kernels::adjacency {
 
-// kInf in the n x n corner, 0 on its diagonal, `padding` outside it; rows `pitch` apart. A
-// grid-stride loop over all pitch^2 entries.
-static __global__ void fill(int* __restrict__ d, int n, int pitch, int padding) {
-  const long long count = static_cast<long long>(pitch) * pitch;
+// Rows [first_row, first_row + rows) of the matrix in its layout, rows `pitch` apart from d (row
+// first_row at d): kInf in the n x n corner, 0 on its diagonal, `padding` outside it. The whole
+// matrix is first_row 0, rows pitch; a rank's block (harness/multigpu/row_partition.hpp) is its
+// rows. A grid-stride loop over the rows x pitch entries.
+static __global__ void fill(int* __restrict__ d, int n, int pitch, int first_row, int rows,
+                            int padding) {
+  const long long count = static_cast<long long>(rows) * pitch;
   for (long long e = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; e < count;
        e += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const int i = static_cast<int>(e / pitch), j = static_cast<int>(e % pitch);
+    const int i = first_row + static_cast<int>(e / pitch), j = static_cast<int>(e % pitch);
     d[e] = i < n && j < n ? (i == j ? 0 : kInf) : padding;
   }
 }
 
-// The smallest weight of each edge u -> v (duplicates: the minimum wins); self loops never beat
-// d[u][u] = 0. `edges` are (src, dst, w) triples.
-static __global__ void scatter(int* __restrict__ d, int pitch, const int3* __restrict__ edges,
-                               long long count) {
+// The smallest weight of each edge u -> v with u in [first_row, first_row + rows) (duplicates:
+// the minimum wins), into those rows as fill lays them out; self loops never beat d[u][u] = 0.
+// `edges` are (src, dst, w) triples: every rank reads the whole list and keeps its sources.
+static __global__ void scatter(int* __restrict__ d, int pitch, int first_row, int rows,
+                               const int3* __restrict__ edges, long long count) {
   for (long long e = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; e < count;
        e += static_cast<long long>(gridDim.x) * blockDim.x) {
     const int3 edge = edges[e];
-    if (edge.x != edge.y) atomicMin(d + at(edge.x, edge.y, pitch), edge.z);
+    const int i = edge.x - first_row;
+    if (edge.x != edge.y && i >= 0 && i < rows) atomicMin(d + at(i, edge.y, pitch), edge.z);
   }
 }
 

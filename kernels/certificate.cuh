@@ -1,6 +1,8 @@
 // The shortest-path certificate on the device (harness/verify/certificate.hpp has the rules and the
 // host version). Sources are checked in batches; a batch's "grounded" flags are one byte per
-// (source, vertex). d's rows are `pitch` apart (Variant::pitch). The first fault is kept as one 64-bit key, ((s * n + v) << 3) | fault,
+// (source, vertex). d's rows are `pitch` apart (Variant::pitch), and d holds the rows from global
+// row `row0` on (0 for a whole matrix; a rank's first row for its block): row s is at
+// d + (s - row0) x pitch, and faults name global rows. The first fault is kept as one 64-bit key, ((s * n + v) << 3) | fault,
 // so atomicMin keeps the lowest (s, v), as the host version reports it.
 #pragma once
 
@@ -22,11 +24,12 @@ __device__ __forceinline__ void report(unsigned long long* first, int s, int v, 
 // over v's in-edges u -> v. Reports the edge's fault (d[u][u] != 0, d[u][v] out of range, or
 // d[u][v] > w) and tells whether it is essential (w = d[u][v]). Reads d[u][v] down a column: a
 // sector per edge, once per check, against the row checks' n reads per edge.
-__device__ __forceinline__ bool essential_edge(const int* __restrict__ d, int n, int pitch, int u,
-                                               int v, int w, unsigned long long* first) {
+__device__ __forceinline__ bool essential_edge(const int* __restrict__ d, int n, int pitch,
+                                               int row0, int u, int v, int w,
+                                               unsigned long long* first) {
   if (u == v) return false;  // a self loop never shortens d[u][u] = 0
-  const int duv = d[at(u, v, pitch)];
-  if (d[at(u, u, pitch)] != 0) {
+  const int duv = d[at(u - row0, v, pitch)];
+  if (d[at(u - row0, u, pitch)] != 0) {
     report(first, u, u, n, kDiagonal);
   } else if (duv < 0 || duv > kInf) {
     report(first, u, v, n, kRange);
@@ -37,7 +40,7 @@ __device__ __forceinline__ bool essential_edge(const int* __restrict__ d, int n,
 }
 
 // Counts each column's essential in-edges into count[v] (a scan then gives the new starts).
-static __global__ void count_essential(const int* __restrict__ d, int n, int pitch,
+static __global__ void count_essential(const int* __restrict__ d, int n, int pitch, int row0,
                                        const long long* __restrict__ start,
                                        const int* __restrict__ from, const int* __restrict__ weight,
                                        long long* __restrict__ count, unsigned long long* first) {
@@ -47,14 +50,14 @@ static __global__ void count_essential(const int* __restrict__ d, int n, int pit
   if (v >= n) return;
   long long kept = 0;
   for (long long e = start[v] + lane; e < start[v + 1]; e += 32)
-    kept += essential_edge(d, n, pitch, from[e], v, weight[e], first);
+    kept += essential_edge(d, n, pitch, row0, from[e], v, weight[e], first);
   for (int offset = 16; offset > 0; offset /= 2)
     kept += __shfl_down_sync(0xffffffffu, kept, offset);
   if (lane == 0) count[v] = kept;
 }
 
 // Copies each column's essential in-edges, in order, to [kept_start[v], kept_start[v + 1]).
-static __global__ void gather_essential(const int* __restrict__ d, int n, int pitch,
+static __global__ void gather_essential(const int* __restrict__ d, int n, int pitch, int row0,
                                         const long long* __restrict__ start,
                                         const int* __restrict__ from,
                                         const int* __restrict__ weight,
@@ -68,7 +71,8 @@ static __global__ void gather_essential(const int* __restrict__ d, int n, int pi
   long long out = kept_start[v];
   for (long long base = start[v]; base < start[v + 1]; base += 32) {  // the whole warp, every step
     const long long e = base + lane;
-    const bool keep = e < start[v + 1] && essential_edge(d, n, pitch, from[e], v, weight[e], first);
+    const bool keep =
+        e < start[v + 1] && essential_edge(d, n, pitch, row0, from[e], v, weight[e], first);
     const unsigned mask = __ballot_sync(0xffffffffu, keep);
     if (keep) {
       const long long at_out = out + __popc(mask & ((1u << lane) - 1));
@@ -83,7 +87,7 @@ static __global__ void gather_essential(const int* __restrict__ d, int n, int pi
 // blockDim.y + threadIdx.y: the range and the diagonal, no in-edge relaxes d[s][v], and whether a
 // tight in-edge of positive weight grounds it. The blockDim.y warps of a block read the same
 // in-edges (once from memory, then L1), and consecutive blocks share their rows s (L2).
-static __global__ void check_edges(const int* __restrict__ d, int n, int pitch,
+static __global__ void check_edges(const int* __restrict__ d, int n, int pitch, int row0,
                                    const long long* __restrict__ start,
                                    const int* __restrict__ from, const int* __restrict__ weight,
                                    int s0, int rows, unsigned char* __restrict__ grounded,
@@ -91,7 +95,7 @@ static __global__ void check_edges(const int* __restrict__ d, int n, int pitch,
   const int v = blockIdx.x * blockDim.x + threadIdx.x, b = blockIdx.y * blockDim.y + threadIdx.y,
             s = s0 + b;
   if (v >= n || b >= rows) return;
-  const int* row = d + at(s, 0, pitch);
+  const int* row = d + at(s - row0, 0, pitch);
   const int dv = row[v];
   // a faulty entry grounds nothing (the flags are reused batch to batch)
   grounded[at(b, v, n)] = 0;
@@ -112,7 +116,7 @@ static __global__ void check_edges(const int* __restrict__ d, int n, int pitch,
 // a head of the same finite value. The host repeats it until nothing changes. A grid-stride loop
 // over the (edge, source) pairs: there can be more than a grid holds (1e8 zero-weight edges
 // times thousands of sources).
-static __global__ void ground_zero_edges(const int* __restrict__ d, int n, int pitch,
+static __global__ void ground_zero_edges(const int* __restrict__ d, int n, int pitch, int row0,
                                          const int2* __restrict__ zero, long long count, int s0,
                                          int batch, unsigned char* __restrict__ grounded,
                                          int* changed) {
@@ -121,7 +125,7 @@ static __global__ void ground_zero_edges(const int* __restrict__ d, int n, int p
        i += static_cast<long long>(gridDim.x) * blockDim.x) {
     const int b = static_cast<int>(i / count);
     const int2 e = zero[i % count];  // (src, dst)
-    const int* row = d + at(s0 + b, 0, pitch);
+    const int* row = d + at(s0 + b - row0, 0, pitch);
     unsigned char* g = grounded + at(b, 0, n);
     if (!g[e.y] && g[e.x] && row[e.x] == row[e.y] && row[e.y] < kInf) {
       g[e.y] = 1;
@@ -131,12 +135,12 @@ static __global__ void ground_zero_edges(const int* __restrict__ d, int n, int p
 }
 
 // Every finite entry of the batch must be grounded.
-static __global__ void check_grounded(const int* __restrict__ d, int n, int pitch, int s0,
+static __global__ void check_grounded(const int* __restrict__ d, int n, int pitch, int row0, int s0,
                                       const unsigned char* __restrict__ grounded,
                                       unsigned long long* first) {
   const int v = blockIdx.x * blockDim.x + threadIdx.x, s = s0 + blockIdx.y;
   if (v >= n) return;
-  if (d[at(s, v, pitch)] < kInf && !grounded[at(blockIdx.y, v, n)])
+  if (d[at(s - row0, v, pitch)] < kInf && !grounded[at(blockIdx.y, v, n)])
     report(first, s, v, n, kUngrounded);
 }
 

@@ -8,13 +8,13 @@ namespace apsp::kernels::max_finite {
 
 inline constexpr int kThreads = 256;
 
-// *most = max(*most, every d[i][j] < unreachable, i, j < n), d's rows `pitch` apart; *most starts
-// at 0 (the caller's). Grid-stride over rows (y) and columns (x); each block reduces to one atomic.
+// *most = max(*most, every d[i][j] < unreachable, i < rows, j < n), d's rows `pitch` apart (a
+// whole matrix: rows = n; a rank's block: its real rows); *most starts at 0 (the caller's). Grid-stride over rows (y) and columns (x); each block reduces to one atomic.
 template <typename T>
 __global__ void __launch_bounds__(kThreads)
-    reduce(const T* __restrict__ d, int n, int pitch, T unreachable, long long* most) {
+    reduce(const T* __restrict__ d, int rows, int n, int pitch, T unreachable, long long* most) {
   long long m = 0;
-  for (int i = blockIdx.y; i < n; i += gridDim.y) {
+  for (int i = blockIdx.y; i < rows; i += gridDim.y) {
     const T* row = d + at(i, 0, pitch);
     for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < n; j += gridDim.x * blockDim.x) {
       const T x = row[j];

@@ -4,9 +4,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include <exception>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/cuda_check.hpp"
@@ -64,15 +66,49 @@ DistributedSolver::DistributedSolver(Transport& transport, const Partition& p)
     throw std::invalid_argument("distributed solver: a partition over " + std::to_string(p_.ranks) +
                                 " ranks for a transport of " + std::to_string(t_.ranks()));
   const size_t panel = static_cast<size_t>(p_.tile) * p_.pitch;
-  for (int r = 0; r < p_.ranks; ++r)
-    ranks_.push_back(std::make_unique<Rank>(
-        t_.device(r), static_cast<size_t>(p_.padded_rows(r)) * p_.pitch, panel));
+  local_ = t_.local_ranks();
+  ranks_.resize(p_.ranks);  // null for the ranks of other processes
+  for (int r : local_)
+    ranks_[r] = std::make_unique<Rank>(t_.device(r),
+                                       static_cast<size_t>(p_.padded_rows(r)) * p_.pitch, panel);
 }
 
 DistributedSolver::~DistributedSolver() = default;
 
-int* DistributedSolver::block(int r) const { return ranks_.at(r)->block.get(); }
-cudaStream_t DistributedSolver::stream(int r) const { return ranks_.at(r)->main; }
+void on_local_ranks(const DistributedSolver& solver, const std::function<void(int rank)>& f) {
+  const Partition& p = solver.partition();
+  std::vector<int> busy;
+  for (int r : solver.local_ranks())
+    if (p.real_rows(r) > 0) busy.push_back(r);
+  std::vector<std::exception_ptr> failed(busy.size());
+  const auto one = [&](size_t i) {
+    try {
+      DeviceGuard guard(solver.transport().device(busy[i]));
+      f(busy[i]);
+    } catch (...) {
+      failed[i] = std::current_exception();
+    }
+  };
+  if (busy.size() == 1) {
+    one(0);
+  } else {
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < busy.size(); ++i) threads.emplace_back(one, i);
+    for (std::thread& t : threads) t.join();
+  }
+  for (const std::exception_ptr& e : failed)
+    if (e) std::rethrow_exception(e);
+}
+
+int* DistributedSolver::block(int r) const { return local(r).block.get(); }
+cudaStream_t DistributedSolver::stream(int r) const { return local(r).main; }
+
+DistributedSolver::Rank& DistributedSolver::local(int r) const {
+  if (r < 0 || r >= p_.ranks || !ranks_[r])
+    throw std::logic_error("distributed solver: rank " + std::to_string(r) +
+                           " is not in this process");
+  return *ranks_[r];
+}
 
 RowBlock DistributedSolver::row_block(int r) const {
   return {block(r), p_.pitch, p_.n, p_.first_tile(r), p_.tile_count(r), p_.tiles};
@@ -91,9 +127,11 @@ struct DistributedSolver::Loop {
     return R.block.get() + static_cast<size_t>(kt - p.first_tile(r)) * p.tile * p.pitch;
   }
 
-  // Phases 1 and 2 (row) of round kt on its owner, on its main or side stream.
+  // Phases 1 and 2 (row) of round kt on its owner, on its main or side stream; nothing where
+  // the owner is another process's.
   void prepare(int kt, bool on_side) const {
     const int o = s.p_.owner(kt), lt = kt - s.p_.first_tile(o);
+    if (!s.ranks_[o]) return;
     Rank& R = *s.ranks_[o];
     DeviceGuard guard(R.device);
     const cudaStream_t stream = on_side ? R.side : R.main;
@@ -107,7 +145,7 @@ struct DistributedSolver::Loop {
     const int P = s.p_.ranks;
     std::vector<void*> buffers(P);
     std::vector<cudaStream_t> streams(P);
-    for (int r = 0; r < P; ++r) {
+    for (int r : s.local_) {
       buffers[r] = panel_of(r, kt);
       streams[r] = on_side ? s.ranks_[r]->side : s.ranks_[r]->main;
     }
@@ -136,15 +174,14 @@ struct DistributedSolver::Loop {
   // Panel kt + 1 from `next` on the side streams, each receiver's after its round kt - 1 (event
   // freed); every main stream then waits for it (event ready).
   void send_ahead(int kt, int next) const {
-    const int P = s.p_.ranks;
-    for (int r = 0; r < P; ++r) {
+    for (int r : s.local_) {
       if (r == next) continue;
       Rank& R = *s.ranks_[r];
       DeviceGuard guard(R.device);
       APSP_CUDA_CHECK(cudaStreamWaitEvent(R.side, R.freed));
     }
     broadcast(kt + 1, true);
-    for (int r = 0; r < P; ++r) {
+    for (int r : s.local_) {
       Rank& R = *s.ranks_[r];
       DeviceGuard guard(R.device);
       APSP_CUDA_CHECK(cudaEventRecord(R.ready, R.side));
@@ -159,7 +196,7 @@ void DistributedSolver::solve(const DistributedConfig& c) {
                                 " of a partition at tile " + std::to_string(p_.tile));
   const Loop loop{*this, *c.kernels};
   std::set<int> devices;
-  for (const auto& rank : ranks_) devices.insert(rank->device);
+  for (int r : local_) devices.insert(ranks_[r]->device);
   for (int d : devices) {
     DeviceGuard guard(d);
     loop.k.prepare_device();
@@ -172,7 +209,7 @@ void DistributedSolver::solve(const DistributedConfig& c) {
     const int kt = round.kt;
     const bool ahead = kt + 1 < tiles && rounds[kt + 1].prepared_in == kt;
     const int next = ahead ? rounds[kt + 1].owner : -1;
-    for (int r = 0; r < p_.ranks; ++r) {
+    for (int r : local_) {
       Rank& R = *ranks_[r];
       DeviceGuard guard(R.device);
       if (round.prepared_in >= 0)

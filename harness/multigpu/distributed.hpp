@@ -26,6 +26,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -49,7 +50,7 @@ DistributedConfig distributed_config(const Variant& v, const Config& c);
 int distributed_tile(const Variant& v, const Config& c);
 
 // The row blocks and panels of one partition over a transport's ranks, and the solve. Allocates
-// exactly p.bytes_per_rank(r) on each rank's device (its row block and two panel buffers).
+// exactly p.bytes_per_rank(r) on each local rank's device (its row block and two panel buffers).
 class DistributedSolver {
  public:
   DistributedSolver(Transport& transport, const Partition& p);
@@ -59,6 +60,9 @@ class DistributedSolver {
 
   const Partition& partition() const { return p_; }
   Transport& transport() const { return t_; }
+  // The ranks this process holds (Transport::local_ranks): all, or under a launcher its own; the
+  // accessors below take only these (std::logic_error for another process's).
+  const std::vector<int>& local_ranks() const { return local_; }
   // Rank r's row block (p.padded_rows(r) rows, p.pitch apart; null for an idle rank) and its main
   // stream: load a block on it, read it back after solve().
   int* block(int r) const;
@@ -73,10 +77,17 @@ class DistributedSolver {
  private:
   struct Rank;
   struct Loop;
+  Rank& local(int r) const;
   Transport& t_;
   Partition p_;
-  std::vector<std::unique_ptr<Rank>> ranks_;
+  std::vector<int> local_;
+  std::vector<std::unique_ptr<Rank>> ranks_;  // per rank; null for another process's
 };
+
+// f(r) for every local rank r of `solver` that holds rows, each on a thread of its own with its
+// device current, so that the devices work at once; rethrows the first exception once all are
+// done.
+void on_local_ranks(const DistributedSolver& solver, const std::function<void(int rank)>& f);
 
 // A LocalExecutor (harness/measure/executor.hpp) that runs the configs of variants that declare
 // Variant::multi_gpu on the distributed engine over `t`'s ranks: the harness's Sampler
@@ -89,7 +100,8 @@ class DistributedSolver {
 //   clock():   times one solve across all ranks: every rank's stream waited for (the restore and
 //              flush untimed), rank 0's start event, every other rank's main stream waits for it,
 //              and the stop is recorded on rank 0 after every rank's main stream is done;
-//   output():  gathers the blocks into a host DistMatrix; certify(): certify_host on it;
+//   output():  gathers the blocks into a host DistMatrix; certify(): each rank its rows, on its
+//              device (rank_certificate.hpp);
 //   no one stream: a CUDA-graph measurement times plain solves, a phase measurement gives zeros;
 //   device_memory(): solve_bytes = the partition's max_bytes_per_rank(), peak_bytes = the most
 //              any rank holds (its block, panels, pristine copy and its device's L2 flush

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -11,6 +12,8 @@
 #include "core/device_buffer.hpp"
 #include "harness/measure/matrix_layout.hpp"
 #include "harness/multigpu/distributed.hpp"
+#include "harness/multigpu/launch.hpp"
+#include "harness/multigpu/rank_certificate.hpp"
 
 namespace apsp::harness {
 
@@ -171,9 +174,10 @@ class DistributedExecutor final : public LocalExecutor {
     return out;
   }
 
+  // Each rank certifies its own rows where they are (rank_certificate.hpp): no gather.
   std::string certify(const InEdges& g) override {
-    const DistMatrix out = output();
-    return certify_host(out.view(), g);
+    if (!solver_) throw std::logic_error("distributed executor: certify() before any sample()");
+    return certify_ranks(*solver_, g);
   }
 
   DeviceMemory device_memory() const override { return memory_; }
@@ -255,6 +259,12 @@ std::unique_ptr<Executor> make_distributed_executor(std::unique_ptr<Transport> t
 
 std::unique_ptr<Executor> make_multi_gpu_executor(int gpus, const std::string& transport,
                                                   int device) {
+  // The bench's clock and samples are one process's: under a launcher every process would time
+  // and stop on its own.
+  if (const std::optional<LaunchWorld> w = launch_world(); w && transport == kDefaultTransport)
+    throw std::invalid_argument(
+        "the bench's multi-GPU runs are one process driving its GPUs (--gpus N); under " +
+        w->launcher + " only apsp runs one process per GPU: start the bench once, outside it");
   return make_distributed_executor(make_transport(transport, gpus, device));
 }
 

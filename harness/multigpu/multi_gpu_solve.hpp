@@ -1,11 +1,17 @@
-// A solve over P ranks for a program that wants distances, not times (apsp): the input laid out
-// into the ranks' row blocks, one solve on the distributed engine (distributed.hpp), and the
-// distances read back a band of rows at a time, each band copied down from the ranks that own
-// its rows. No pristine copy, no L2 flush, no events: those are the bench's (the distributed
-// Executor).
+// A solve over P ranks for a program that wants distances, not times (apsp): each rank's row
+// block built on its device (from the graph's edges, so no V x V matrix on the host), one solve
+// on the distributed engine (distributed.hpp), the exactness proof's maximum and the certificate
+// found on the ranks (rank_certificate.hpp), and the distances read back a band of rows at a
+// time, each band copied down from the ranks that own its rows. No pristine copy, no L2 flush,
+// no events: those are the bench's (the distributed Executor).
+// Under a launcher (one process per GPU, transport.hpp: local_ranks) every process holds its own
+// rank and makes the same calls in the same order; process 0 receives the bands.
 #pragma once
 
+#include <cuda_runtime_api.h>
+
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -14,33 +20,54 @@
 #include "harness/multigpu/distributed.hpp"
 #include "harness/multigpu/row_partition.hpp"
 #include "harness/multigpu/transport.hpp"
+#include "harness/verify/certificate.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp::harness {
 
-// "" when the ranks of partition p fit the free memory of their devices (every rank on a device
-// counted there); otherwise one line with the bytes needed and free on the first device short.
+// "" when the local ranks of partition p fit the free memory of their devices (every rank on a
+// device counted there); otherwise one line with the bytes needed and free on the first device
+// short.
 std::string device_memory_problem(const Transport& t, const Partition& p);
+
+// Builds rows [first_row, first_row + rows) of the input matrix into a rank's block (`block`,
+// rows `pitch` apart, on the current device, the rank's), padding included
+// (harness/solve/solve_input.hpp: SolveInput::build_rows_on_device). Returns when done.
+using BuildRows =
+    std::function<void(int32_t* block, int pitch, int first_row, int rows, cudaStream_t stream)>;
 
 class MultiGpuSolve {
  public:
   // The band a solve copies down at most, in bytes (one pinned host buffer of that size).
   static constexpr size_t kBandBytes = size_t{64} << 20;
-  // `ranks` ranks of the transport registered as `transport` (make_transport: its devices, or
-  // `device` where the ranks share one) solving v's config c (std::invalid_argument when the
-  // engine cannot: distributed_problem) on `input`, which is laid out into the ranks' blocks here
-  // and not read again. std::runtime_error (one line) when a device's free memory is short.
+  // v's config c (std::invalid_argument when the engine cannot: distributed_problem) over the
+  // ranks of `transport` for a graph of n vertices; build() lays the input out.
+  // std::runtime_error (one line) when a device's free memory is short.
+  MultiGpuSolve(std::unique_ptr<Transport> transport, const Variant& v, const Config& c, int n,
+                size_t band_bytes = kBandBytes);
+  // The same over `ranks` ranks of the transport registered as `transport` (make_transport: its
+  // devices, or `device` where the ranks share one), built from `input` at once.
   MultiGpuSolve(const std::string& transport, int ranks, const Variant& v, const Config& c,
                 const DistMatrix& input, int device = 0, size_t band_bytes = kBandBytes);
   ~MultiGpuSolve();
+  // The transport of a solve done with, for the next (its buffers freed first).
+  static std::unique_ptr<Transport> release(std::unique_ptr<MultiGpuSolve> s);
   MultiGpuSolve(const MultiGpuSolve&) = delete;
   MultiGpuSolve& operator=(const MultiGpuSolve&) = delete;
 
+  // Every local rank's block built by `rows`, the ranks' devices at once; returns when all are.
+  void build(const BuildRows& rows);
   // One solve of what the blocks hold (the input, or its distances, which a solve leaves as they
-  // are); returns when every rank is done.
+  // are); returns when every local rank is done.
   void run();
+  // The result's largest entry below kInf over every rank (the exactness proof's number).
+  int64_t max_finite();
+  // The shortest-path certificate over every rank's rows (rank_certificate.hpp), g the graph's
+  // in-edges: "" or the lowest fault, described as one GPU describes it.
+  std::string certify(const InEdges& g);
   // Rows [first, first + count) in host memory, n entries each (count <= band_rows()), for
-  // write_matrix_bands (core/edge_list.hpp: RowBand). Valid until the next call.
+  // write_matrix_bands (core/edge_list.hpp: RowBand). Valid until the next call. Under a launcher
+  // every process calls it with the same rows; process 0 gets them, the others nullptr.
   const int32_t* band(int first, int count);
   int band_rows() const { return band_rows_; }
   // Rank r's rows on its device (transport().device(r)) once run() has returned: the
@@ -50,6 +77,7 @@ class MultiGpuSolve {
   int n() const { return solver_->partition().n; }
   const Partition& partition() const { return solver_->partition(); }
   const Transport& transport() const { return *transport_; }
+  Transport& transport() { return *transport_; }
 
  private:
   void synchronize();
@@ -58,6 +86,7 @@ class MultiGpuSolve {
   std::unique_ptr<DistributedSolver> solver_;
   int band_rows_ = 0;
   std::unique_ptr<PinnedBuffer<int32_t>> host_;
+  DeviceBuffer<int32_t> received_;  // process 0's: band rows that other processes send
 };
 
 }  // namespace apsp::harness

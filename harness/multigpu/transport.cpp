@@ -2,6 +2,7 @@
 #include "harness/multigpu/transport.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -54,6 +55,50 @@ std::unique_ptr<Transport> make_transport(const std::string& name, int ranks, in
 bool transport_shares_device(const std::string& name) {
   const TransportKind* k = find_transport(name);
   return k && k->shares_device;
+}
+
+std::vector<int> Transport::local_ranks() const {
+  std::vector<int> all(ranks());
+  for (int r = 0; r < ranks(); ++r) all[r] = r;
+  return all;
+}
+
+bool Transport::is_local(int rank) const {
+  const std::vector<int> mine = local_ranks();
+  return std::find(mine.begin(), mine.end(), rank) != mine.end();
+}
+
+void Transport::send(int, int, const void*, void*, size_t, cudaStream_t) {
+  throw std::logic_error(name() + " transport: every rank is in this process");
+}
+
+namespace {
+template <class T>
+std::vector<T> gathered(Transport& t, T mine) {
+  std::string bytes(sizeof mine, '\0');
+  std::memcpy(bytes.data(), &mine, sizeof mine);
+  std::vector<T> all;
+  for (const std::string& b : t.allgather(bytes)) {
+    if (b.size() != sizeof mine)
+      throw std::runtime_error(t.name() + ": a process sent a bad value");
+    T x;
+    std::memcpy(&x, b.data(), sizeof x);
+    all.push_back(x);
+  }
+  return all;
+}
+}  // namespace
+
+uint64_t min_across(Transport& t, uint64_t mine) {
+  if (t.processes() == 1) return mine;
+  const std::vector<uint64_t> all = gathered(t, mine);
+  return *std::min_element(all.begin(), all.end());
+}
+
+int64_t max_across(Transport& t, int64_t mine) {
+  if (t.processes() == 1) return mine;
+  const std::vector<int64_t> all = gathered(t, mine);
+  return *std::max_element(all.begin(), all.end());
 }
 
 void check_broadcast_arguments(const Transport& t, int root, const std::vector<void*>& buffers,

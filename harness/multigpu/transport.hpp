@@ -2,7 +2,8 @@
 // round, stream-ordered, between P ranks. Transports register themselves by name, each in its own
 // file (a new one is that file and its APSP_REGISTER_TRANSPORT line):
 //   nccl:           one process drives P GPUs, one communicator per rank (ncclCommInitAll), the
-//                   ranks' ncclBroadcast calls in one group. NVLink multicast (NVLS) stays off:
+//                   ranks' ncclBroadcast calls in one group; under a launcher (launch.hpp), one
+//                   process per GPU, each its rank (ncclCommInitRank). NVLink multicast (NVLS) stays off:
 //                   the factory sets NCCL_NVLS_ENABLE=0 before NCCL initialises, and nothing here
 //                   calls cuMulticastCreate (a program using multicast can put GPUs shared with
 //                   others out of service). transport_nccl.cpp.
@@ -35,9 +36,30 @@ class Transport {
   // after the call on streams[r] sees the data; what is enqueued after it on streams[root] runs
   // after every receiver has read buffers[root], so it may change them. Every rank's buffer and
   // stream is on device(rank). Throws one line on error.
+  // Under a launcher (one process per GPU) only this process's entries are read.
   virtual void broadcast(int root, const std::vector<void*>& buffers, size_t bytes,
                          const std::vector<cudaStream_t>& streams) = 0;
+
+  // The ranks this process drives, in order: every rank, or under a launcher its own. device(r)
+  // and every buffer and stream of the calls here are of these ranks only.
+  virtual std::vector<int> local_ranks() const;
+  bool is_local(int rank) const;
+  // This process among the run's (0 prints and writes), and how many there are.
+  virtual int process() const { return 0; }
+  virtual int processes() const { return 1; }
+  // Every process's `mine`, in process order, at every process: the host-side exchange of small
+  // things (a fault, a count, the certificate's essential edges). One process: {mine}.
+  virtual std::vector<std::string> allgather(const std::string& mine) { return {mine}; }
+  // `bytes` from src on rank `from` to dst on rank `to`, two ranks of different processes, on the
+  // stream of the local one (both call it). The ranks of one process read each other's memory
+  // directly instead; std::logic_error here.
+  virtual void send(int from, int to, const void* src, void* dst, size_t bytes,
+                    cudaStream_t stream);
 };
+
+// The lowest of every process's `mine` (their allgather); the largest for max_across.
+uint64_t min_across(Transport& t, uint64_t mine);
+int64_t max_across(Transport& t, int64_t mine);
 
 // A transport as registered: its name, what it is, and how to make one.
 struct TransportKind {
@@ -83,6 +105,11 @@ std::unique_ptr<Transport> make_single_device_transport(int ranks, int device);
 // process. Sets NCCL_NVLS_ENABLE=0 first. Throws std::runtime_error with one line when NCCL fails
 // or the build has no NCCL (nccl_available()).
 std::unique_ptr<Transport> make_nccl_transport(const std::vector<int>& devices);
+
+struct LaunchWorld;  // launch.hpp
+// This process's rank of the launched world w (one process per GPU, ncclCommInitRank), met
+// through w's rendezvous. The same errors as make_nccl_transport.
+std::unique_ptr<Transport> make_nccl_rank_transport(const LaunchWorld& w);
 
 // The implementations' check of broadcast()'s arguments: std::invalid_argument (one line) unless
 // root is a rank and there is one buffer and one stream per rank.

@@ -132,9 +132,15 @@ void describe_model(std::string& out, const Plan& p, const DeviceInfo& dev) {
   if (std::none_of(p.requests.begin(), p.requests.end(),
                    [](const Request& r) { return r.variant->multi_gpu; }))
     return;
-  const LinkModel link = h200_nvlink_model();
-  line(out, "model (docs/multi-gpu.md; H200 rate {:.2f} T updates/s, NVLink {:.0f} GB/s):",
-       link.rate_updates_per_s / 1e12, link.bytes_per_s / 1e9);
+  LinkModel link = h200_nvlink_model();
+  const bool assumed = p.model_link_gbs || p.model_latency_us;
+  if (p.model_link_gbs) link.bytes_per_s = *p.model_link_gbs * 1e9;
+  if (p.model_latency_us) link.round_latency_s = *p.model_latency_us * 1e-6;
+  line(out,
+       "model (docs/multi-gpu.md; H200 rate {:.2f} T updates/s, {} {:.0f} GB/s, {:.0f} us a "
+       "broadcast):",
+       link.rate_updates_per_s / 1e12, assumed ? "an assumed link of" : "NVLink",
+       link.bytes_per_s / 1e9, link.round_latency_s * 1e6);
   for (const Request& r : p.requests) {
     if (!r.variant->multi_gpu) continue;
     for (int n : p.sizes) {

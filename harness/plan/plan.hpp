@@ -59,6 +59,9 @@ struct Plan {
   // --transport: the registered transport the ranks of a multi-GPU run talk through
   // (harness/multigpu/transport.hpp; "single-device": every rank on one GPU).
   std::string transport = kDefaultTransport;
+  // The link the multi-GPU model assumes (--model-link-gbs, --model-latency-us: another
+  // network, hosts joined by NICs); unset: the NVLink figures (multi_gpu_model.hpp).
+  std::optional<double> model_link_gbs, model_latency_us;
   bool cuda_graph = false, phases = false;
   // Seconds spent measuring each min-plus ceiling (int32, 16-bit, and int64 where an int64
   // variant runs: pipeline.hpp, ceiling_precisions); 0: none.

@@ -98,7 +98,8 @@ NamedConfig choose(const Choice& c, const DeviceInfo& dev, int n, int64_t max_we
 }
 
 NamedConfig choose_for_gpus(const Choice& c, const DeviceInfo& dev, int n, int gpus,
-                            const std::string& transport, const Log& log) {
+                            const std::string& transport, uint64_t beside, int host_matrices,
+                            const Log& log) {
   // The engine computes in int32 (sm90's kernels): auto takes sm90 whatever the weights.
   const auto [chosen, why] = pick(c, dev, n, /*max_weight=*/kInf);
   const Variant& v = *chosen.variant;
@@ -108,12 +109,13 @@ NamedConfig choose_for_gpus(const Choice& c, const DeviceInfo& dev, int n, int g
     throw std::runtime_error(fmt::format("--gpus {}: {}", gpus, reason));
   const bool one_gpu = transport_shares_device(transport);
   const Partition part = partition_rows(n, distributed_tile(v, chosen.config), gpus);
-  const uint64_t need = part.max_bytes_per_rank() * (one_gpu ? gpus : 1);
+  const uint64_t need = (part.max_bytes_per_rank() + beside) * (one_gpu ? gpus : 1);
   if (const uint64_t free = device_free_bytes(); need > free)
     throw std::runtime_error(
         fmt::format("V = {} on {} GPUs needs {} of device memory {}, {} are free", n, gpus,
                     human_bytes(need), one_gpu ? "on the one GPU" : "per GPU", human_bytes(free)));
-  check_host_matrices(n, 3, "the input, the distributed engine's copy and the gathered distances");
+  if (host_matrices > 0)
+    check_host_matrices(n, host_matrices, "the gathered distances and what reads them");
   if (log)
     log(fmt::format("solving with {} on {} {}s ({})", config_name(v.name, chosen.config), gpus,
                     one_gpu ? "ranks on one " + dev.name : dev.name, why));

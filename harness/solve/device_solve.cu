@@ -4,9 +4,9 @@
 
 #include "core/cuda_check.hpp"
 #include "harness/measure/matrix_layout.hpp"
+#include "harness/measure/max_finite.hpp"
 #include "harness/solve/device_solve.hpp"
 #include "kernels/adjacency.cuh"
-#include "kernels/max_finite.cuh"
 
 namespace apsp::harness {
 
@@ -15,21 +15,25 @@ constexpr int kThreads = 256, kBlocks = 4096;  // grid-stride loops: enough bloc
 static_assert(sizeof(int3) == sizeof(Edge), "edges go to the device as (src, dst, w) triples");
 }  // namespace
 
-void SolveInput::build_on_device(int32_t* d, int pitch, cudaStream_t stream) const {
+void SolveInput::build_rows_on_device(int32_t* d, int pitch, int first_row, int rows,
+                                      cudaStream_t stream) const {
   if (kind_ != Kind::kEdges) {
-    put_rows(d, pitch, pitch, matrix_, n_, n_,
-             kind_ == Kind::kDeviceMatrix ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice,
+    const int real = std::clamp(n_ - first_row, 0, rows);
+    // cudaMemcpyDefault: a device matrix may sit on another GPU than this rank's (peer copy)
+    put_rows(d, pitch, rows, matrix_ + static_cast<size_t>(std::min(first_row, n_)) * stride_, n_,
+             real, kind_ == Kind::kDeviceMatrix ? cudaMemcpyDefault : cudaMemcpyHostToDevice,
              stream, stride_);
     APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
     return;
   }
   const EdgeList& g = edges_->list;
   const DeviceBuffer<int3> edges = to_device<int3>(g.edges);  // landed when it returns
-  kernels::adjacency::fill<<<kBlocks, kThreads, 0, stream>>>(d, g.num_vertices, pitch, kPadding);
+  kernels::adjacency::fill<<<kBlocks, kThreads, 0, stream>>>(d, g.num_vertices, pitch, first_row,
+                                                             rows, kPadding);
   APSP_CUDA_CHECK_LAUNCH();
   if (!g.edges.empty()) {
     kernels::adjacency::scatter<<<kBlocks, kThreads, 0, stream>>>(
-        d, pitch, edges.get(), static_cast<long long>(g.edges.size()));
+        d, pitch, first_row, rows, edges.get(), static_cast<long long>(g.edges.size()));
     APSP_CUDA_CHECK_LAUNCH();
   }
   APSP_CUDA_CHECK(cudaStreamSynchronize(stream));  // the edges' buffer is freed on return
@@ -81,18 +85,7 @@ std::string DeviceSolve::certify(const InEdges& g) {
 }
 
 int64_t DeviceSolve::max_finite() {
-  namespace k = kernels::max_finite;
-  DeviceBuffer<long long> most(1);
-  APSP_CUDA_CHECK(cudaMemsetAsync(most.get(), 0, sizeof(long long), stream_.get()));
-  const int across = std::min((n_ + k::kThreads - 1) / k::kThreads, 64);
-  const dim3 grid(std::max(across, 1), std::clamp(2048 / std::max(across, 1), 1, std::max(n_, 1)));
-  k::reduce<int32_t>
-      <<<grid, k::kThreads, 0, stream_.get()>>>(d_.get(), n_, pitch_, kInf, most.get());
-  APSP_CUDA_CHECK_LAUNCH();
-  long long m = 0;
-  APSP_CUDA_CHECK(cudaMemcpyAsync(&m, most.get(), sizeof m, cudaMemcpyDeviceToHost, stream_.get()));
-  stream_.synchronize();
-  return m;
+  return max_finite_rows(d_.get(), n_, n_, pitch_, stream_.get());
 }
 
 const int32_t* DeviceSolve::compact() {

@@ -42,7 +42,13 @@ class SolveInput {
   uint64_t device_build_bytes() const;
   // d (rows `pitch` apart, pitch x pitch ints, device memory) <- the adjacency matrix in that
   // layout, kPadding outside the n x n corner (harness/measure/matrix_layout.hpp); returns when done.
-  void build_on_device(int32_t* d, int pitch, cudaStream_t stream) const;
+  void build_on_device(int32_t* d, int pitch, cudaStream_t stream) const {
+    build_rows_on_device(d, pitch, 0, pitch, stream);
+  }
+  // Rows [first_row, first_row + rows) of that matrix into d (row first_row at d): a rank's row
+  // block (harness/multigpu/row_partition.hpp), built on its device from the whole edge list.
+  void build_rows_on_device(int32_t* d, int pitch, int first_row, int rows,
+                            cudaStream_t stream) const;
   // The adjacency matrix on the host, in int32 or in 64 bits (kInf -> kInf64); not of a device
   // matrix (std::runtime_error).
   DistMatrix host_adjacency() const;

@@ -2,29 +2,22 @@
 // drives the distributed engine.
 #include <fmt/format.h>
 
-#include "core/console.hpp"
 #include "harness/solve/solve_steps.hpp"
 
 namespace apsp::harness {
 
-// The matrix is built on the host and laid out into the ranks' row blocks; the host copy is
-// freed before the solve, and the distances stay on the devices.
 std::unique_ptr<MultiGpuSolve> solve_on_gpus(const SolveInput& graph, const NamedConfig& chosen,
-                                             int gpus, const std::string& transport,
-                                             SolveTiming& t) {
+                                             std::unique_ptr<Transport> transport, SolveTiming& t) {
   auto t0 = Clock::now();
-  std::optional<DistMatrix> input;
-  {
-    const Doing doing(fmt::format("building the {0} x {0} distance matrix", graph.n()),
-                      matrix_bytes(graph.n()));
-    input = graph.host_adjacency();
-  }
-  t.add("build matrix", ms_since(t0));
+  const int gpus = transport->ranks();
+  auto ranks = std::make_unique<MultiGpuSolve>(std::move(transport), *chosen.variant, chosen.config,
+                                               graph.n());
+  t.add(fmt::format("allocate {} ranks", gpus), ms_since(t0));
   t0 = Clock::now();
-  auto ranks =
-      std::make_unique<MultiGpuSolve>(transport, gpus, *chosen.variant, chosen.config, *input);
-  input.reset();
-  t.add(fmt::format("start {} ranks", gpus), ms_since(t0));
+  ranks->build([&graph](int32_t* block, int pitch, int first_row, int rows, cudaStream_t stream) {
+    graph.build_rows_on_device(block, pitch, first_row, rows, stream);
+  });
+  t.add("build matrix (GPUs)", ms_since(t0));
   t0 = Clock::now();
   ranks->run();
   t.add(fmt::format("solve ({} GPUs)", gpus), ms_since(t0));

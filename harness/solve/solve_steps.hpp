@@ -53,10 +53,13 @@ std::pair<NamedConfig, std::string> pick(const Choice& c, const DeviceInfo& dev,
 // memory. `beside`: device memory needed beside the solve's buffer at its peak, for its row pitch.
 NamedConfig choose(const Choice& c, const DeviceInfo& dev, int n, int64_t max_weight,
                    const std::function<uint64_t(int pitch)>& beside, const Log& log);
-// The config for a solve over `gpus` GPUs, checked against the engine and each GPU's memory;
-// throws std::runtime_error (one line).
+// The config for a solve over `gpus` GPUs, checked against the engine and each GPU's memory
+// (a rank's block and panels, and `beside` at its peak: the build's edges, the certificate) and
+// the host's (`host_matrices` n x n matrices: the gathered distances for the next hops and the
+// predecessors; 0: none); throws std::runtime_error (one line).
 NamedConfig choose_for_gpus(const Choice& c, const DeviceInfo& dev, int n, int gpus,
-                            const std::string& transport, const Log& log);
+                            const std::string& transport, uint64_t beside, int host_matrices,
+                            const Log& log);
 // Runs the solve picked for V once on a small matrix, while the input is parsed. Errors are
 // left to the solve.
 void warm_up(const Choice& c, int v);
@@ -103,12 +106,12 @@ using DeviceRun = std::function<void(T* d, int n, const Config&, cudaStream_t, P
 template <class T>
 Config solve_host_matrix_on_device(T* d, int n, const Variant& v, const DeviceRun<T>& run,
                                    const std::string& how, const Log& log);
-// The solve over several GPUs: the matrix built on the host, laid out into the ranks' row blocks
-// and solved by the distributed engine, where it stays to be read back in bands.
+// The solve over several GPUs on `transport`'s ranks (started while the input was read): each
+// rank's rows built on its device from the graph, solved by the distributed engine, and kept
+// there to be certified and read back in bands.
 std::unique_ptr<MultiGpuSolve> solve_on_gpus(const SolveInput& graph, const NamedConfig& chosen,
-                                             int gpus, const std::string& transport,
-                                             SolveTiming& t);
-// The whole result in host memory (the certificate and the next hops read it there).
+                                             std::unique_ptr<Transport> transport, SolveTiming& t);
+// The whole result in host memory (the next hops and the predecessors read it there).
 DistMatrix gather(MultiGpuSolve& ranks, SolveTiming& t);
 
 }  // namespace apsp::harness

@@ -16,6 +16,8 @@
 #include "core/parallel.hpp"
 #include "core/precision.hpp"
 #include "core/results.hpp"
+#include "harness/multigpu/launch.hpp"
+#include "harness/multigpu/rank_certificate.hpp"
 #include "harness/plan/plan.hpp"
 #include "harness/solve/device_solve.hpp"
 #include "harness/solve/solve_steps.hpp"
@@ -36,7 +38,8 @@ struct Solver::State {
   SolveInput graph;         // read from the file, or the request's
   size_t input_bytes = 0;
   std::shared_future<void> context;  // the CUDA context, made while the input is read
-  std::future<void> warmed;          // warm_up(), waited for before the timed solve
+  std::future<std::unique_ptr<Transport>> transport;  // --gpus: the ranks, started meanwhile
+  std::future<void> warmed;  // warm_up(), waited for before the timed solve
   NamedConfig chosen;
   std::unique_ptr<DeviceSolve> solved;   // the GPU's result, on the device
   std::unique_ptr<MultiGpuSolve> ranks;  // several GPUs' result, on their devices
@@ -49,9 +52,14 @@ struct Solver::State {
   std::vector<int> sources;                 // the rows of the distances to write (all when empty)
   std::string summary_lines;                // when asked for, once computed
   uint64_t out_bytes = 0;
+  // Under a launcher (harness/multigpu/launch.hpp): this process's part of the world; process 0
+  // alone says and writes, the others take part in every collective step.
+  std::optional<LaunchWorld> world;
+  int home_device = 0;  // this process's GPU: its local rank's, or 0
+  bool speaks() const { return !world || world->rank == 0; }
 
   void say(const std::string& line) const {
-    if (r.log) r.log(line);
+    if (r.log && speaks()) r.log(line);
   }
 };
 
@@ -131,7 +139,15 @@ void read_input(Solver::State& s) {
     return;
   }
   if (s.device)
-    s.context = std::async(std::launch::async, [] { APSP_CUDA_CHECK(cudaFree(nullptr)); }).share();
+    s.context = std::async(std::launch::async, [d = s.home_device] {
+                  APSP_CUDA_CHECK(cudaSetDevice(d));
+                  APSP_CUDA_CHECK(cudaFree(nullptr));
+                }).share();
+  if (s.device && s.r.gpus > 1)  // NCCL's start-up (communicators, its bootstrap) beside the parse
+    s.transport = std::async(std::launch::async, [&r = s.r, ctx = s.context] {
+      ctx.wait();
+      return make_transport(r.transport, r.gpus);
+    });
   auto t0 = Clock::now();
   const std::string& input = s.r.input;
   const std::string source = input == "-" ? "<stdin>" : input;
@@ -147,10 +163,12 @@ void read_input(Solver::State& s) {
   const GraphFormat& format = choose_graph_format(s.r.input_format, input, text, &why);
   const int v = &format == &edges_graph_format() ? peek_vertex_count(text) : 0;
   if (s.device && v > 0 && s.r.warm_up) {
-    s.warmed = std::async(std::launch::async, [ctx = s.context, &choice = s.choice, v] {
-      ctx.wait();
-      warm_up(choice, v);
-    });
+    s.warmed =
+        std::async(std::launch::async, [ctx = s.context, &choice = s.choice, v, d = s.home_device] {
+          ctx.wait();
+          APSP_CUDA_CHECK(cudaSetDevice(d));
+          warm_up(choice, v);
+        });
   }
   t0 = Clock::now();
   s.graph = SolveInput(
@@ -164,7 +182,14 @@ void read_input(Solver::State& s) {
 NamedConfig choose_device_solve(Solver::State& s, const Choice& choice, int64_t max_weight) {
   const int n = s.graph.n();
   const Log& log = s.r.log;
-  if (s.r.gpus > 1) return choose_for_gpus(choice, query_device(), n, s.r.gpus, s.r.transport, log);
+  if (s.r.gpus > 1) {
+    uint64_t beside = s.graph.device_build_bytes();
+    if (s.r.verify) beside = std::max(beside, rank_certificate_bytes(n, s.graph.edge_count()));
+    if (s.r.summary) beside = std::max(beside, reduction_device_bytes(n));
+    const int gathered = s.hops.wanted() || s.r.predecessors ? 3 : 0;
+    return choose_for_gpus(choice, query_device(), n, s.r.gpus, s.r.transport, beside, gathered,
+                           log);
+  }
   const auto beside = [&](int pitch) {
     uint64_t most = s.graph.device_build_bytes();
     if (s.r.verify) most = std::max(most, device_certificate_bytes(n, s.graph.edge_count()));
@@ -215,11 +240,23 @@ void solve_on_host(Solver::State& s) {
   if (s.hops.wanted()) next_hops_on_host(s.host->view(), s.hops, threads, s.t);
 }
 
+// The ranks of a multi-GPU solve: those started beside the parse, or a solve's before it.
+std::unique_ptr<Transport> started_transport(Solver::State& s) {
+  if (s.transport.valid()) {
+    const auto t0 = Clock::now();
+    std::unique_ptr<Transport> t = s.transport.get();
+    s.t.add(fmt::format("wait: start {} ranks", s.r.gpus), ms_since(t0));
+    return t;
+  }
+  if (s.ranks) return MultiGpuSolve::release(std::move(s.ranks));
+  return make_transport(s.r.transport, s.r.gpus);
+}
+
 void solve(Solver::State& s) {
   if (s.r.gpus > 1) {
-    s.ranks = solve_on_gpus(s.graph, s.chosen, s.r.gpus, s.r.transport, s.t);
-    // The certificate, the next hops and the predecessors run on the host, over the whole matrix.
-    if (s.r.verify || s.hops.wanted() || s.r.predecessors) s.host = gather(*s.ranks, s.t);
+    s.ranks = solve_on_gpus(s.graph, s.chosen, started_transport(s), s.t);
+    // The next hops and the predecessors run on the host, over the whole matrix.
+    if (s.hops.wanted() || s.r.predecessors) s.host = gather(*s.ranks, s.t);
     if (s.hops.wanted()) next_hops_on_host(s.host->view(), s.hops, s.r.threads, s.t);
   } else if (s.device) {
     solve_on_device(s);
@@ -233,7 +270,9 @@ void solve(Solver::State& s) {
 void verify(Solver::State& s) {
   const auto t0 = Clock::now();
   const InEdges in = InEdges::of(s.graph.edges());
-  const std::string fault = s.solved ? s.solved->certify(in) : certify_host(s.host->view(), in);
+  const std::string fault = s.solved  ? s.solved->certify(in)
+                            : s.ranks ? s.ranks->certify(in)
+                                      : certify_host(s.host->view(), in);
   s.t.add("verify", ms_since(t0));
   if (!fault.empty())
     throw std::runtime_error("the result fails the shortest-path certificate: " + fault);
@@ -307,16 +346,8 @@ void solve_and_prove_wide(Solver::State& s) {
 // read back from the ranks a band at a time.
 int64_t max_finite(Solver::State& s) {
   if (s.solved) return s.solved->max_finite();
-  if (s.host) return max_finite_entry(*s.host, s.r.threads);
-  const MatrixSource m = MatrixSource::of(s);
-  int64_t most = 0;
-  for (int first = 0; first < m.n; first += m.band_rows) {
-    const int count = std::min(m.band_rows, m.n - first);
-    const int32_t* rows = m.band(first, count);
-    for (size_t k = 0; k < static_cast<size_t>(count) * m.n; ++k)
-      if (rows[k] < kInf && rows[k] > most) most = rows[k];
-  }
-  return most;
+  if (s.ranks) return s.ranks->max_finite();
+  return max_finite_entry(*s.host, s.r.threads);
 }
 
 // The precision the result was computed in: the chosen variant's, or the CPU's int32.
@@ -394,6 +425,47 @@ SolvedWith summary_solved_with(const Solver::State& s) {
           s.r.gpus};
 }
 
+// Under a launcher with more than one process, the request becomes this process's part of a
+// solve over one GPU a process: --gpus is the world's size, the process's GPU its local rank's,
+// and only what the ranks do together is taken. Throws SolveError (one line).
+void join_launched_world(Solver::State& s) {
+  try {
+    s.world = launch_world();
+  } catch (const std::invalid_argument& e) {
+    throw SolveError(SolveFault::kRefused, e.what());
+  }
+  if (!s.world || !s.device || s.r.transport != kDefaultTransport || s.r.graph) {
+    s.world.reset();
+    return;
+  }
+  const LaunchWorld& w = *s.world;
+  if (s.r.gpus == 1) s.r.gpus = w.size;
+  if (s.r.gpus != w.size)
+    throw SolveError(SolveFault::kRefused,
+                     fmt::format("--gpus {} under {} with {} processes: one GPU a process, so "
+                                 "--gpus is {} (or left out)",
+                                 s.r.gpus, w.launcher, w.size, w.size));
+  const std::string why = fmt::format(
+      "under {} ({} processes) apsp solves, certifies (--verify) and writes the distances; "
+      "run it as one process with --gpus {} for",
+      w.launcher, w.size, w.size);
+  if (s.hops.wanted() || s.r.next_hops_to || s.r.path)
+    throw SolveError(SolveFault::kRefused, why + " --paths and --path");
+  if (s.r.predecessors || s.r.summary || !s.r.sources.empty() || !s.r.kernel.empty())
+    throw SolveError(SolveFault::kRefused, why + " predecessors, --summary, --sources, --kernel");
+  if (w.rank != 0) s.r.log = nullptr;  // every line of the run is process 0's
+  s.home_device = w.local_rank % std::max(device_count(), 1);
+  APSP_CUDA_CHECK(cudaSetDevice(s.home_device));
+}
+
+// Another process's share of writing the distances: every band read in the writer's order, so
+// that its ranks send their rows to process 0 (MultiGpuSolve::band).
+void send_bands(Solver::State& s) {
+  MultiGpuSolve& m = *s.ranks;
+  for (int first = 0; first < m.n(); first += m.band_rows())
+    m.band(first, std::min(m.band_rows(), m.n() - first));
+}
+
 }  // namespace
 
 Solver::Solver(SolveRequest request) : s_(std::make_unique<State>()) { s_->r = std::move(request); }
@@ -413,12 +485,13 @@ void Solver::check() {
     throw SolveError(SolveFault::kRefused, e.what());
   }
   s.device = s.r.variant != "cpu" && has_device();
+  join_launched_world(s);
   if (!s.device && s.r.variant != "cpu" && (s.r.variant != "auto" || s.r.gpus > 1))
     throw SolveError(
         SolveFault::kNoDevice,
         fmt::format("no CUDA device for {}; --variant cpu (or auto) solves on the CPU",
                     s.r.gpus > 1 ? fmt::format("--gpus {}", s.r.gpus) : "variant " + s.r.variant));
-  const int present = transport_shares_device(s.r.transport) ? kMaxGpus : device_count();
+  const int present = transport_shares_device(s.r.transport) || s.world ? kMaxGpus : device_count();
   if (const std::string why = gpu_count_problem({s.r.gpus}, present); s.r.gpus > 1 && !why.empty())
     throw SolveError(SolveFault::kTooFewGpus, why + " (--gpus)");
   // The CPU's rounds read every row: a path off the GPU takes the whole matrix.
@@ -475,7 +548,9 @@ void Solver::solve_and_write() {
     if (s.r.summary)
       s.summary_lines = answer_summary(s.r, solved_distances(s), s.graph.edge_count(),
                                        summary_solved_with(s), s.t, to_stdout);
-    if (s.r.distances_to) {
+    if (s.r.distances_to && !s.speaks()) {
+      send_bands(s);
+    } else if (s.r.distances_to) {
       const auto t0 = Clock::now();
       to_stdout = is_stdout(*s.r.distances_to);
       s.out_bytes = s.sources.empty()
@@ -508,6 +583,7 @@ std::string Solver::path_line() const {
 }
 
 const SolveTiming& Solver::timing() const { return s_->t; }
+bool Solver::speaks() const { return s_->speaks(); }
 int Solver::vertices() const { return s_->graph.n(); }
 size_t Solver::edges() const { return s_->graph.edge_count(); }
 size_t Solver::input_bytes() const { return s_->input_bytes; }

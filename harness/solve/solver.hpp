@@ -40,6 +40,10 @@ class Solver {
   std::string path_line() const;
 
   const SolveTiming& timing() const;
+  // Whether this process prints and writes: false for every process but 0 of a run under a
+  // launcher (one process per GPU, harness/multigpu/launch.hpp), which takes part in the solve,
+  // the certificate and the write without output of its own.
+  bool speaks() const;
   int vertices() const;
   size_t edges() const;
   size_t input_bytes() const;

@@ -23,6 +23,42 @@ InEdges InEdges::of(const EdgeList& graph) {
   return g;
 }
 
+InEdges rank_in_edges(const InEdges& g, int first, int count) {
+  InEdges part;
+  part.n = g.n;
+  part.start.assign(static_cast<size_t>(g.n) + 1, 0);
+  for (int v = 0; v < g.n; ++v) {
+    for (int64_t e = g.start[v]; e < g.start[v + 1]; ++e) {
+      if (g.from[e] < first || g.from[e] >= first + count) continue;
+      part.from.push_back(g.from[e]);
+      part.weight.push_back(g.weight[e]);
+    }
+    part.start[v + 1] = static_cast<int64_t>(part.from.size());
+  }
+  part.zero = g.zero;
+  return part;
+}
+
+InEdges join_in_edges(const std::vector<InEdges>& parts, const std::vector<Edge>& zero) {
+  InEdges g;
+  g.n = parts.empty() ? 0 : parts.front().n;
+  size_t total = 0;
+  for (const InEdges& p : parts) total += p.from.size();
+  g.start.assign(static_cast<size_t>(g.n) + 1, 0);
+  g.from.reserve(total);
+  g.weight.reserve(total);
+  for (int v = 0; v < g.n; ++v) {
+    for (const InEdges& p : parts) {
+      g.from.insert(g.from.end(), p.from.begin() + p.start[v], p.from.begin() + p.start[v + 1]);
+      g.weight.insert(g.weight.end(), p.weight.begin() + p.start[v],
+                      p.weight.begin() + p.start[v + 1]);
+    }
+    g.start[v + 1] = static_cast<int64_t>(g.from.size());
+  }
+  g.zero = zero;
+  return g;
+}
+
 namespace {
 
 // The lowest fault of row s over g (the rules 1 to 3), as (v, fault); v = -1 when the row is

@@ -85,6 +85,8 @@ uint64_t device_certificate_bytes(int n, uint64_t edges);
 // The same on the device: d is the n x n matrix in device memory. Uploads the edges once.
 class DeviceCertificate {
  public:
+  // g: the in-edges the first pass reads (the graph's; or a rank's, those whose sources are its
+  // rows, rank_in_edges) with the whole graph's zero-weight edges, which the row checks read.
   explicit DeviceCertificate(const InEdges& g);
   ~DeviceCertificate();
   DeviceCertificate(const DeviceCertificate&) = delete;
@@ -94,17 +96,41 @@ class DeviceCertificate {
   // d's rows are `pitch` apart (Variant::pitch; n for a plain n x n matrix).
   std::string check(const int* d, int pitch, cudaStream_t stream);
   std::string check(const int* d, cudaStream_t stream) { return check(d, g_.n, stream); }
+
+  // check() in its two halves, for a matrix held as row blocks over ranks, each d holding rows
+  // row0 .. of the matrix (harness/multigpu/rank_certificate.hpp). Faults are fault_key()s.
+  // The first pass over g's edges, whose sources are rows of d: the lowest fault, or kNoFault and
+  // G' of g's edges kept on the device.
+  uint64_t first_pass(const int* d, int pitch, int row0, cudaStream_t stream);
+  // G' as the first pass kept it, on the host (start, from and weight; no zero list).
+  InEdges essential() const;
+  // G' replaced by `kept` (every rank's joined), for check_rows.
+  void use_essential(const InEdges& kept);
+  // The row checks of rows [row0, row0 + rows) over G': the lowest fault, or kNoFault.
+  uint64_t check_rows(const int* d, int pitch, int row0, int rows, cudaStream_t stream);
+
   // Device memory it keeps between checks (the edges, the last G'), and its peak during one
   // (that and the batch's grounded flags).
   size_t held_bytes() const;
   size_t peak_check_bytes() const;
 
  private:
-  unsigned long long reduce(const int* d, int pitch, cudaStream_t stream);
+  void reserve_kept(size_t kept);
+  void reset_fault(cudaStream_t stream);
   std::string describe(const int* d, int pitch, unsigned long long key) const;
   const InEdges& g_;
   struct Buffers;
   Buffers* b_;
 };
+
+// The fault `key` described as certify_host does, from its row s in device memory (`row`).
+std::string describe_device_fault(const int* row, const InEdges& g, uint64_t key);
+
+// The in-edges of g whose sources are rows [first, first + count), in g's order, with g's whole
+// zero-weight list: what one rank's first pass reads.
+InEdges rank_in_edges(const InEdges& g, int first, int count);
+// The essential in-edges of every rank (each rank's G', the same n) joined by destination, rank
+// by rank, with `zero` as its zero-weight list.
+InEdges join_in_edges(const std::vector<InEdges>& parts, const std::vector<Edge>& zero);
 
 }  // namespace apsp::harness

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # apsp_bench --gpus (docs/multi-gpu.md): the CPU side in CI, the one-GPU side on a GPU machine.
-#   multi_gpu_cli.sh cpu BIN_DIR   the model in --dry-run; bad counts and transports refused (2) by
+#   multi_gpu_cli.sh cpu BIN_DIR   the model in --dry-run (NVLink's, or an assumed link); bad
+#                                  counts, transports and launcher variables refused (2) by
 #                                  apsp_bench and apsp; no device (3), nothing written
 #   multi_gpu_cli.sh gpu BIN_DIR   more GPUs than present refused (4) before any work; the bench
 #                                  (--transport single-device) and apsp (--ranks-on-one-gpu, its
@@ -26,8 +27,15 @@ cpu)
   echo "ok: only multi-GPU variants are modelled"
   expect 2 "--gpus: a GPU count must be positive, got 0" "$bin/apsp_bench" --dry-run --gpus 0
   expect 2 "--gpus: 'two' is not an integer" "$bin/apsp_bench" --dry-run --gpus two
-  expect 2 "--gpus: 65 is out of range (at most 64)" "$bin/apsp_bench" --dry-run --gpus 65
+  expect 2 "--gpus: 1025 is out of range (at most 1024)" "$bin/apsp_bench" --dry-run --gpus 1025
   expect 3 "apsp_bench: no CUDA device found" "${nodev[@]}" "$bin/apsp_bench" --n 100 --gpus 2
+  # A launcher's variables, malformed or without a meeting point: one line, exit 2, before work.
+  g="$(dirname "$0")/../data/single.txt"
+  expect 2 "RANK=x: an integer >= 0 was expected" env RANK=x WORLD_SIZE=2 "$bin/apsp" "$g"
+  expect 2 "MASTER_ADDR and MASTER_PORT" env OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=2 "$bin/apsp" "$g"
+  # The model of another link, for hosts joined by NICs (docs/multi-gpu.md, "Past one host").
+  out=$("$bin/apsp_bench" --dry-run --variant sm90 --n 100000 --gpus 16 --model-link-gbs 50 --model-latency-us 30) || fail "dry run exited $?"
+  grep -qF "an assumed link of 50 GB/s, 30 us a broadcast" <<<"$out" || fail "no assumed link: $out"
   # The transports come from the registry: listed in --help, the alias the same as its name.
   for program in apsp_bench apsp; do
     help=$("$bin/$program" --help) || fail "$program --help exited $?"

@@ -17,11 +17,13 @@
 #include "core/device_buffer.hpp"
 #include "core/device_info.hpp"
 #include "core/generators.hpp"
+#include "core/precision.hpp"
 #include "core/reference.hpp"
 #include "harness/multigpu/distributed.hpp"
 #include "harness/multigpu/multi_gpu_solve.hpp"
 #include "harness/multigpu/row_partition.hpp"
 #include "harness/multigpu/transport.hpp"
+#include "harness/solve/solve_input.hpp"
 #include "harness/verify/certificate.hpp"
 #include "variants/variant.hpp"
 
@@ -253,6 +255,70 @@ TEST(MultiGpuSolve, BandsEqualTheOneGpuSolve) {
     }
     EXPECT_THROW(solve.band(0, band_rows + 1), std::out_of_range);
     EXPECT_THROW(solve.band(n - 1, 2), std::out_of_range);
+  }
+}
+
+// Each rank's rows built on its device from the whole edge list (SolveInput::build_rows_on_device,
+// what apsp --gpus does) equal the host's adjacency matrix, padding included; solved, the bands
+// equal the reference, the maximum is the host's, and the per-rank certificate holds.
+TEST(MultiGpuSolve, RowsBuiltOnTheRanksFromTheEdges) {
+  const int n = 1337;
+  const Problem& p = problem(n, false);
+  const SolveInput graph(p.edges);
+  for (int ranks : {1, 3, 4}) {
+    SCOPED_TRACE(ranks);
+    MultiGpuSolve solve(make_single_device_transport(ranks, 0), sm90(), config(128, 1), n);
+    solve.build([&](int32_t* block, int pitch, int first, int rows, cudaStream_t stream) {
+      graph.build_rows_on_device(block, pitch, first, rows, stream);
+    });
+    const auto read = [&] {
+      DistMatrix d(n);
+      for (int first = 0; first < n; first += solve.band_rows()) {
+        const int count = std::min(solve.band_rows(), n - first);
+        std::copy_n(solve.band(first, count), static_cast<size_t>(count) * n, d.row(first));
+      }
+      return d;
+    };
+    const DistMatrix built = read();
+    EXPECT_FALSE(compare(built, p.input)) << describe(compare(built, p.input));
+    solve.run();
+    const DistMatrix solved = read();
+    EXPECT_FALSE(compare(solved, p.expected)) << describe(compare(solved, p.expected));
+    EXPECT_EQ(solve.max_finite(), max_finite_entry(p.expected));
+    EXPECT_EQ(solve.certify(InEdges::of(p.edges)), "");
+  }
+}
+
+// Faults planted in different ranks' rows: the per-rank certificate reports the lowest, in the
+// same words as the host's certificate and the one-GPU device certificate.
+TEST(MultiGpuSolve, RankCertificateReportsTheOneGpuFault) {
+  const int n = 777;
+  const Problem& p = problem(n, true);
+  const InEdges in = InEdges::of(p.edges);
+  struct Plant {
+    int s, v, delta;
+  };
+  const std::vector<std::vector<Plant>> cases = {
+      {{700, 5, +1}},               // too large: an edge relaxes it (the last rank)
+      {{600, 9, -1}, {10, 3, +1}},  // too small (ungrounded) late, too large early: the early one
+      {{300, 300, +1}},             // the diagonal
+      {{1, 2, -1}},                 // ungrounded in rank 0
+  };
+  for (const auto& plants : cases) {
+    DistMatrix bad = p.expected;
+    for (const Plant& x : plants) bad.row(x.s)[x.v] += x.delta;
+    const std::string host = certify_host(bad.view(), in);
+    ASSERT_NE(host, "");
+    SCOPED_TRACE(host);
+    DeviceBuffer<int32_t> whole(static_cast<size_t>(n) * n);
+    APSP_CUDA_CHECK(cudaMemcpy(whole.get(), bad.data(), whole.size() * sizeof(int32_t),
+                               cudaMemcpyHostToDevice));
+    DeviceCertificate one(in);
+    EXPECT_EQ(one.check(whole.get(), nullptr), host);
+    for (int ranks : {2, 3}) {
+      MultiGpuSolve solve("single-device", ranks, sm90(), config(64, 1), bad, 0);
+      EXPECT_EQ(solve.certify(in), host) << ranks << " ranks";
+    }
   }
 }
 
