@@ -39,6 +39,7 @@ struct Options {
   std::vector<std::string> path_text;       // --path S T, as given
   std::optional<std::pair<int, int>> path;  // read from it
   bool timing = false, no_warm_up = false, verify = false, summary = false;
+  bool no_output = false;  // --no-output: solve (and --verify) without writing the distances
   int threads = 0;
   std::string gpus = "1";                              // --gpus: one count, or all
   std::string transport = harness::kDefaultTransport;  // --transport, --ranks-on-one-gpu
@@ -47,7 +48,7 @@ struct Options {
   // distances are written unless the summary is asked for (-o then takes the per-vertex
   // values), or another takes standard output and -o names no file.
   bool writes_distances() const {
-    return !summary && (!output.empty() || (path_text.empty() && paths != "-"));
+    return !summary && !no_output && (!output.empty() || (path_text.empty() && paths != "-"));
   }
 };
 
@@ -201,6 +202,10 @@ void add_options(CLI::App& app, Options& o) {
   add_integer_option(app, "--threads", o.threads, 0, 4096,
                      "CPU threads for parsing, output and the CPU solver (0: all)");
   app.add_flag("--timing", o.timing, "print read, parse, build, solve and write times to stderr");
+  app.add_flag("--no-output", o.no_output,
+               "solve (and --verify) without writing the distances: for timing a graph whose "
+               "matrix is larger than the disk")
+      ->excludes("-o");
   app.add_flag("--verify", o.verify,
                "check the result with the shortest-path certificate (every entry against the "
                "edges, on the GPU after a GPU solve) before anything is written; a fault exits 1");

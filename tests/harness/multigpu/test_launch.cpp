@@ -80,13 +80,13 @@ TEST(LaunchWorld, MalformedOrMissingIsOneLine) {
     }
     return std::string();
   };
-  EXPECT_NE(refused({{"OMPI_COMM_WORLD_RANK", "0"}, {"OMPI_COMM_WORLD_SIZE", "2"}})
-                .find("MASTER_ADDR"),
-            std::string::npos);
-  EXPECT_NE(refused({{"RANK", "4"}, {"WORLD_SIZE", "4"}, {"MASTER_ADDR", "a"},
-                     {"MASTER_PORT", "1"}})
-                .find("RANK=4"),
-            std::string::npos);
+  EXPECT_NE(
+      refused({{"OMPI_COMM_WORLD_RANK", "0"}, {"OMPI_COMM_WORLD_SIZE", "2"}}).find("MASTER_ADDR"),
+      std::string::npos);
+  EXPECT_NE(
+      refused({{"RANK", "4"}, {"WORLD_SIZE", "4"}, {"MASTER_ADDR", "a"}, {"MASTER_PORT", "1"}})
+          .find("RANK=4"),
+      std::string::npos);
   EXPECT_NE(refused({{"RANK", "x"}, {"WORLD_SIZE", "2"}}).find("RANK=x"), std::string::npos);
   EXPECT_NE(refused({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"APSP_RENDEZVOUS", "nohost"}})
                 .find("host:port"),
@@ -128,8 +128,8 @@ TEST(Rendezvous, AllgatherAndBroadcastAmongForkedProcesses) {
           LaunchWorld mine = w;
           mine.rank = r;
           Rendezvous meet(mine, 20);
-          const bool ok = meet.allgather(expected[r]) == expected &&
-                          meet.broadcast("ignored") == "from zero";
+          const bool ok =
+              meet.allgather(expected[r]) == expected && meet.broadcast("ignored") == "from zero";
           rc = ok ? 0 : 2;
         } catch (...) {
           rc = 3;
