@@ -1,11 +1,10 @@
 // harness/measure/max_finite.hpp; the kernel is in kernels/max_finite.cuh.
-#include "harness/measure/max_finite.hpp"
-
 #include <algorithm>
 
 #include "core/cuda_check.hpp"
 #include "core/device_buffer.hpp"
 #include "core/dist_matrix.hpp"
+#include "harness/measure/max_finite.hpp"
 #include "kernels/max_finite.cuh"
 
 namespace apsp::harness {

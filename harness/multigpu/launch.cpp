@@ -15,8 +15,8 @@ int integer(const GetEnv& env, const char* name, int lowest) {
   int v = 0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (s.empty() || ec != std::errc() || end != s.data() + s.size() || v < lowest)
-    throw std::invalid_argument(std::string(name) + "=" + s + ": an integer >= " +
-                                std::to_string(lowest) + " was expected");
+    throw std::invalid_argument(std::string(name) + "=" + s +
+                                ": an integer >= " + std::to_string(lowest) + " was expected");
   return v;
 }
 

@@ -27,7 +27,8 @@ std::vector<T> take(const std::string& in, size_t& at) {
   if (at + sizeof count > in.size()) throw std::runtime_error("certificate: a short message");
   std::memcpy(&count, in.data() + at, sizeof count);
   at += sizeof count;
-  if (count > (in.size() - at) / sizeof(T)) throw std::runtime_error("certificate: a short message");
+  if (count > (in.size() - at) / sizeof(T))
+    throw std::runtime_error("certificate: a short message");
   std::vector<T> v(count);
   std::memcpy(v.data(), in.data() + at, count * sizeof(T));
   at += count * sizeof(T);

@@ -22,9 +22,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-[[noreturn]] void fail(const std::string& what) {
-  throw std::runtime_error("rendezvous: " + what);
-}
+[[noreturn]] void fail(const std::string& what) { throw std::runtime_error("rendezvous: " + what); }
 
 double timeout_from_env(double asked) {
   if (asked > 0) return asked;
@@ -36,7 +34,8 @@ double timeout_from_env(double asked) {
 // Waits until fd is readable (or writable); fails past the deadline.
 void wait_for(int fd, short events, Clock::time_point deadline, const std::string& what) {
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) fail("timed out waiting for " + what);
     pollfd p{fd, events, 0};
     const int r = ::poll(&p, 1, static_cast<int>(std::min<int64_t>(left.count(), 1000)));
@@ -133,8 +132,8 @@ std::vector<int> accept_peers(const LaunchWorld& w, Clock::time_point deadline) 
       recv_all(fd, &rank, sizeof rank, deadline, "a connecting process");
       if (rank <= 0 || rank >= w.size || peers[rank] >= 0) {
         ::close(fd);
-        fail("a process announced rank " + std::to_string(rank) + " of " +
-             std::to_string(w.size) + " (twice, or out of range)");
+        fail("a process announced rank " + std::to_string(rank) + " of " + std::to_string(w.size) +
+             " (twice, or out of range)");
       }
       peers[rank] = fd;
     }
@@ -175,9 +174,8 @@ int connect_to_root(const LaunchWorld& w, Clock::time_point deadline) {
 
 Rendezvous::Rendezvous(const LaunchWorld& w, double timeout_s)
     : rank_(w.rank), size_(w.size), timeout_s_(timeout_from_env(timeout_s)) {
-  const auto deadline =
-      Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                         std::chrono::duration<double>(timeout_s_));
+  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                           std::chrono::duration<double>(timeout_s_));
   if (rank_ == 0)
     peers_ = accept_peers(w, deadline);
   else
