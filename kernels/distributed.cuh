@@ -66,16 +66,19 @@ __global__ void __launch_bounds__(Phase2<kTile>::kThreads)
       reinterpret_cast<int*>(smem4));
 }
 
-// Phase 3 on every rank: tiles (i, j) with i = first_row_tile + blockIdx.y (local), off the
-// pivot row and column, and off global row tile skip (the look-ahead row, updated on the side
-// stream; -1 for none). A = (i, kt) of the block, B = column tile j of the panel. Grid: tiles x
-// rows. Two blocks per SM, as sm90's phase3.
+// Phase 3 on every rank: tiles (i, j) with i = first_row_tile + blockIdx.y (local) and
+// j = first_col_tile + blockIdx.x, off the pivot row and column and off global row tile skip_row
+// and column tile skip_col (the look-ahead row and column, updated on the side stream; -1 for
+// none). A = (i, kt) of the block, B = column tile j of the panel. Grid: columns x rows. Two
+// blocks per SM, as sm90's phase3.
 template <int kTile, int kChunk, int kPer>
 __global__ void __launch_bounds__(sm90::product_threads<kTile, kPer>(), 2) phase3(int* __restrict__ block, int pitch, int n,
-                                                     int first_tile, int first_row_tile, int kt,
-                                                     int skip, const int* __restrict__ panel) {
-  const int i = first_row_tile + blockIdx.y, j = blockIdx.x, row_tile = first_tile + i;
-  if (j == kt || row_tile == kt || row_tile == skip) return;
+                                                     int first_tile, int first_row_tile,
+                                                     int first_col_tile, int kt, int skip_row,
+                                                     int skip_col, const int* __restrict__ panel) {
+  const int i = first_row_tile + blockIdx.y, j = first_col_tile + blockIdx.x,
+            row_tile = first_tile + i;
+  if (j == kt || j == skip_col || row_tile == kt || row_tile == skip_row) return;
   extern __shared__ int4 smem4[];
   sm90::update_tile<kTile, kChunk, kPer, true>(block, pitch, n, i, j, row_tile, block, pitch, i, kt,
                                                panel, pitch, 0, j, reinterpret_cast<int*>(smem4));

@@ -50,10 +50,12 @@ struct Point {
         <<<b.row_tiles, kThreads2, kSmem2, stream>>>(b.d, b.pitch, b.n, b.first_tile, kt, panel);
     APSP_CUDA_CHECK_LAUNCH();
   }
-  static void phase3(const RowBlock& b, int first_row, int rows, int kt, int skip, const int* panel,
+  static void phase3(const RowBlock& b, const Phase3Tiles& t, int kt, const int* panel,
                      cudaStream_t stream) {
-    d::phase3<kTile, kChunk, kPer><<<dim3(b.tiles, rows), kThreads3, kSmem3, stream>>>(
-        b.d, b.pitch, b.n, b.first_tile, first_row, kt, skip, panel);
+    if (t.rows <= 0 || t.cols <= 0) return;
+    d::phase3<kTile, kChunk, kPer><<<dim3(t.cols, t.rows), kThreads3, kSmem3, stream>>>(
+        b.d, b.pitch, b.n, b.first_tile, t.first_row, t.first_col, kt, t.skip_row, t.skip_col,
+        panel);
     APSP_CUDA_CHECK_LAUNCH();
   }
   static DistributedKernels kernels() {

@@ -24,6 +24,15 @@ struct RowBlock {
   int tiles = 0;  // column tiles of the whole matrix, pitch / tile
 };
 
+// Which tiles of a row block one phase-3 launch updates: local row tiles [first_row, first_row +
+// rows) x column tiles [first_col, first_col + cols), but global row tile skip_row and column tile
+// skip_col (-1: none), which the look-ahead updates on its own stream.
+struct Phase3Tiles {
+  int first_row = 0, rows = 0;
+  int first_col = 0, cols = 0;
+  int skip_row = -1, skip_col = -1;
+};
+
 // The engine's products at one compiled point. Each launcher enqueues one launch on `stream` (on
 // the current device, the rank's) and checks it; `panel` is round kt's pivot-row panel (tile rows x
 // pitch: the owner's own rows, or the broadcast copy).
@@ -38,18 +47,21 @@ struct DistributedKernels {
   std::function<void(const RowBlock&, int lt, int kt, cudaStream_t)> pivot_row;
   // Phase 2 on every rank: its tiles (i, kt) of the pivot column but the pivot, from the panel.
   std::function<void(const RowBlock&, int kt, const int* panel, cudaStream_t)> pivot_column;
-  // Phase 3 on every rank: tiles (i, j), local i in [first_row, first_row + rows), off the pivot
-  // row and column and off global row tile `skip` (-1: none); A from the block, B from the panel.
-  std::function<void(const RowBlock&, int first_row, int rows, int kt, int skip, const int* panel,
+  // Phase 3 on every rank: the tiles of `tiles` off the pivot row and column; A from the block,
+  // B from the panel.
+  std::function<void(const RowBlock&, const Phase3Tiles& tiles, int kt, const int* panel,
                      cudaStream_t)>
       phase3;
 };
 
 // One config on the engine: its kernels and whether the next round's panel is made and sent
-// during this round's phase 3 (the engine's look-ahead schedule).
+// during this round's phase 3 (the engine's look-ahead schedule, harness/multigpu/distributed.hpp).
 struct DistributedConfig {
   const DistributedKernels* kernels = nullptr;  // lives as long as the program
   bool lookahead = true;
+  // Under look-ahead, also column kt + 1 of every rank during round kt's phase 3 (its tiles, then
+  // its pivot column once the panel lands), so that round kt + 1's phase 3 starts at once.
+  bool column_ahead = true;
   int tile() const { return kernels->tile; }
 };
 

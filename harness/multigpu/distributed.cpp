@@ -118,6 +118,11 @@ RowBlock DistributedSolver::row_block(int r) const {
 struct DistributedSolver::Loop {
   const DistributedSolver& s;
   const DistributedKernels& k;
+  RoundTimeline* timeline;
+
+  void note(int r, int kt, RoundMark m, cudaStream_t stream) const {
+    if (timeline) timeline->mark(r, kt, m, stream);
+  }
 
   // Where rank r reads round kt's panel: its own rows in place if it owns kt, else the buffer.
   int* panel_of(int r, int kt) const {
@@ -138,6 +143,7 @@ struct DistributedSolver::Loop {
     const RowBlock b = s.row_block(o);
     k.close_pivot(b, lt, kt, stream);
     k.pivot_row(b, lt, kt, stream);
+    note(o, kt, RoundMark::kPanelMade, stream);
   }
 
   // Panel kt from its owner into every other rank's buffer kt % 2, on the main or side streams.
@@ -150,30 +156,51 @@ struct DistributedSolver::Loop {
       streams[r] = on_side ? s.ranks_[r]->side : s.ranks_[r]->main;
     }
     s.t_.broadcast(s.p_.owner(kt), buffers, s.p_.panel_bytes(), streams);
+    if (!timeline) return;
+    for (int r : s.local_) {
+      DeviceGuard guard(s.ranks_[r]->device);
+      note(r, kt, RoundMark::kPanelLanded, streams[r]);
+    }
   }
 
-  // Round kt on rank r: its pivot column, then its phase 3. On `next`, the owner of round kt + 1
-  // under look-ahead, row tile kt + 1 goes first on the side stream, then pivot kt + 1 and its row,
-  // beside the rest of phase 3.
-  void update(int r, int kt, int next) const {
+  // Round kt on rank r: its pivot column (unless the look-ahead of round kt - 1 did it), then its
+  // phase 3. Under look-ahead (`next`, the owner of round kt + 1, >= 0) the side stream takes what
+  // round kt + 1 waits for, beside the rest of phase 3: on `next` row tile kt + 1 first, then
+  // pivot kt + 1 and its row (the panel, sent by send_ahead); on every other rank, with the column
+  // look-ahead, its tiles of column kt + 1.
+  void update(int r, int kt, int next, bool column_done, bool column_ahead) const {
     Rank& R = *s.ranks_[r];
     const RowBlock b = s.row_block(r);
     const int* panel = panel_of(r, kt);
-    k.pivot_column(b, kt, panel, R.main);
-    int skip = -1;
-    if (r == next) {
+    note(r, kt, RoundMark::kStarted, R.main);
+    if (!column_done) k.pivot_column(b, kt, panel, R.main);
+    note(r, kt, RoundMark::kColumnDone, R.main);
+    Phase3Tiles rest{0, b.row_tiles, 0, b.tiles};
+    if (next >= 0) {
       APSP_CUDA_CHECK(cudaEventRecord(R.fork, R.main));
       APSP_CUDA_CHECK(cudaStreamWaitEvent(R.side, R.fork));
-      k.phase3(b, kt + 1 - b.first_tile, 1, kt, -1, panel, R.side);
-      prepare(kt + 1, true);
-      skip = kt + 1;
+      if (r == next) {
+        k.phase3(b, {kt + 1 - b.first_tile, 1, 0, b.tiles}, kt, panel, R.side);
+        note(r, kt, RoundMark::kAheadDone, R.side);
+        prepare(kt + 1, true);
+        rest.skip_row = kt + 1;
+      } else if (column_ahead) {
+        k.phase3(b, column(b, kt + 1), kt, panel, R.side);
+      }
+      if (column_ahead) rest.skip_col = kt + 1;
     }
-    k.phase3(b, 0, b.row_tiles, kt, skip, panel, R.main);
+    k.phase3(b, rest, kt, panel, R.main);
+    note(r, kt, RoundMark::kFinished, R.main);
   }
 
+  // Column tile c of rank r's rows but the owner of round c's row tile c, for phase 3.
+  Phase3Tiles column(const RowBlock& b, int c) const { return {0, b.row_tiles, c, 1, c, -1}; }
+
   // Panel kt + 1 from `next` on the side streams, each receiver's after its round kt - 1 (event
-  // freed); every main stream then waits for it (event ready).
-  void send_ahead(int kt, int next) const {
+  // freed); with the column look-ahead each rank then finishes column kt + 1 on its side stream
+  // (next's tiles of it, round kt's, and every rank's pivot column kt + 1 from the panel); every
+  // main stream then waits for it (event ready).
+  void send_ahead(int kt, int next, bool column_ahead) const {
     for (int r : s.local_) {
       if (r == next) continue;
       Rank& R = *s.ranks_[r];
@@ -184,31 +211,43 @@ struct DistributedSolver::Loop {
     for (int r : s.local_) {
       Rank& R = *s.ranks_[r];
       DeviceGuard guard(R.device);
+      if (column_ahead && !s.p_.idle(r)) {
+        const RowBlock b = s.row_block(r);
+        if (r == next) k.phase3(b, column(b, kt + 1), kt, panel_of(r, kt), R.side);
+        k.pivot_column(b, kt + 1, panel_of(r, kt + 1), R.side);
+      }
       APSP_CUDA_CHECK(cudaEventRecord(R.ready, R.side));
     }
   }
 };
 
-void DistributedSolver::solve(const DistributedConfig& c) {
+void DistributedSolver::solve(const DistributedConfig& c, RoundTimeline* timeline) {
   if (!c.kernels) throw std::invalid_argument("distributed solve: a config without kernels");
   if (c.tile() != p_.tile)
     throw std::invalid_argument("distributed solve at tile " + std::to_string(c.tile()) +
                                 " of a partition at tile " + std::to_string(p_.tile));
-  const Loop loop{*this, *c.kernels};
+  const Loop loop{*this, *c.kernels, timeline};
   std::set<int> devices;
   for (int r : local_) devices.insert(ranks_[r]->device);
   for (int d : devices) {
     DeviceGuard guard(d);
     loop.k.prepare_device();
   }
+  if (timeline)
+    for (int r : local_) {
+      DeviceGuard guard(ranks_[r]->device);
+      timeline->start(r, ranks_[r]->main);
+    }
   const int tiles = p_.tiles;
   const std::vector<Round> rounds = schedule_rounds(p_, c.lookahead);
   loop.prepare(0, false);
   loop.broadcast(0, false);
+  bool column_done = false;  // round kt's pivot column, by the look-ahead of round kt - 1
   for (const Round& round : rounds) {
     const int kt = round.kt;
     const bool ahead = kt + 1 < tiles && rounds[kt + 1].prepared_in == kt;
     const int next = ahead ? rounds[kt + 1].owner : -1;
+    const bool column_ahead = ahead && c.column_ahead;
     for (int r : local_) {
       Rank& R = *ranks_[r];
       DeviceGuard guard(R.device);
@@ -216,14 +255,15 @@ void DistributedSolver::solve(const DistributedConfig& c) {
         APSP_CUDA_CHECK(cudaStreamWaitEvent(R.main, R.ready));  // panel kt landed
       // Round kt - 1, the last to read buffer (kt + 1) % 2, is all before this point.
       if (ahead) APSP_CUDA_CHECK(cudaEventRecord(R.freed, R.main));
-      if (!p_.idle(r)) loop.update(r, kt, next);
+      if (!p_.idle(r)) loop.update(r, kt, next, column_done, column_ahead);
     }
     if (ahead) {
-      loop.send_ahead(kt, next);
+      loop.send_ahead(kt, next, column_ahead);
     } else if (kt + 1 < tiles) {
       loop.prepare(kt + 1, false);
       loop.broadcast(kt + 1, false);
     }
+    column_done = column_ahead;
   }
 }
 

@@ -15,12 +15,17 @@
 // row tile kt + 1 first (on a second, high-priority stream), closes pivot kt + 1, updates row
 // panel kt + 1 and broadcasts it into buffer (kt + 1) % 2, which nobody reads in round kt; the
 // other ranks' receiving copies wait only for their round kt - 1 (the last readers of that
-// buffer). The rest of phase 3 runs meanwhile on each rank's main stream, so the broadcast hides
-// behind it. Without look-ahead everything runs on the main streams, one step after the other.
+// buffer). With the column look-ahead (DistributedConfig::column_ahead, on by default) every rank
+// also updates its tiles of column kt + 1 on its side stream and, once panel kt + 1 has landed,
+// its pivot column kt + 1 there, so round kt + 1's phase 3 starts without the pivot column's
+// bubble (a column of a rank's row tiles is too few blocks to fill the GPU). The rest of phase 3
+// runs meanwhile on each rank's main stream, so the broadcast hides behind it. Without look-ahead
+// everything runs on the main streams, one step after the other.
 // Streams and events: per rank a main stream (everything of the rank's solve but the look-ahead
 // work) and a side stream (the look-ahead work and the look-ahead broadcasts); events `freed`
-// (main -> side: the buffer to receive into is free), `fork` (main -> side: the owner's pivot
-// column is done) and `ready` (side -> main: the next panel has landed).
+// (main -> side: the buffer to receive into is free), `fork` (main -> side: the rank's pivot
+// column is done) and `ready` (side -> main: the next panel has landed, and with the column
+// look-ahead the next pivot column is done).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -32,6 +37,7 @@
 #include <vector>
 
 #include "harness/measure/executor.hpp"
+#include "harness/multigpu/round_timeline.hpp"
 #include "harness/multigpu/row_partition.hpp"
 #include "harness/multigpu/transport.hpp"
 #include "variants/multi_gpu.hpp"
@@ -71,8 +77,9 @@ class DistributedSolver {
   RowBlock row_block(int r) const;
   // Enqueues one solve of the blocks in place on the ranks' streams (asynchronous: the ranks'
   // main streams hold its end). Throws std::invalid_argument for a config without kernels or a
-  // tile other than the partition's.
-  void solve(const DistributedConfig& c);
+  // tile other than the partition's. With a timeline (of partition().tiles rounds), its marks are
+  // recorded on the way (round_timeline.hpp).
+  void solve(const DistributedConfig& c, RoundTimeline* timeline = nullptr);
 
  private:
   struct Rank;

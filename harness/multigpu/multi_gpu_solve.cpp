@@ -76,8 +76,8 @@ void MultiGpuSolve::build(const BuildRows& rows) {
   });
 }
 
-void MultiGpuSolve::run() {
-  solver_->solve(config_);
+void MultiGpuSolve::run(RoundTimeline* timeline) {
+  solver_->solve(config_, timeline);
   synchronize();
 }
 

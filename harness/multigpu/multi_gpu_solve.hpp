@@ -58,8 +58,8 @@ class MultiGpuSolve {
   // Every local rank's block built by `rows`, the ranks' devices at once; returns when all are.
   void build(const BuildRows& rows);
   // One solve of what the blocks hold (the input, or its distances, which a solve leaves as they
-  // are); returns when every local rank is done.
-  void run();
+  // are); returns when every local rank is done. With a timeline, its marks (round_timeline.hpp).
+  void run(RoundTimeline* timeline = nullptr);
   // The result's largest entry below kInf over every rank (the exactness proof's number).
   int64_t max_finite();
   // The shortest-path certificate over every rank's rows (rank_certificate.hpp), g the graph's
@@ -74,6 +74,8 @@ class MultiGpuSolve {
   // partition's real_rows(r) rows from global row first_row(r), pitch apart; null when idle.
   // For work that reads them where they are (the reductions of harness/solve/summary.hpp).
   const int32_t* rows_of(int r) const { return solver_->block(r); }
+  // The engine's config of v's c, for a probe that compares the engine's schedules on it.
+  DistributedConfig& engine_config() { return config_; }
   int n() const { return solver_->partition().n; }
   const Partition& partition() const { return solver_->partition(); }
   const Transport& transport() const { return *transport_; }

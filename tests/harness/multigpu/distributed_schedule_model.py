@@ -3,11 +3,12 @@
 # step): the same ranks, streams, events, launches and broadcasts (single-device transport
 # semantics), each launch done as its blocks' tile products (kernels/distributed.cuh's index
 # logic) on numpy arrays. It checks, for P = 1, 2, 3, 4, 8, tiles of 4 and 8 and n from 1 to 61,
-# with and without look-ahead, that the gathered result equals plain Floyd-Warshall and the
+# without look-ahead and with it, its column part on and off, that the gathered result equals plain Floyd-Warshall and the
 # padding is untouched, and that every access of every tile is ordered after the accesses it
 # conflicts with by stream order and event waits (happens-before as bitsets), and that no block
 # of a launch reads what another block of it writes. Mutations of the loop (a missing wait, the
-# look-ahead row not left out, one panel buffer) each fail it. Exit 77 without numpy.
+# look-ahead row or column not left out, the look-ahead pivot column before its panel lands, one
+# panel buffer) each fail it. Exit 77 without numpy.
 import sys
 try:
     import numpy as np
@@ -88,7 +89,7 @@ class Sim:
         s.op(st, {('t', src_buf, src_tile_row, j) for j in range(tiles)}, {('t', dst_buf, 0, j) for j in range(tiles)})
         s.arr(dst_buf)[:] = s.arr(src_buf)[src_tile_row * T:(src_tile_row + 1) * T, :]
 
-def run(n, tile, P, lookahead, seed):
+def run(n, tile, P, lookahead, column, seed):
     p = Part(n, tile, P); sim = Sim(p); rng = np.random.default_rng(seed)
     d = np.full((n, n), INF, dtype=np.int64)
     mask = rng.random((n, n)) < min(1, 5.0 / max(n, 1))
@@ -119,32 +120,47 @@ def run(n, tile, P, lookahead, seed):
             sim.record(('read', kt, r), st(r)); sim.wait(st(o), ('read', kt, r))
     prepared_in = [(kt - 1 if lookahead and kt > 0 else -1) for kt in range(tiles)]
     prepare(0, False); broadcast(0, False)
+    def phase3(st, r, kt, rows, cols, skip_row, skip_col):
+        first = p.first_tile(r); B = ('blk', r); pb, prow = panel_of(r, kt)
+        sim.launch(st, [((B, i, j), (B, i, kt), (pb, prow, j)) for i in rows for j in cols
+                        if j != kt and j != skip_col and first + i != kt and first + i != skip_row])
+    def pivot_column(st, r, kt):
+        first = p.first_tile(r); B = ('blk', r); pb, prow = panel_of(r, kt)
+        sim.launch(st, [((B, i, kt), (B, i, kt), (pb, prow, kt)) for i in range(p.count(r)) if first + i != kt])
+    column_done = False
     for kt in range(tiles):
         ahead = kt + 1 < tiles and prepared_in[kt + 1] == kt
         nxt = p.owner(kt + 1) if ahead else -1
+        column_ahead = ahead and column
         for r in range(P):
             if prepared_in[kt] >= 0: sim.wait(main(r), ('ready', r))
             if ahead: sim.record(('freed', r), main(r))
             if p.count(r) == 0: continue
-            first = p.first_tile(r); B = ('blk', r)
-            pb, prow = panel_of(r, kt)
-            sim.launch(main(r), [((B, i, kt), (B, i, kt), (pb, prow, kt)) for i in range(p.count(r)) if first + i != kt])
-            skip = -1
-            if r == nxt:
-                lt = kt + 1 - first
+            first = p.first_tile(r); rows = range(p.count(r))
+            if not column_done: pivot_column(main(r), r, kt)
+            skip_row = skip_col = -1
+            if ahead:
                 sim.record(('fork', r), main(r)); sim.wait(side(r), ('fork', r))
-                sim.launch(side(r), [((B, lt, j), (B, lt, kt), (pb, prow, j)) for j in range(tiles) if j != kt and first + lt != kt])
-                prepare(kt + 1, True)
-                skip = kt + 1
-            sim.launch(main(r), [((B, i, j), (B, i, kt), (pb, prow, j)) for i in range(p.count(r)) for j in range(tiles)
-                                 if j != kt and first + i != kt and first + i != skip])
+                if r == nxt:
+                    phase3(side(r), r, kt, [kt + 1 - first], range(tiles), -1, -1)
+                    prepare(kt + 1, True)
+                    skip_row = kt + 1
+                elif column_ahead:
+                    phase3(side(r), r, kt, rows, [kt + 1], kt + 1, -1)
+                if column_ahead: skip_col = kt + 1
+            phase3(main(r), r, kt, rows, range(tiles), skip_row, skip_col)
         if ahead:
             for r in range(P):
                 if r != nxt: sim.wait(side(r), ('freed', r))
             broadcast(kt + 1, True)
-            for r in range(P): sim.record(('ready', r), side(r))
+            for r in range(P):
+                if column_ahead and p.count(r) > 0:
+                    if r == nxt: phase3(side(r), r, kt, range(p.count(r)), [kt + 1], kt + 1, -1)
+                    pivot_column(side(r), r, kt + 1)
+                sim.record(('ready', r), side(r))
         elif kt + 1 < tiles:
             prepare(kt + 1, False); broadcast(kt + 1, False)
+        column_done = column_ahead
     # gather and compare
     out = np.zeros((n, n), dtype=np.int64)
     for r in range(P):
@@ -152,7 +168,7 @@ def run(n, tile, P, lookahead, seed):
         out[fr:fr + rr, :] = sim.blk[r][:rr, :n]
     ref = d.copy()
     for k in range(n): ref = np.minimum(ref, ref[:, k:k+1] + ref[k:k+1, :])
-    assert (out == ref).all(), f"wrong result n={n} tile={tile} P={P} la={lookahead}: {(out != ref).sum()} differ"
+    assert (out == ref).all(), f"wrong result n={n} tile={tile} P={P} la={lookahead} column={column}: {(out != ref).sum()} differ"
     # padding intact
     for r in range(P):
         b = sim.blk[r]; rr = p.real_rows(r)
@@ -161,6 +177,6 @@ def run(n, tile, P, lookahead, seed):
 for n in [1, 3, 4, 5, 7, 8, 9, 13, 16, 17, 30, 33, 61]:
     for tile in [4, 8]:
         for P in [1, 2, 3, 4, 8]:
-            for la in [False, True]:
-                run(n, tile, P, la, n * 100 + P)
+            for la, column in [(False, False), (True, False), (True, True)]:
+                run(n, tile, P, la, column, n * 100 + P)
 print("all ok")

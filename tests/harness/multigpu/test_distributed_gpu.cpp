@@ -21,6 +21,7 @@
 #include "core/reference.hpp"
 #include "harness/multigpu/distributed.hpp"
 #include "harness/multigpu/multi_gpu_solve.hpp"
+#include "harness/multigpu/round_timeline.hpp"
 #include "harness/multigpu/row_partition.hpp"
 #include "harness/multigpu/transport.hpp"
 #include "harness/solve/solve_input.hpp"
@@ -332,6 +333,61 @@ TEST(MultiGpuSolve, RefusesWhatTheEngineCannotRun) {
                std::invalid_argument);
   EXPECT_THROW(MultiGpuSolve("single-device", 2, sm90(), config(64, 8, 4, 1), p.input),
                std::invalid_argument);
+}
+// A solve handed a RoundTimeline (3 ranks on one GPU; look-ahead with and without its column part,
+// and none) is bit-exact, and the timeline has every round of every working rank: non-negative
+// spans that fit in the rank's total, the next panel's making on its owner under look-ahead, none
+// on the last round.
+TEST(RoundTimeline, EveryRoundOfEveryRankAndTheSolveExact) {
+  const int n = 1337, ranks = 3;
+  const Problem& p = problem(n, false);
+  for (auto [lookahead, column] : {std::pair{1, true}, std::pair{1, false}, std::pair{0, false}}) {
+    SCOPED_TRACE(std::to_string(lookahead) + (column ? " with the column" : ""));
+    MultiGpuSolve solve("single-device", ranks, sm90(), config(128, lookahead), p.input, 0);
+    solve.engine_config().column_ahead = column;
+    RoundTimeline timeline(solve.transport(), solve.transport().local_ranks(),
+                           solve.partition().tiles);
+    solve.run(&timeline);
+    DistMatrix d(n);
+    for (int first = 0; first < n; first += solve.band_rows()) {
+      const int count = std::min(solve.band_rows(), n - first);
+      std::copy_n(solve.band(first, count), static_cast<size_t>(count) * n, d.row(first));
+    }
+    EXPECT_FALSE(compare(d, p.expected)) << describe(compare(d, p.expected));
+    for (int r = 0; r < ranks; ++r) {
+      SCOPED_TRACE(r);
+      const std::vector<RoundTimes> rounds = timeline.rounds(r);
+      ASSERT_EQ(static_cast<int>(rounds.size()), solve.partition().tiles);
+      const double total = timeline.total_ms(r);
+      double spent = 0;
+      int made = 0;
+      for (size_t kt = 0; kt < rounds.size(); ++kt) {
+        const RoundTimes& t = rounds[kt];
+        EXPECT_GE(t.waited, 0.0);
+        EXPECT_GE(t.column, 0.0);
+        EXPECT_GE(t.phase3, 0.0);
+        spent += t.waited + t.column + t.phase3;
+        if (t.make >= 0) ++made;
+        if (kt + 1 == rounds.size()) {
+          EXPECT_EQ(t.make, -1);
+        }
+        if (!lookahead) {
+          EXPECT_EQ(t.ahead, -1);
+        }
+      }
+      EXPECT_GT(total, 0.0);
+      // each span read from its own pair of events: a rounding each (about 0.5 us)
+      EXPECT_NEAR(spent, total, 2e-3 * static_cast<double>(rounds.size()) + 1e-3 * total);
+      if (lookahead) {
+        EXPECT_GT(made, 0);
+      }
+    }
+    EXPECT_NE(describe_timeline(timeline).find("rank 2:"), std::string::npos);
+    const std::string csv = timeline_csv(timeline);
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + ranks * solve.partition().tiles);
+  }
+  const auto one = make_single_device_transport(1, 0);
+  EXPECT_THROW(RoundTimeline(*one, {0}, 0), std::invalid_argument);
 }
 
 TEST(Transport, SingleDeviceBroadcastCopiesTheRootsBuffer) {

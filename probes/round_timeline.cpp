@@ -1,0 +1,193 @@
+// round_timeline: where the distributed engine's rounds spend their time on each rank
+// (harness/multigpu/round_timeline.hpp), against the engine on one rank in the same run.
+//   ./build/release/round_timeline [--n N] [--gpus P] [--transport NAME] [--no-lookahead]
+//                                  [--no-column-ahead] [--reps K] [--csv FILE]
+//   ./build/release/round_timeline --alone [--n N] [--gpus P] ...
+// With a transport (nccl by default: P GPUs), the P ranks solve a random graph of V = N (E = 8N)
+// together, their round timelines recorded; the parallel efficiency is the one-rank time over P
+// times the slowest rank's. --alone runs each rank of a P-rank solve by itself on GPU 0, the other
+// ranks absent and every broadcast nothing: one GPU's share of a P-GPU solve over a free link, the
+// compute side of the efficiency on a machine with one GPU (its distances are no solve's).
+// --no-lookahead and --no-column-ahead turn the engine's look-ahead, or only its column part, off
+// (harness/multigpu/distributed.hpp). The median of K runs (3) is described; --csv writes every
+// round of it (atomically).
+// Exit 3 without a CUDA device, 2 on bad arguments.
+#include "harness/multigpu/round_timeline.hpp"
+
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/atomic_file.hpp"
+#include "core/console.hpp"
+#include "core/device_info.hpp"
+#include "core/generators.hpp"
+#include "harness/multigpu/multi_gpu_solve.hpp"
+#include "harness/multigpu/transport.hpp"
+#include "harness/solve/solve_input.hpp"
+#include "variants/variant.hpp"
+
+namespace {
+
+using namespace apsp;
+using namespace apsp::harness;
+
+// Rank `rank` of `ranks` alone on `device`: the other ranks are absent, so a broadcast neither
+// sends nor receives anything and the rank reads whatever its panel buffers hold.
+class AloneTransport final : public Transport {
+ public:
+  AloneTransport(int ranks, int rank, int device) : ranks_(ranks), rank_(rank), device_(device) {}
+  int ranks() const override { return ranks_; }
+  int device(int) const override { return device_; }
+  std::string name() const override { return "alone"; }
+  void broadcast(int root, const std::vector<void*>& buffers, size_t,
+                 const std::vector<cudaStream_t>& streams) override {
+    check_broadcast_arguments(*this, root, buffers, streams);
+  }
+  std::vector<int> local_ranks() const override { return {rank_}; }
+
+ private:
+  int ranks_, rank_, device_;
+};
+
+struct Options {
+  int n = 10000, gpus = 4, reps = 3;
+  std::string transport = kDefaultTransport, csv;
+  bool alone = false, lookahead = true, column_ahead = true;
+};
+
+// The slowest rank's total of one run, its description and its rounds as CSV.
+struct Run {
+  double ms = 0;
+  std::string text, csv;
+};
+
+// K runs of `solve` (one untimed first), each with its timeline; the median by the slowest rank.
+Run median_run(MultiGpuSolve& solve, int reps) {
+  const std::vector<int> ranks = solve.transport().local_ranks();
+  solve.run();
+  std::vector<Run> runs;
+  for (int i = 0; i < reps; ++i) {
+    RoundTimeline timeline(solve.transport(), ranks, solve.partition().tiles);
+    solve.run(&timeline);
+    Run r;
+    for (int rank : ranks) r.ms = std::max(r.ms, timeline.total_ms(rank));
+    r.text = describe_timeline(timeline);
+    r.csv = timeline_csv(timeline);
+    runs.push_back(std::move(r));
+  }
+  std::sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) { return a.ms < b.ms; });
+  return runs[runs.size() / 2];
+}
+
+std::unique_ptr<MultiGpuSolve> built(std::unique_ptr<Transport> t, const SolveInput& input,
+                                     const Options& o) {
+  const Variant* v = find_variant("sm90");
+  if (!v) throw std::runtime_error("no sm90 variant in this build");
+  const Config c = {{"lookahead", o.lookahead ? 1 : 0}};
+  auto solve = std::make_unique<MultiGpuSolve>(std::move(t), *v, c, input.n());
+  solve->engine_config().column_ahead = o.column_ahead;
+  solve->build([&input](int32_t* block, int pitch, int first_row, int rows, cudaStream_t s) {
+    input.build_rows_on_device(block, pitch, first_row, rows, s);
+  });
+  return solve;
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  const auto number = [&](int& i, const std::string& flag) {
+    if (i + 1 >= argc) throw std::invalid_argument(flag + " needs a number");
+    const int v = std::atoi(argv[++i]);
+    if (v < 1) throw std::invalid_argument(flag + " " + argv[i] + ": at least 1");
+    return v;
+  };
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--n")
+      o.n = number(i, a);
+    else if (a == "--gpus")
+      o.gpus = number(i, a);
+    else if (a == "--reps")
+      o.reps = number(i, a);
+    else if (a == "--alone")
+      o.alone = true;
+    else if (a == "--no-lookahead")
+      o.lookahead = false;
+    else if (a == "--no-column-ahead")
+      o.column_ahead = false;
+    else if (a == "--transport" && i + 1 < argc)
+      o.transport = argv[++i];
+    else if (a == "--csv" && i + 1 < argc)
+      o.csv = argv[++i];
+    else
+      throw std::invalid_argument("unknown argument " + a + " (see --help)");
+  }
+  if (!o.csv.empty()) check_output_path(o.csv, "--csv");
+  if (!o.alone && !find_transport(o.transport))
+    throw std::invalid_argument("--transport " + o.transport + ": one of " + transport_names());
+  return o;
+}
+
+int run(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--help") {
+      std::puts(
+          "round_timeline [--n N] [--gpus P] [--transport NAME | --alone] [--no-lookahead] "
+          "[--no-column-ahead] [--reps K] [--csv FILE]: where the distributed engine's rounds "
+          "spend their time on "
+          "each rank, against the engine on one rank (exit 3 without a CUDA device)");
+      return kExitOk;
+    }
+  Options o;
+  try {
+    o = parse(argc, argv);
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "round_timeline: {}\n", e.what());
+    return kExitRefused;
+  }
+  if (!has_device()) {
+    std::fputs("round_timeline: no CUDA device\n", stderr);
+    return kExitNoDevice;
+  }
+  GraphSpec spec;
+  spec.num_vertices = o.n;
+  spec.num_edges = int64_t{8} * o.n;
+  const SolveInput input(generate(spec));
+
+  auto one = built(make_single_device_transport(1, 0), input, o);
+  const Run whole = median_run(*one, o.reps);
+  one.reset();
+  fmt::print("the engine on one rank, n = {}: {:.3f} ms\n", o.n, whole.ms);
+
+  Run worst;
+  std::string csv;
+  const auto keep = [&](Run r) {
+    fmt::print("{}", r.text);
+    csv += csv.empty() ? r.csv : r.csv.substr(r.csv.find('\n') + 1);
+    if (r.ms > worst.ms) worst = std::move(r);
+  };
+  if (o.alone) {
+    for (int r = 0; r < o.gpus; ++r)
+      keep(median_run(*built(std::make_unique<AloneTransport>(o.gpus, r, 0), input, o), o.reps));
+  } else {
+    keep(median_run(*built(make_transport(o.transport, o.gpus, 0), input, o), o.reps));
+  }
+  const bool shared = !o.alone && transport_shares_device(o.transport);
+  fmt::print("{} ranks{}: the slowest {:.3f} ms; one rank's time / ({} x that) = {:.1f}%{}\n",
+             o.gpus, o.alone ? ", each alone on GPU 0 over a free link" : " over " + o.transport,
+             worst.ms, o.gpus, 100 * whole.ms / (o.gpus * worst.ms),
+             shared ? " (the ranks share one GPU: no speedup)" : "");
+  if (!o.csv.empty()) write_file_atomic(o.csv, csv);
+  return kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return apsp::run_program("round_timeline", run, argc, argv); }
