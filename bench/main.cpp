@@ -5,6 +5,7 @@
 // rewritten (marked incomplete until the sweep ends), so that a sweep stopped by SIGINT or
 // SIGTERM (core/interrupt.hpp: exit 130 or 143) keeps what it measured.
 // Exit codes: 0 all verified, 1 a run FAILED or could not run, 2 bad usage, 3 no CUDA device.
+#include <cuda_runtime_api.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -12,17 +13,20 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "bench/gbench_report.hpp"
 #include "core/atomic_file.hpp"
 #include "core/cli_options.hpp"
 #include "core/console.hpp"
+#include "core/cuda_check.hpp"
 #include "core/graph_formats.hpp"
 #include "core/interrupt.hpp"
 #include "core/memory.hpp"
 #include "core/tables.hpp"
 #include "harness/measure/statistics.hpp"
 #include "harness/multigpu/distributed.hpp"
+#include "harness/multigpu/launch.hpp"
 #include "harness/multigpu/multi_gpu_model.hpp"
 #include "harness/multigpu/transport.hpp"
 #include "harness/pipeline/describe_plan.hpp"
@@ -46,6 +50,10 @@ struct Options {
   harness::WorkerOptions workers;
   harness::UserKernels user_kernels;
   GbenchFlags gbench;  // the --benchmark_* flags this program reads itself
+  // Under a launcher (one process per GPU): the launched world; only its process 0 prints and
+  // writes files.
+  std::optional<harness::LaunchWorld> world;
+  bool speaks() const { return !world || world->rank == 0; }
 };
 
 // What runs: sizes, variants, configs, user kernels, GPUs.
@@ -301,9 +309,10 @@ int device_refusal(const Options& o, bool has_gpu) {
                "without one)\n");
     return kExitNoDevice;
   }
-  if (const std::string why = harness::gpu_count_problem(
-          o.plan.gpus, harness::transport_shares_device(o.transport) ? kMaxGpus : device_count());
-      !why.empty()) {
+  const int gpus = harness::transport_shares_device(o.transport) ? kMaxGpus
+                   : o.world                                     ? o.world->size
+                                                                 : device_count();
+  if (const std::string why = harness::gpu_count_problem(o.plan.gpus, gpus); !why.empty()) {
     fmt::print(stderr, "apsp_bench: {} (--gpus)\n", why);
     return kExitTooFewGpus;
   }
@@ -457,7 +466,10 @@ int measure(const Options& o, const harness::Session& session, const Results& ba
   none_yet.context = harness::make_context(session);
   none_yet.complete = false;
   keep(none_yet, o, argv);
-  const harness::Observer observer{progress, print_line, [&](const Results& so_far) {
+  const auto status = [&o](const std::string& line) {
+    if (o.speaks()) progress(line);
+  };
+  const harness::Observer observer{status, print_line, [&](const Results& so_far) {
                                      print_line(finished_line(so_far.runs.back()));
                                      keep(so_far, o, argv);
                                    }};
@@ -480,6 +492,43 @@ int measure(const Options& o, const harness::Session& session, const Results& ba
   return out.any_failed ? kExitFailed : 0;
 }
 
+// Under a launcher (harness/multigpu/launch.hpp): this process's GPU (its local rank, modulo the
+// GPUs it sees), and on every process but 0 no stdout and no files. Every process runs the same
+// plan; the multi-GPU runs are collective, each process its own rank. Returns the exit code to
+// stop with (2: the launcher's variables are malformed), or nothing to go on.
+std::optional<int> join_launched_world(Options& o) {
+  try {
+    o.world = harness::launch_world();
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "apsp_bench: {}\n", e.what());
+    return kExitRefused;
+  }
+  if (!o.world) return std::nullopt;
+  if (const int count = device_count(); count > 0)
+    APSP_CUDA_CHECK(cudaSetDevice(o.world->local_rank % count));
+  if (o.speaks()) return std::nullopt;
+  o.json_out.clear();
+  o.md_out.clear();
+  o.gbench_json.clear();
+  if (!std::freopen("/dev/null", "w", stdout)) {
+    fmt::print(stderr, "apsp_bench: process {}: cannot silence stdout\n", o.world->rank);
+    return kExitFailed;
+  }
+  return std::nullopt;
+}
+
+// "" unless, under a launcher, a --gpus count is neither 1 (each process alone on its GPU) nor
+// the number of processes (one GPU a process).
+std::string launched_gpus_problem(const Options& o) {
+  if (!o.world || harness::transport_shares_device(o.transport)) return "";
+  for (int g : o.plan.gpus)
+    if (g != 1 && g != o.world->size)
+      return fmt::format(
+          "--gpus {} under {} with {} processes: one GPU a process, so each count is 1 or {}", g,
+          o.world->launcher, o.world->size, o.world->size);
+  return "";
+}
+
 int run(int argc, char** argv) {
   // Line by line into a file or a pipe too, so that every line printed survives a stop.
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
@@ -499,12 +548,17 @@ int run(int argc, char** argv) {
       "(docs/kernel-contract.md); a kernel that faults or hangs is FAILED, the rest go on."};
   add_options(app, o);
   if (const std::optional<int> rc = parse_command_line(app, argc, argv, o.gbench)) return *rc;
+  if (const std::optional<int> rc = join_launched_world(o)) return *rc;
   const std::optional<DeviceInfo> device =
       has_device() ? std::optional(query_device()) : std::nullopt;
   Results baseline;
   TuningDb tuned_db;
   if (const std::optional<int> rc = prepare(o, app, device, baseline, tuned_db)) return *rc;
-  harness::resolve_gpu_counts(o.plan.gpus, device_count());
+  harness::resolve_gpu_counts(o.plan.gpus, o.world ? o.world->size : device_count());
+  if (const std::string why = launched_gpus_problem(o); !why.empty()) {
+    fmt::print(stderr, "apsp_bench: {}\n", why);
+    return kExitRefused;
+  }
   if (o.dry_run) return dry_run(o, tuned_db);
   if (const int rc = device_refusal(o, device.has_value()); rc != 0) return rc;
   const harness::Session session = harness::Session::here(o.workers, o.plan.transport);

@@ -104,19 +104,24 @@ void on_local_ranks(const DistributedSolver& solver, const std::function<void(in
 //              where it fits in the rank device's free memory beside the solve;
 //   restore(): lays the input out into the ranks' blocks (from the pristine copies, else from the
 //              host); flush_l2(): every device's L2, once;
-//   clock():   times one solve across all ranks: every rank's stream waited for (the restore and
-//              flush untimed), rank 0's start event, every other rank's main stream waits for it,
-//              and the stop is recorded on rank 0 after every rank's main stream is done;
-//   output():  gathers the blocks into a host DistMatrix; certify(): each rank its rows, on its
-//              device (rank_certificate.hpp);
+//   clock():   times one solve across the local ranks: every local rank's stream waited for (the
+//              restore and flush untimed), the first's start event, every other's main stream
+//              waits for it, and the stop is recorded on the first after every main stream is
+//              done; under a launcher the processes meet before the start and each takes the
+//              slowest process's time, so that their samplers decide alike;
+//   output():  gathers the blocks into a host DistMatrix (under a launcher, in every process);
+//              certify(): each rank its rows, on its device (rank_certificate.hpp);
 //   no one stream: a CUDA-graph measurement times plain solves, a phase measurement gives zeros;
 //   device_memory(): solve_bytes = the partition's max_bytes_per_rank(), peak_bytes = the most
 //              any rank holds (its block, panels, pristine copy and its device's L2 flush
 //              buffer); per rank, so the single-device transport's one GPU holds P times that.
+// Under a launcher (one process per GPU, Transport::local_ranks) every process makes the same
+// calls in the same order, each on its own rank: a collective executor.
 // A variant without Variant::multi_gpu, or a config it refuses: std::invalid_argument.
 std::unique_ptr<Executor> make_distributed_executor(std::unique_ptr<Transport> t);
 // Over `gpus` ranks of the transport registered as `transport` (make_transport: "nccl" on GPUs
-// 0 .. gpus - 1, "single-device" every rank on GPU `device`).
+// 0 .. gpus - 1, or under a launcher this process's rank of its world; "single-device" every rank
+// on GPU `device`).
 std::unique_ptr<Executor> make_multi_gpu_executor(int gpus, const std::string& transport,
                                                   int device = 0);
 

@@ -1,10 +1,11 @@
 // The distributed engine behind the Executor interface (harness/multigpu/distributed.hpp says what each
 // call does).
 #include <cuda_runtime_api.h>
+#include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
-#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -12,7 +13,6 @@
 #include "core/device_buffer.hpp"
 #include "harness/measure/matrix_layout.hpp"
 #include "harness/multigpu/distributed.hpp"
-#include "harness/multigpu/launch.hpp"
 #include "harness/multigpu/rank_certificate.hpp"
 
 namespace apsp::harness {
@@ -29,72 +29,90 @@ uint64_t free_bytes(int device) {
   return free;
 }
 
-// Waits for every rank's stream.
+// Waits for every local rank's stream.
 void synchronize_ranks(const Transport& t, const DistributedSolver& solver) {
-  for (int r = 0; r < t.ranks(); ++r) {
+  for (int r : solver.local_ranks()) {
     DeviceGuard guard(t.device(r));
     APSP_CUDA_CHECK(cudaStreamSynchronize(solver.stream(r)));
   }
 }
 
-// A sample's clock across the ranks: the start recorded on rank 0, which every other rank's
-// main stream waits for; the stop recorded on rank 0 after every rank's main stream is done.
-// The start first waits for every rank's stream, so that no rank's restore or flush is timed.
+// A sample's clock across the ranks: the start recorded on the first local rank, which every
+// other local rank's main stream waits for; the stop recorded there after every local rank's main
+// stream is done. The start first waits for every local rank's stream, so that no rank's restore
+// or flush is timed. Under a launcher (one process per GPU) the processes meet before the start
+// (a host barrier, so that none times its wait for another), and every process takes the slowest
+// process's time: their samplers then see the same samples and decide alike.
 class RanksClock final : public SampleClock {
  public:
   // `solver`: the executor's, as it is at each sample.
-  RanksClock(const Transport& t, const std::unique_ptr<DistributedSolver>& solver)
-      : t_(t), solver_(solver) {
-    DeviceGuard guard(t_.device(0));
+  RanksClock(Transport& t, const std::unique_ptr<DistributedSolver>& solver)
+      : t_(t), solver_(solver), local_(t.local_ranks()) {
+    DeviceGuard guard(t_.device(local_.front()));
     start_ = std::make_unique<CudaEvent>();
     stop_ = std::make_unique<CudaEvent>();
-    for (int r = 0; r < t_.ranks(); ++r) {
+    for (int r : local_) {
       DeviceGuard on_rank(t_.device(r));
-      done_.push_back(std::make_unique<CudaEvent>());
+      done_[r] = std::make_unique<CudaEvent>();
     }
   }
 
   void start() override {
     synchronize_ranks(t_, *solver_);
+    if (t_.processes() > 1) t_.allgather("");
+    const int first = local_.front();
     {
-      DeviceGuard guard(t_.device(0));
-      start_->record(solver_->stream(0));
+      DeviceGuard guard(t_.device(first));
+      start_->record(solver_->stream(first));
     }
-    for (int r = 1; r < solver_->partition().ranks; ++r) {
+    for (int r : local_) {
+      if (r == first) continue;
       DeviceGuard guard(t_.device(r));
       APSP_CUDA_CHECK(cudaStreamWaitEvent(solver_->stream(r), start_->get()));
     }
   }
 
   void stop() override {
-    for (int r = 1; r < solver_->partition().ranks; ++r) {
+    const int first = local_.front();
+    for (int r : local_) {
+      if (r == first) continue;
       {
         DeviceGuard guard(t_.device(r));
-        done_[r]->record(solver_->stream(r));
+        done_.at(r)->record(solver_->stream(r));
       }
-      DeviceGuard guard(t_.device(0));
-      APSP_CUDA_CHECK(cudaStreamWaitEvent(solver_->stream(0), done_[r]->get()));
+      DeviceGuard guard(t_.device(first));
+      APSP_CUDA_CHECK(cudaStreamWaitEvent(solver_->stream(first), done_.at(r)->get()));
     }
-    DeviceGuard guard(t_.device(0));
-    stop_->record(solver_->stream(0));
+    DeviceGuard guard(t_.device(first));
+    stop_->record(solver_->stream(first));
   }
 
   double elapsed_ms() override {
-    DeviceGuard guard(t_.device(0));
-    return apsp::elapsed_ms(*start_, *stop_);
+    double ms = 0;
+    {
+      DeviceGuard guard(t_.device(local_.front()));
+      ms = apsp::elapsed_ms(*start_, *stop_);
+    }
+    if (t_.processes() == 1) return ms;
+    double slowest = 0;
+    for (const std::string& s : t_.allgather(fmt::format("{:a}", ms)))
+      slowest = std::max(slowest, std::strtod(s.c_str(), nullptr));
+    return slowest;
   }
 
  private:
-  const Transport& t_;
+  Transport& t_;
   const std::unique_ptr<DistributedSolver>& solver_;
-  std::unique_ptr<CudaEvent> start_, stop_;       // on rank 0's device
-  std::vector<std::unique_ptr<CudaEvent>> done_;  // per rank, on its device
+  const std::vector<int> local_;
+  std::unique_ptr<CudaEvent> start_, stop_;         // on the first local rank's device
+  std::map<int, std::unique_ptr<CudaEvent>> done_;  // per local rank, on its device
 };
 
 class DistributedExecutor final : public LocalExecutor {
  public:
   explicit DistributedExecutor(std::unique_ptr<Transport> t) : t_(std::move(t)) {
     if (!t_) throw std::invalid_argument("distributed executor: no transport");
+    local_ = t_->local_ranks();
     clock_ = std::make_unique<RanksClock>(*t_, solver_);
   }
   ~DistributedExecutor() override {
@@ -115,10 +133,10 @@ class DistributedExecutor final : public LocalExecutor {
     layout(dc_.tile());
   }
 
-  // Every rank's block from its pristine copy (or the host), on the rank's stream.
+  // Every local rank's block from its pristine copy (or the host), on the rank's stream.
   void restore() override {
     const Partition& p = solver_->partition();
-    for (int r = 0; r < p.ranks; ++r) {
+    for (int r : local_) {
       DeviceGuard guard(t_->device(r));
       if (pristine_[r].size() > 0) {
         APSP_CUDA_CHECK(cudaMemcpyAsync(solver_->block(r), pristine_[r].get(), p.block_bytes(r),
@@ -132,7 +150,7 @@ class DistributedExecutor final : public LocalExecutor {
   // Each device's L2, once, on the stream of its first rank.
   void flush_l2() override {
     std::map<int, bool> flushed;
-    for (int r = 0; r < solver_->partition().ranks; ++r) {
+    for (int r : local_) {
       const int d = t_->device(r);
       DeviceBuffer<char>& scrub = scrub_.at(d);
       if (flushed[d] || scrub.size() == 0) continue;
@@ -153,17 +171,23 @@ class DistributedExecutor final : public LocalExecutor {
     const Partition& p = solver_->partition();
     memory_.solve_bytes = p.max_bytes_per_rank();
     memory_.peak_bytes = 0;
-    for (int r = 0; r < p.ranks; ++r) {
+    for (int r : local_) {
       const uint64_t held =
           p.bytes_per_rank(r) + pristine_[r].bytes() + scrub_.at(t_->device(r)).bytes();
       memory_.peak_bytes = std::max(memory_.peak_bytes, held);
     }
   }
 
+  // The blocks gathered into a host DistMatrix; under a launcher every process gets the whole
+  // matrix (each rank's block broadcast in turn), so that each checks it as one process does.
   DistMatrix output() override {
     if (!solver_) throw std::logic_error("distributed executor: output() before any sample()");
     const Partition& p = solver_->partition();
     DistMatrix out(p.n);
+    if (t_->processes() > 1) {
+      gather_everywhere(out);
+      return out;
+    }
     for (int r = 0; r < p.ranks; ++r) {
       if (p.real_rows(r) == 0) continue;
       DeviceGuard guard(t_->device(r));
@@ -195,7 +219,7 @@ class DistributedExecutor final : public LocalExecutor {
     solver_.reset();
     pristine_.clear();
     const Partition p = partition_rows(input_.n(), tile, t_->ranks());
-    for (int r = 0; r < p.ranks; ++r) {
+    for (int r : local_) {
       const int d = t_->device(r);
       if (scrub_.count(d)) continue;
       DeviceGuard guard(d);
@@ -205,7 +229,7 @@ class DistributedExecutor final : public LocalExecutor {
     }
     // Checked before allocating: what the ranks on each device need, against its free memory.
     std::map<int, uint64_t> need;
-    for (int r = 0; r < p.ranks; ++r) need[t_->device(r)] += p.bytes_per_rank(r);
+    for (int r : local_) need[t_->device(r)] += p.bytes_per_rank(r);
     for (const auto& [d, bytes] : need) {
       const uint64_t free = free_bytes(d);
       if (bytes > free)
@@ -216,15 +240,15 @@ class DistributedExecutor final : public LocalExecutor {
                                  std::to_string(free) + " free");
     }
     solver_ = std::make_unique<DistributedSolver>(*t_, p);
-    // A pristine copy per rank where it fits beside the solve; otherwise restores read the host.
-    for (int r = 0; r < p.ranks; ++r) {
+    // A pristine copy per local rank where it fits beside the solve; otherwise restores read the
+    // host.
+    pristine_.resize(p.ranks);
+    for (int r : local_) {
       const int d = t_->device(r);
       DeviceGuard guard(d);
       if (p.block_bytes(r) > 0 && free_bytes(d) > p.block_bytes(r) + kPristineMargin) {
-        pristine_.emplace_back(p.block_bytes(r) / sizeof(int));
-        put_block(r, pristine_.back().get());
-      } else {
-        pristine_.emplace_back();
+        pristine_[r] = DeviceBuffer<int>(p.block_bytes(r) / sizeof(int));
+        put_block(r, pristine_[r].get());
       }
     }
     synchronize();
@@ -240,10 +264,34 @@ class DistributedExecutor final : public LocalExecutor {
 
   void synchronize() { synchronize_ranks(*t_, *solver_); }
 
+  // Under a launcher (one local rank): each rank's block broadcast in turn from its process into
+  // every other's staging buffer, and read down into `out` everywhere.
+  void gather_everywhere(DistMatrix& out) {
+    const Partition& p = solver_->partition();
+    const int mine = local_.front();
+    DeviceGuard guard(t_->device(mine));
+    uint64_t largest = 0;
+    for (int r = 0; r < p.ranks; ++r) largest = std::max(largest, p.block_bytes(r));
+    DeviceBuffer<int> staging(largest / sizeof(int));
+    std::vector<void*> buffers(p.ranks, nullptr);
+    std::vector<cudaStream_t> streams(p.ranks, nullptr);
+    streams[mine] = solver_->stream(mine);
+    for (int r = 0; r < p.ranks; ++r) {
+      if (p.real_rows(r) == 0) continue;
+      int* from = r == mine ? solver_->block(r) : staging.get();
+      buffers[mine] = from;
+      t_->broadcast(r, buffers, p.block_bytes(r), streams);
+      get_rows(out.row(p.first_row(r)), from, p.pitch, p.n, p.real_rows(r), cudaMemcpyDeviceToHost,
+               streams[mine]);
+      APSP_CUDA_CHECK(cudaStreamSynchronize(streams[mine]));  // staging is the next rank's
+    }
+  }
+
   std::unique_ptr<Transport> t_;
+  std::vector<int> local_;  // the ranks this process drives (Transport::local_ranks)
   DistMatrix input_;
   std::unique_ptr<DistributedSolver> solver_;
-  std::vector<DeviceBuffer<int>> pristine_;  // per rank; empty where it did not fit
+  std::vector<DeviceBuffer<int>> pristine_;  // per rank; empty where it did not fit or not local
   std::map<int, DeviceBuffer<char>> scrub_;  // per device: twice its L2
   DistributedConfig dc_;                     // of the latest reserve()
   std::unique_ptr<RanksClock> clock_;
@@ -259,12 +307,8 @@ std::unique_ptr<Executor> make_distributed_executor(std::unique_ptr<Transport> t
 
 std::unique_ptr<Executor> make_multi_gpu_executor(int gpus, const std::string& transport,
                                                   int device) {
-  // The bench's clock and samples are one process's: under a launcher every process would time
-  // and stop on its own.
-  if (const std::optional<LaunchWorld> w = launch_world(); w && transport == kDefaultTransport)
-    throw std::invalid_argument(
-        "the bench's multi-GPU runs are one process driving its GPUs (--gpus N); under " +
-        w->launcher + " only apsp runs one process per GPU: start the bench once, outside it");
+  // Under a launcher the NCCL transport is this process's rank of the launched world (one GPU a
+  // process, gpus its size): every process makes the same calls, each on its own rank.
   return make_distributed_executor(make_transport(transport, gpus, device));
 }
 

@@ -324,7 +324,9 @@ void measure_ceilings(const Plan& plan, const Session& s, const Observer& obs, C
 void describe_gpus(const Plan& plan, const Session& s, Context& c) {
   const int most_gpus = *std::max_element(plan.gpus.begin(), plan.gpus.end());
   if (most_gpus <= 1 || !s.device) return;
-  for (int rank = 0; rank < most_gpus; ++rank) {
+  // Under a launcher the other ranks' GPUs are other processes': this one records its own.
+  const int known = s.processes > 1 ? 1 : most_gpus;
+  for (int rank = 0; rank < known; ++rank) {
     nlohmann::json gpu =
         device_json(query_device(transport_shares_device(s.transport) ? s.device->ordinal : rank));
     gpu["rank"] = rank;

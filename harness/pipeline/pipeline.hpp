@@ -38,6 +38,9 @@ struct Session {
   // where none can be made (no device). gpus_present: the CUDA devices here.
   std::function<std::unique_ptr<Executor>(int gpus)> multi_gpu;
   int gpus_present = 0;
+  // Under a launcher (one process per GPU), how many processes: each drives its own rank, so this
+  // process knows only its own GPU. 1 otherwise.
+  int processes = 1;
   // The registered transport the multi-GPU executors' ranks talk through
   // (harness/multigpu/transport.hpp); where its ranks share a device, it is this session's one.
   std::string transport = kDefaultTransport;

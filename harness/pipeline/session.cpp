@@ -1,6 +1,9 @@
 // Session::here(): the CUDA device of this machine, if any. Kept apart from the pipeline so
 // that the pipeline's logic has no device code in it.
+#include <cuda_runtime_api.h>
+
 #include "harness/multigpu/distributed.hpp"
+#include "harness/multigpu/launch.hpp"
 #include "harness/pipeline/pipeline.hpp"
 #include "harness/plan/build_identity.hpp"
 #include "harness/userkernel/isolated_executor.hpp"
@@ -13,7 +16,10 @@ Session Session::here(const WorkerOptions& workers, const std::string& transport
   s.build = current_build();
   s.gpus_present = device_count();
   s.transport = transport;
-  if (s.gpus_present > 0) s.device = query_device();
+  if (const std::optional<LaunchWorld> w = launch_world()) s.processes = w->size;
+  int current = 0;  // a launched process's GPU is its local rank's (apsp_bench sets it)
+  if (s.gpus_present > 0 && cudaGetDevice(&current) != cudaSuccess) current = 0;
+  if (s.gpus_present > 0) s.device = query_device(current);
   const size_t l2 = s.device ? s.device->l2_bytes : 0;
   s.executors = [l2, workers](Target t) {
     return t == Target::kIsolated ? make_isolated_executor(workers) : make_executor(t, l2);
