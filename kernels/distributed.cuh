@@ -5,7 +5,10 @@
 // pivot-row panel of the round (tile rows x pitch, broadcast by the round's owner; the owner reads
 // its own rows in place). A tile (i, j) of a block is its local row tile i, global column tile j;
 // its global row tile is first_tile + i. Every product is sm90's (kernels/sm90.cuh update_tile),
-// its operands in the block or the panel.
+// its operands in the block or the panel. sm90's panel point (tile 128, chunk 16, 8 x 8 a thread:
+// one_round_from_panel) runs phase 3 as sm90's ordinary tiles run: A from the column panel (pivot
+// column kt of the block transposed, k-major, a column a local row; pivot_column writes it), both
+// operands copied by the ring (update_from_panel).
 #pragma once
 
 #include "kernels/sm90.cuh"
@@ -52,36 +55,64 @@ __global__ void __launch_bounds__(Phase2<kTile>::kThreads)
 }
 
 // Phase 2, the pivot column, on every rank: its tiles (i, kt) but the pivot, one block each
-// (count blocks): A the tile itself, B the closed pivot, column tile kt of the panel.
-template <int kTile>
+// (count blocks): A the tile itself, B the closed pivot, column tile kt of the panel. kToPanel:
+// each new tile also goes into the column panel, transposed (sm90's tile_to_panel).
+template <int kTile, bool kToPanel>
 __global__ void __launch_bounds__(Phase2<kTile>::kThreads)
                                       pivot_column(int* __restrict__ block, int pitch, int n,
                                                    int first_tile, int kt,
-                                                   const int* __restrict__ panel) {
+                                                   const int* __restrict__ panel,
+                                                   int* __restrict__ column_panel) {
   const int i = blockIdx.x;
   if (first_tile + i == kt) return;
   extern __shared__ int4 smem4[];
   sm90::update_tile<kTile, Phase2<kTile>::kChunk, Phase2<kTile>::kPer, false>(
       block, pitch, n, i, kt, first_tile + i, block, pitch, i, kt, panel, pitch, 0, kt,
       reinterpret_cast<int*>(smem4));
+  if constexpr (kToPanel)
+    sm90::tile_to_panel<kTile, Phase2<kTile>::kPer>(block, pitch, i, kt, column_panel);
+}
+
+// Whether phase 3 at (kTile, kChunk, kPer) reads A from the column panel (sm90's one-round ring).
+template <int kTile, int kChunk, int kPer>
+constexpr bool phase3_from_panel() {
+  return sm90::one_round_from_panel<kTile, kChunk, kPer>();
+}
+
+// Phase 3's shared memory: the ring's stages, or accumulate's.
+template <int kTile, int kChunk, int kPer>
+constexpr int phase3_smem() {
+  if constexpr (phase3_from_panel<kTile, kChunk, kPer>())
+    return sm90::ring_smem<kTile, kPer, Int32Elements, false>();
+  else
+    return sm90::product_smem<kTile, kChunk>();
 }
 
 // Phase 3 on every rank: tiles (i, j) with i = first_row_tile + blockIdx.y (local) and
 // j = first_col_tile + blockIdx.x, off the pivot row and column and off global row tile skip_row
 // and column tile skip_col (the look-ahead row and column, updated on the side stream; -1 for
-// none). A = (i, kt) of the block, B = column tile j of the panel. Grid: columns x rows. Two
-// blocks per SM, as sm90's phase3.
+// none). A = (i, kt) of the block (or, phase3_from_panel, of the column panel), B = column tile j
+// of the panel. Grid: columns x rows. Two blocks per SM, as sm90's phase3.
 template <int kTile, int kChunk, int kPer>
 __global__ void __launch_bounds__(sm90::product_threads<kTile, kPer>(), 2) phase3(int* __restrict__ block, int pitch, int n,
                                                      int first_tile, int first_row_tile,
                                                      int first_col_tile, int kt, int skip_row,
-                                                     int skip_col, const int* __restrict__ panel) {
+                                                     int skip_col, const int* __restrict__ panel,
+                                                     const int* __restrict__ column_panel) {
   const int i = first_row_tile + blockIdx.y, j = first_col_tile + blockIdx.x,
             row_tile = first_tile + i;
   if (j == kt || j == skip_col || row_tile == kt || row_tile == skip_row) return;
   extern __shared__ int4 smem4[];
-  sm90::update_tile<kTile, kChunk, kPer, true>(block, pitch, n, i, j, row_tile, block, pitch, i, kt,
-                                               panel, pitch, 0, j, reinterpret_cast<int*>(smem4));
+  int* smem = reinterpret_cast<int*>(smem4);
+  if constexpr (phase3_from_panel<kTile, kChunk, kPer>()) {
+    constexpr int kRing = sm90::ring_chunk<kTile, kPer>();
+    sm90::update_from_panel<kTile, kPer, Int32Elements, false>(
+        block, pitch, n, i, j, row_tile, kt, sm90::live_chunks<kTile, kRing>(n, kt), column_panel,
+        smem, panel);
+  } else {
+    sm90::update_tile<kTile, kChunk, kPer, true>(block, pitch, n, i, j, row_tile, block, pitch, i,
+                                                 kt, panel, pitch, 0, j, smem);
+  }
 }
 
 }  // namespace apsp::kernels::distributed

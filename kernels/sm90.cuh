@@ -925,10 +925,11 @@ __device__ __forceinline__ void accumulate_from_panel(int (&acc)[kPer][kPer / F:
 // C = min(C, A (x) B) for tile (ci, cj) of d: A from the panel, B rows kt * kTile .. of d (or, with
 // `row_panel`, rows 0 .. of it: a copy of those rows, `pitch` words apart), over `chunks` chunks of
 // the ring (one round's or, over pairs of rounds, two rounds'), the padded halves of the last row and
-// column of tiles left out as update_tile leaves them (packed formats: rows only).
+// column of tiles left out as update_tile leaves them (packed formats: rows only). C's row tile in
+// the whole matrix is row_tile, as in update_tile.
 template <int kTile, int kPer, class F, bool kMbarriers>
 __device__ __forceinline__ void update_from_panel(int* __restrict__ d, int pitch, int n, int ci,
-                                                  int cj, int kt, int chunks,
+                                                  int cj, int row_tile, int kt, int chunks,
                                                   const int* __restrict__ panel, int* smem,
                                                   const int* __restrict__ row_panel = nullptr) {
   using Layout = ThreadTile<kTile, kPer, F>;
@@ -939,7 +940,7 @@ __device__ __forceinline__ void update_from_panel(int* __restrict__ d, int pitch
   load_tile<kTile, kPer, F>(acc, d, pitch, ci, cj);
   bool halved = false;  // halves exist only with 2 x 2 sub-blocks a thread
   if constexpr (Layout::kSubs == 2) {
-    if (n - ci * kTile <= Layout::kHalf) {
+    if (n - row_tile * kTile <= Layout::kHalf) {
       accumulate_from_panel<kMbarriers, kTile, kPer, F, kPer / 2, kPerW>(acc, panel, b, pitch, ci,
                                                                          b_tk, cj, chunks, smem);
       halved = true;
@@ -1066,7 +1067,8 @@ __global__ void __launch_bounds__(product_threads<kTile, kPer>(), 2) lookahead_o
             cj = skip_two(blockIdx.x % others, r);
   if constexpr (one_round_from_panel<kTile, kChunk, kPer, F>()) {
     update_from_panel<kTile, kPer, F, ring_mbarriers<kTile, F, false>()>(
-        d, pitch, n, ci, cj, r, live_chunks<kTile, ring_chunk<kTile, kPer>()>(n, r), panel, smem);
+        d, pitch, n, ci, cj, ci, r, live_chunks<kTile, ring_chunk<kTile, kPer>()>(n, r), panel,
+        smem);
   } else {
     product_tile<kTile, kChunk, kPer, true, F>(d, pitch, n, ci, cj, r, smem);
   }

@@ -175,7 +175,7 @@ __device__ __forceinline__ void pair_pass(int* __restrict__ d, int pitch, int n,
   constexpr int kChunk = ring_chunk<kTile, kPer>();
   const int chunks = (min(2 * kTile, n - r * kTile) + kChunk - 1) / kChunk;
   update_from_panel<kTile, kPer, F, ring_mbarriers<kTile, F, true>()>(
-      d, pitch, n, ci, cj, r, chunks, panel, smem, short_chain<kTile>() ? row_panel : nullptr);
+      d, pitch, n, ci, cj, ci, r, chunks, panel, smem, short_chain<kTile>() ? row_panel : nullptr);
 }
 
 // The main stream's part of pair (r, r + 1): every tile off rows and columns r .. r + 3. The

@@ -1,7 +1,7 @@
 // round_timeline: where the distributed engine's rounds spend their time on each rank
 // (harness/multigpu/round_timeline.hpp), against the engine on one rank in the same run.
 //   ./build/release/round_timeline [--n N] [--gpus P] [--transport NAME] [--no-lookahead]
-//                                  [--no-column-ahead] [--reps K] [--csv FILE]
+//                                  [--no-column-ahead] [--config SM90] [--reps K] [--csv FILE]
 //   ./build/release/round_timeline --alone [--n N] [--gpus P] ...
 // With a transport (nccl by default: P GPUs), the P ranks solve a random graph of V = N (E = 8N)
 // together, their round timelines recorded; the parallel efficiency is the one-rank time over P
@@ -9,8 +9,9 @@
 // ranks absent and every broadcast nothing: one GPU's share of a P-GPU solve over a free link, the
 // compute side of the efficiency on a machine with one GPU (its distances are no solve's).
 // --no-lookahead and --no-column-ahead turn the engine's look-ahead, or only its column part, off
-// (harness/multigpu/distributed.hpp). The median of K runs (3) is described; --csv writes every
-// round of it (atomically).
+// (harness/multigpu/distributed.hpp). --config: the sm90 config the engine runs
+// ("sm90[chunk=8]"; sm90's default, which runs its panel point, otherwise). The median of K runs
+// (3) is described; --csv writes every round of it (atomically).
 // Exit 3 without a CUDA device, 2 on bad arguments.
 #include "harness/multigpu/round_timeline.hpp"
 
@@ -29,6 +30,7 @@
 #include "core/console.hpp"
 #include "core/device_info.hpp"
 #include "core/generators.hpp"
+#include "harness/multigpu/distributed.hpp"
 #include "harness/multigpu/multi_gpu_solve.hpp"
 #include "harness/multigpu/transport.hpp"
 #include "harness/solve/solve_input.hpp"
@@ -59,7 +61,7 @@ class AloneTransport final : public Transport {
 
 struct Options {
   int n = 10000, gpus = 4, reps = 3;
-  std::string transport = kDefaultTransport, csv;
+  std::string transport = kDefaultTransport, csv, config = "sm90";
   bool alone = false, lookahead = true, column_ahead = true;
 };
 
@@ -89,10 +91,9 @@ Run median_run(MultiGpuSolve& solve, int reps) {
 
 std::unique_ptr<MultiGpuSolve> built(std::unique_ptr<Transport> t, const SolveInput& input,
                                      const Options& o) {
-  const Variant* v = find_variant("sm90");
-  if (!v) throw std::runtime_error("no sm90 variant in this build");
-  const Config c = {{"lookahead", o.lookahead ? 1 : 0}};
-  auto solve = std::make_unique<MultiGpuSolve>(std::move(t), *v, c, input.n());
+  NamedConfig nc = parse_config(o.config);
+  if (!o.lookahead) nc.config["lookahead"] = 0;
+  auto solve = std::make_unique<MultiGpuSolve>(std::move(t), *nc.variant, nc.config, input.n());
   solve->engine_config().column_ahead = o.column_ahead;
   solve->build([&input](int32_t* block, int pitch, int first_row, int rows, cudaStream_t s) {
     input.build_rows_on_device(block, pitch, first_row, rows, s);
@@ -126,10 +127,17 @@ Options parse(int argc, char** argv) {
       o.transport = argv[++i];
     else if (a == "--csv" && i + 1 < argc)
       o.csv = argv[++i];
+    else if (a == "--config" && i + 1 < argc)
+      o.config = argv[++i];
     else
       throw std::invalid_argument("unknown argument " + a + " (see --help)");
   }
   if (!o.csv.empty()) check_output_path(o.csv, "--csv");
+  const NamedConfig nc = parse_config(o.config);
+  if (nc.variant->name != "sm90")
+    throw std::invalid_argument("--config " + o.config + ": an sm90 config");
+  if (const std::string why = distributed_problem(*nc.variant, nc.config); !why.empty())
+    throw std::invalid_argument("--config " + o.config + ": " + why);
   if (!o.alone && !find_transport(o.transport))
     throw std::invalid_argument("--transport " + o.transport + ": one of " + transport_names());
   return o;
@@ -140,7 +148,8 @@ int run(int argc, char** argv) {
     if (std::string(argv[i]) == "--help") {
       std::puts(
           "round_timeline [--n N] [--gpus P] [--transport NAME | --alone] [--no-lookahead] "
-          "[--no-column-ahead] [--reps K] [--csv FILE]: where the distributed engine's rounds "
+          "[--no-column-ahead] [--config SM90] [--reps K] [--csv FILE]: where the distributed "
+          "engine's rounds "
           "spend their time on "
           "each rank, against the engine on one rank (exit 3 without a CUDA device)");
       return kExitOk;

@@ -27,14 +27,15 @@ struct Point {
   static constexpr int kThreads1 = s::kPhase1Edge * s::kPhase1Edge, kSmem1 = s::pivot_smem<kTile>();
   static constexpr int kThreads2 = d::Phase2<kTile>::kThreads, kSmem2 = d::Phase2<kTile>::kSmem;
   static constexpr int kThreads3 = s::product_threads<kTile, kPer>(),
-                       kSmem3 = s::product_smem<kTile, kChunk>();
+                       kSmem3 = d::phase3_smem<kTile, kChunk, kPer>();
+  static constexpr bool kFromPanel = d::phase3_from_panel<kTile, kChunk, kPer>();
 
   // Dynamic shared memory above the default 48 KB needs the attribute, on each device.
   static void prepare_device() {
     constexpr auto kMax = cudaFuncAttributeMaxDynamicSharedMemorySize;
     APSP_CUDA_CHECK(cudaFuncSetAttribute(d::close_pivot_tile<kTile>, kMax, kSmem1));
     APSP_CUDA_CHECK(cudaFuncSetAttribute(d::pivot_row<kTile>, kMax, kSmem2));
-    APSP_CUDA_CHECK(cudaFuncSetAttribute(d::pivot_column<kTile>, kMax, kSmem2));
+    APSP_CUDA_CHECK(cudaFuncSetAttribute(d::pivot_column<kTile, kFromPanel>, kMax, kSmem2));
     APSP_CUDA_CHECK(cudaFuncSetAttribute(d::phase3<kTile, kChunk, kPer>, kMax, kSmem3));
   }
   static void close_pivot(const RowBlock& b, int lt, int kt, cudaStream_t stream) {
@@ -45,17 +46,18 @@ struct Point {
     d::pivot_row<kTile><<<b.tiles, kThreads2, kSmem2, stream>>>(b.d, b.pitch, b.n, lt, kt);
     APSP_CUDA_CHECK_LAUNCH();
   }
-  static void pivot_column(const RowBlock& b, int kt, const int* panel, cudaStream_t stream) {
-    d::pivot_column<kTile>
-        <<<b.row_tiles, kThreads2, kSmem2, stream>>>(b.d, b.pitch, b.n, b.first_tile, kt, panel);
+  static void pivot_column(const RowBlock& b, int kt, const int* panel, int* column_panel,
+                           cudaStream_t stream) {
+    d::pivot_column<kTile, kFromPanel><<<b.row_tiles, kThreads2, kSmem2, stream>>>(
+        b.d, b.pitch, b.n, b.first_tile, kt, panel, column_panel);
     APSP_CUDA_CHECK_LAUNCH();
   }
   static void phase3(const RowBlock& b, const Phase3Tiles& t, int kt, const int* panel,
-                     cudaStream_t stream) {
+                     const int* column_panel, cudaStream_t stream) {
     if (t.rows <= 0 || t.cols <= 0) return;
     d::phase3<kTile, kChunk, kPer><<<dim3(t.cols, t.rows), kThreads3, kSmem3, stream>>>(
         b.d, b.pitch, b.n, b.first_tile, t.first_row, t.first_col, kt, t.skip_row, t.skip_col,
-        panel);
+        panel, column_panel);
     APSP_CUDA_CHECK_LAUNCH();
   }
   static DistributedKernels kernels() {
@@ -71,17 +73,17 @@ struct Point {
 
 // sm90's compiled (tile, chunk, per_thread) points (05_sm90.cu: ProductFits, NoSpills; the phase
 // 3 kernel here is sm90's lookahead-0 phase3, which compiles at 64/32/8 too). Named tile/chunk/
-// per_thread.
+// per_thread. 128/16/8 is sm90's panel point: phase 3 from the column panel by the ring, its other
+// products at chunk 8 (product_chunk), as sm90's panel configs run theirs.
 const std::vector<DistributedKernels>& points() {
   static const std::vector<DistributedKernels> all = {
       Point<64, 8, 8>::kernels(),  Point<64, 16, 4>::kernels(), Point<64, 16, 8>::kernels(),
-      Point<64, 32, 4>::kernels(), Point<64, 32, 8>::kernels(), Point<128, 8, 8>::kernels()};
+      Point<64, 32, 4>::kernels(), Point<64, 32, 8>::kernels(), Point<128, 8, 8>::kernels(),
+      Point<128, 16, 8>::kernels()};
   return all;
 }
 
-// An sm90 config's point: its tile, chunk and per_thread (sm90's defaults for those it lacks). Its
-// panel config (tile 128, chunk 16: kernels/sm90.cuh, ordinary_from_panel) runs every product but
-// its ordinary tiles at chunk 8; the engine has no panel and runs them all so.
+// An sm90 config's point: its tile, chunk and per_thread (sm90's defaults for those it lacks).
 struct Asked {
   int tile = 128, chunk = 8, per_thread = 8;
   explicit Asked(const Config& c) {
@@ -91,8 +93,6 @@ struct Asked {
     get("tile", tile);
     get("chunk", chunk);
     get("per_thread", per_thread);
-    if (tile == 128 && chunk == s::kRingChunk && per_thread == 8)
-      chunk = s::product_chunk<128, s::kRingChunk, 8>();
   }
   std::string name() const {
     return std::to_string(tile) + "/" + std::to_string(chunk) + "/" + std::to_string(per_thread);

@@ -35,7 +35,9 @@ struct Phase3Tiles {
 
 // The engine's products at one compiled point. Each launcher enqueues one launch on `stream` (on
 // the current device, the rank's) and checks it; `panel` is round kt's pivot-row panel (tile rows x
-// pitch: the owner's own rows, or the broadcast copy).
+// pitch: the owner's own rows, or the broadcast copy); `column_panel` is the rank's pivot column
+// kt transposed (tile rows x pitch, row k its column kt x tile + k, a column a local row), which
+// pivot_column writes and phase3 reads at points that read A from it (sm90's panel point).
 struct DistributedKernels {
   int tile = 0;
   std::string name;  // the point in the variant's words, for messages: "128/8/8"
@@ -45,12 +47,14 @@ struct DistributedKernels {
   std::function<void(const RowBlock&, int lt, int kt, cudaStream_t)> close_pivot;
   // Phase 2 on the owner: the pivot row's tiles (lt, j), j != kt, from the closed pivot.
   std::function<void(const RowBlock&, int lt, int kt, cudaStream_t)> pivot_row;
-  // Phase 2 on every rank: its tiles (i, kt) of the pivot column but the pivot, from the panel.
-  std::function<void(const RowBlock&, int kt, const int* panel, cudaStream_t)> pivot_column;
-  // Phase 3 on every rank: the tiles of `tiles` off the pivot row and column; A from the block,
-  // B from the panel.
+  // Phase 2 on every rank: its tiles (i, kt) of the pivot column but the pivot, from the panel
+  // (and into the column panel).
+  std::function<void(const RowBlock&, int kt, const int* panel, int* column_panel, cudaStream_t)>
+      pivot_column;
+  // Phase 3 on every rank: the tiles of `tiles` off the pivot row and column; A from the block
+  // (or the column panel), B from the panel.
   std::function<void(const RowBlock&, const Phase3Tiles& tiles, int kt, const int* panel,
-                     cudaStream_t)>
+                     const int* column_panel, cudaStream_t)>
       phase3;
 };
 

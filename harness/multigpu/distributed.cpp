@@ -33,10 +33,12 @@ int distributed_tile(const Variant& v, const Config& c) {
   return v.multi_gpu->tile(c);
 }
 
-// A rank's buffers, streams and events, on its device.
+// A rank's buffers, streams and events, on its device. Round kt's pivot-row panel arrives in
+// panels[kt % 2], its pivot column transposed goes to columns[kt % 2] (read by the points whose
+// phase 3 takes A from it).
 struct DistributedSolver::Rank {
   int device;
-  DeviceBuffer<int> block, panels[Partition::kPanelBuffers];
+  DeviceBuffer<int> block, panels[Partition::kPanelBuffers], columns[Partition::kPanelBuffers];
   cudaStream_t main = nullptr, side = nullptr;
   cudaEvent_t freed = nullptr, fork = nullptr, ready = nullptr;
 
@@ -44,6 +46,7 @@ struct DistributedSolver::Rank {
     DeviceGuard guard(device);
     block = DeviceBuffer<int>(block_elems);
     for (DeviceBuffer<int>& p : panels) p = DeviceBuffer<int>(panel_elems);
+    for (DeviceBuffer<int>& c : columns) c = DeviceBuffer<int>(panel_elems);
     main = make_priority_stream(false);
     side = make_priority_stream(true);  // its few blocks go ahead of the waiting phase-3 blocks
     freed = make_ordering_event();
@@ -131,6 +134,10 @@ struct DistributedSolver::Loop {
     if (p.owner(kt) != r) return R.panels[kt % Partition::kPanelBuffers].get();
     return R.block.get() + static_cast<size_t>(kt - p.first_tile(r)) * p.tile * p.pitch;
   }
+  // Where rank r's pivot column of round kt goes transposed.
+  int* column_of(int r, int kt) const {
+    return s.ranks_[r]->columns[kt % Partition::kPanelBuffers].get();
+  }
 
   // Phases 1 and 2 (row) of round kt on its owner, on its main or side stream; nothing where
   // the owner is another process's.
@@ -172,24 +179,25 @@ struct DistributedSolver::Loop {
     Rank& R = *s.ranks_[r];
     const RowBlock b = s.row_block(r);
     const int* panel = panel_of(r, kt);
+    int* const columns = column_of(r, kt);
     note(r, kt, RoundMark::kStarted, R.main);
-    if (!column_done) k.pivot_column(b, kt, panel, R.main);
+    if (!column_done) k.pivot_column(b, kt, panel, columns, R.main);
     note(r, kt, RoundMark::kColumnDone, R.main);
     Phase3Tiles rest{0, b.row_tiles, 0, b.tiles};
     if (next >= 0) {
       APSP_CUDA_CHECK(cudaEventRecord(R.fork, R.main));
       APSP_CUDA_CHECK(cudaStreamWaitEvent(R.side, R.fork));
       if (r == next) {
-        k.phase3(b, {kt + 1 - b.first_tile, 1, 0, b.tiles}, kt, panel, R.side);
+        k.phase3(b, {kt + 1 - b.first_tile, 1, 0, b.tiles}, kt, panel, columns, R.side);
         note(r, kt, RoundMark::kAheadDone, R.side);
         prepare(kt + 1, true);
         rest.skip_row = kt + 1;
       } else if (column_ahead) {
-        k.phase3(b, column(b, kt + 1), kt, panel, R.side);
+        k.phase3(b, column(b, kt + 1), kt, panel, columns, R.side);
       }
       if (column_ahead) rest.skip_col = kt + 1;
     }
-    k.phase3(b, rest, kt, panel, R.main);
+    k.phase3(b, rest, kt, panel, columns, R.main);
     note(r, kt, RoundMark::kFinished, R.main);
   }
 
@@ -213,8 +221,9 @@ struct DistributedSolver::Loop {
       DeviceGuard guard(R.device);
       if (column_ahead && !s.p_.idle(r)) {
         const RowBlock b = s.row_block(r);
-        if (r == next) k.phase3(b, column(b, kt + 1), kt, panel_of(r, kt), R.side);
-        k.pivot_column(b, kt + 1, panel_of(r, kt + 1), R.side);
+        if (r == next)
+          k.phase3(b, column(b, kt + 1), kt, panel_of(r, kt), column_of(r, kt), R.side);
+        k.pivot_column(b, kt + 1, panel_of(r, kt + 1), column_of(r, kt + 1), R.side);
       }
       APSP_CUDA_CHECK(cudaEventRecord(R.ready, R.side));
     }

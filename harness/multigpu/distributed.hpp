@@ -56,7 +56,8 @@ DistributedConfig distributed_config(const Variant& v, const Config& c);
 int distributed_tile(const Variant& v, const Config& c);
 
 // The row blocks and panels of one partition over a transport's ranks, and the solve. Allocates
-// exactly p.bytes_per_rank(r) on each local rank's device (its row block and two panel buffers).
+// exactly p.bytes_per_rank(r) on each local rank's device (its row block, two panel buffers and
+// two column panels).
 class DistributedSolver {
  public:
   DistributedSolver(Transport& transport, const Partition& p);

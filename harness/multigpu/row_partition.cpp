@@ -34,7 +34,7 @@ uint64_t Partition::panel_bytes() const {
 }
 
 uint64_t Partition::bytes_per_rank(int r) const {
-  return block_bytes(r) + kPanelBuffers * panel_bytes();
+  return block_bytes(r) + 2 * kPanelBuffers * panel_bytes();
 }
 
 uint64_t Partition::max_bytes_per_rank() const { return bytes_per_rank(0); }

@@ -10,7 +10,8 @@
 // P - tiles ranks own nothing (idle): they take part in every broadcast and do nothing else.
 // A rank holds its row block (its tiles x tile rows x pitch, padding rows included) and two
 // panel buffers (tile x pitch each): the pivot-row panel of round kt arrives in buffer kt % 2,
-// so the next round's panel can land while this round's is read (look-ahead).
+// so the next round's panel can land while this round's is read (look-ahead); and two column
+// panels of the same size, where its pivot column kt goes transposed (buffer kt % 2).
 #pragma once
 
 #include <cstdint>
@@ -38,8 +39,9 @@ struct Partition {
   // Ranks that own at least one tile: min(ranks, tiles).
   int active_ranks() const;
 
-  // Device memory rank r's solve allocates: its row block plus the two panel buffers,
-  // (padded_rows(r) + 2 tile) x pitch x 4 bytes. The engine's only allocations for a solve.
+  // Device memory rank r's solve allocates: its row block plus the two panel buffers and the two
+  // column panels, (padded_rows(r) + 4 tile) x pitch x 4 bytes. The engine's only allocations for
+  // a solve.
   uint64_t block_bytes(int r) const;
   uint64_t panel_bytes() const;  // one panel: tile x pitch x 4, also the bytes of one broadcast
   uint64_t bytes_per_rank(int r) const;

@@ -3,12 +3,13 @@
 # step): the same ranks, streams, events, launches and broadcasts (single-device transport
 # semantics), each launch done as its blocks' tile products (kernels/distributed.cuh's index
 # logic) on numpy arrays. It checks, for P = 1, 2, 3, 4, 8, tiles of 4 and 8 and n from 1 to 61,
-# without look-ahead and with it, its column part on and off, that the gathered result equals plain Floyd-Warshall and the
+# without look-ahead and with it, its column part on and off, phase 3's A from the block and from
+# the column panels (sm90's panel point), that the gathered result equals plain Floyd-Warshall and the
 # padding is untouched, and that every access of every tile is ordered after the accesses it
 # conflicts with by stream order and event waits (happens-before as bitsets), and that no block
 # of a launch reads what another block of it writes. Mutations of the loop (a missing wait, the
 # look-ahead row or column not left out, the look-ahead pivot column before its panel lands, one
-# panel buffer) each fail it. Exit 77 without numpy.
+# panel buffer, one column panel) each fail it. Exit 77 without numpy.
 import sys
 try:
     import numpy as np
@@ -33,6 +34,8 @@ class Sim:
         s.p = part; P = part.P; T = part.tile
         s.blk = [np.full((part.count(r) * T, part.pitch), PAD, dtype=np.int64) for r in range(P)]
         s.pan = [[np.zeros((T, part.pitch), dtype=np.int64) for _ in range(2)] for r in range(P)]
+        # a column panel as its tiles (i, 0): column tile kt of the block, untransposed here
+        s.col = [[np.zeros((part.count(r) * T, T), dtype=np.int64) for _ in range(2)] for r in range(P)]
         s.ops = 0
         s.hb = {}            # stream -> bitset of ops before its tail
         s.last_write = {}    # region -> op
@@ -56,12 +59,15 @@ class Sim:
         for reg in writes: s.last_write[reg] = op; s.reads[reg] = set()
         s.hb[st] = hb | (1 << op)
 
-    # buffers: ('blk', r) or ('pan', r, b); a "pointer" = (buffer, row_offset_in_tiles)
-    def arr(s, buf): return s.blk[buf[1]] if buf[0] == 'blk' else s.pan[buf[1]][buf[2]]
+    # buffers: ('blk', r), ('pan', r, b) or ('col', r, b); a "pointer" = (buffer, row_offset_in_tiles)
+    def arr(s, buf):
+        if buf[0] == 'blk': return s.blk[buf[1]]
+        return (s.pan if buf[0] == 'pan' else s.col)[buf[1]][buf[2]]
     def tile_view(s, buf, ti, tj):
         T = s.p.tile; return s.arr(buf)[ti * T:(ti + 1) * T, tj * T:(tj + 1) * T]
     def launch(s, st, blocks):
-        # blocks: list of (C=(buf,ci,cj), A=(buf,ti,tk), B=(buf,tk,tj)) or ('close', buf, lt, kt)
+        # blocks: list of (C=(buf,ci,cj), A=(buf,ti,tk), B=(buf,tk,tj)[, copy=(buf,ti,tj)]) or
+        # ('close', buf, lt, kt); copy: the new C also goes there (the column panel)
         reads, writes, per_block_w, per_block_r = set(), set(), [], []
         results = []
         for b in blocks:
@@ -71,10 +77,11 @@ class Sim:
                 for k in range(t.shape[0]): t = np.minimum(t, t[:, k:k+1] + t[k:k+1, :])
                 results.append(((buf, lt, kt), t)); r = {(buf, lt, kt)}; w = {(buf, lt, kt)}
             else:
-                C, A, B = b
+                C, A, B = b[:3]
                 c = s.tile_view(*C); a = s.tile_view(*A); bb = s.tile_view(*B)
                 acc = np.minimum(c, (a[:, :, None] + bb[None, :, :]).min(axis=1))
                 results.append((C, acc)); r = {A, B, C}; w = {C}
+                if len(b) == 4: results.append((b[3], acc)); w.add(b[3])
             per_block_r.append(r); per_block_w.append(w)
         for i, w in enumerate(per_block_w):
             for j, r in enumerate(per_block_r):
@@ -89,7 +96,7 @@ class Sim:
         s.op(st, {('t', src_buf, src_tile_row, j) for j in range(tiles)}, {('t', dst_buf, 0, j) for j in range(tiles)})
         s.arr(dst_buf)[:] = s.arr(src_buf)[src_tile_row * T:(src_tile_row + 1) * T, :]
 
-def run(n, tile, P, lookahead, column, seed):
+def run(n, tile, P, lookahead, column, from_panel, seed):
     p = Part(n, tile, P); sim = Sim(p); rng = np.random.default_rng(seed)
     d = np.full((n, n), INF, dtype=np.int64)
     mask = rng.random((n, n)) < min(1, 5.0 / max(n, 1))
@@ -120,13 +127,16 @@ def run(n, tile, P, lookahead, column, seed):
             sim.record(('read', kt, r), st(r)); sim.wait(st(o), ('read', kt, r))
     prepared_in = [(kt - 1 if lookahead and kt > 0 else -1) for kt in range(tiles)]
     prepare(0, False); broadcast(0, False)
+    column_of = lambda r, kt: ('col', r, kt % 2)
     def phase3(st, r, kt, rows, cols, skip_row, skip_col):
         first = p.first_tile(r); B = ('blk', r); pb, prow = panel_of(r, kt)
-        sim.launch(st, [((B, i, j), (B, i, kt), (pb, prow, j)) for i in rows for j in cols
+        A = lambda i: (column_of(r, kt), i, 0) if from_panel else (B, i, kt)
+        sim.launch(st, [((B, i, j), A(i), (pb, prow, j)) for i in rows for j in cols
                         if j != kt and j != skip_col and first + i != kt and first + i != skip_row])
     def pivot_column(st, r, kt):
         first = p.first_tile(r); B = ('blk', r); pb, prow = panel_of(r, kt)
-        sim.launch(st, [((B, i, kt), (B, i, kt), (pb, prow, kt)) for i in range(p.count(r)) if first + i != kt])
+        to = lambda i: ((column_of(r, kt), i, 0),) if from_panel else ()
+        sim.launch(st, [((B, i, kt), (B, i, kt), (pb, prow, kt)) + to(i) for i in range(p.count(r)) if first + i != kt])
     column_done = False
     for kt in range(tiles):
         ahead = kt + 1 < tiles and prepared_in[kt + 1] == kt
@@ -168,7 +178,7 @@ def run(n, tile, P, lookahead, column, seed):
         out[fr:fr + rr, :] = sim.blk[r][:rr, :n]
     ref = d.copy()
     for k in range(n): ref = np.minimum(ref, ref[:, k:k+1] + ref[k:k+1, :])
-    assert (out == ref).all(), f"wrong result n={n} tile={tile} P={P} la={lookahead} column={column}: {(out != ref).sum()} differ"
+    assert (out == ref).all(), f"wrong result n={n} tile={tile} P={P} la={lookahead} column={column} from_panel={from_panel}: {(out != ref).sum()} differ"
     # padding intact
     for r in range(P):
         b = sim.blk[r]; rr = p.real_rows(r)
@@ -178,5 +188,6 @@ for n in [1, 3, 4, 5, 7, 8, 9, 13, 16, 17, 30, 33, 61]:
     for tile in [4, 8]:
         for P in [1, 2, 3, 4, 8]:
             for la, column in [(False, False), (True, False), (True, True)]:
-                run(n, tile, P, la, column, n * 100 + P)
+                for from_panel in [False, True]:
+                    run(n, tile, P, la, column, from_panel, n * 100 + P)
 print("all ok")

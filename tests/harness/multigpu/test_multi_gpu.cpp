@@ -72,7 +72,7 @@ TEST(MultiGpuModel, RowBlocksPanelsAndBroadcasts) {
   EXPECT_EQ(p.tiles, 79);
   EXPECT_EQ(p.max_tiles_per_gpu, 10);
   EXPECT_EQ(p.panel_bytes, uint64_t{4} * 128 * 10112);
-  EXPECT_EQ(p.bytes_per_gpu, uint64_t{1280} * 10112 * 4 + 2 * p.panel_bytes);
+  EXPECT_EQ(p.bytes_per_gpu, uint64_t{1280} * 10112 * 4 + 4 * p.panel_bytes);
   EXPECT_NEAR(p.comm_s, 79 * p.panel_bytes / 1e11, 1e-12);
   // The busiest GPU holds 1280 of 10000 rows: 1.024 times an eighth of the one-GPU time.
   EXPECT_NEAR(p.compute_s, 1e12 / 1e13 * 1280 / 10000, 1e-12);
@@ -177,10 +177,11 @@ TEST(MultiGpuDeclaration, Sm90DeclaresItsTileCheckAndKernels) {
   };
   EXPECT_EQ(distributed_tile(*sm90, config(64, 16, 4, 3)), 64);
   EXPECT_EQ(distributed_tile(*sm90, sm90->defaults), 128);
-  // The panel config runs on the engine at chunk 8, the chunk of its other products.
+  // The panel config runs on the engine's panel point (phase 3 from the column panels).
   const DistributedConfig panel = distributed_config(*sm90, config(128, 16, 8, 1));
   ASSERT_NE(panel.kernels, nullptr);
-  EXPECT_EQ(panel.kernels->name, "128/8/8");
+  EXPECT_EQ(panel.kernels->name, "128/16/8");
+  EXPECT_EQ(distributed_config(*sm90, config(128, 8, 8, 1)).kernels->name, "128/8/8");
   EXPECT_EQ(panel.tile(), 128);
   EXPECT_TRUE(panel.lookahead);
   EXPECT_FALSE(distributed_config(*sm90, config(64, 16, 4, 0)).lookahead);
@@ -196,7 +197,7 @@ TEST(MultiGpuDeclaration, Sm90DeclaresItsTileCheckAndKernels) {
   EXPECT_EQ(distributed_problem(*sm90, config(64, 8, 4, 1)),
             "the distributed engine has no kernels for tile 64, chunk 8, per_thread 4 "
             "(tile/chunk/per_thread: 64/8/8, "
-            "64/16/4, 64/16/8, 64/32/4, 64/32/8, 128/8/8)");
+            "64/16/4, 64/16/8, 64/32/4, 64/32/8, 128/8/8, 128/16/8)");
   EXPECT_THROW(distributed_config(*sm90, config(64, 8, 4, 1)), std::invalid_argument);
   const Variant* naive = find_variant("naive");
   ASSERT_NE(naive, nullptr);

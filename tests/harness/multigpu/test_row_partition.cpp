@@ -90,7 +90,7 @@ TEST(RowPartition, ExamplesByHand) {
   EXPECT_EQ(q.first_row(7), 128);
 }
 
-TEST(RowPartition, MemoryPerRankIsTheBlockAndTwoPanels) {
+TEST(RowPartition, MemoryPerRankIsTheBlockAndFourPanels) {
   // n = 100000 over 8 ranks at tile 128: pitch 100096, 782 tiles: 98 for ranks 0..5, 97 for 6, 7.
   const Partition p = partition_rows(100000, 128, 8);
   EXPECT_EQ(p.pitch, 100096);
@@ -99,12 +99,12 @@ TEST(RowPartition, MemoryPerRankIsTheBlockAndTwoPanels) {
   EXPECT_EQ(p.tile_count(7), 97);
   EXPECT_EQ(p.panel_bytes(), 128ull * 100096 * 4);
   EXPECT_EQ(p.block_bytes(0), 98ull * 128 * 100096 * 4);
-  EXPECT_EQ(p.bytes_per_rank(0), (98ull * 128 + 2 * 128) * 100096 * 4);
-  EXPECT_EQ(p.bytes_per_rank(7), (97ull * 128 + 2 * 128) * 100096 * 4);
+  EXPECT_EQ(p.bytes_per_rank(0), (98ull * 128 + 4 * 128) * 100096 * 4);
+  EXPECT_EQ(p.bytes_per_rank(7), (97ull * 128 + 4 * 128) * 100096 * 4);
   EXPECT_EQ(p.max_bytes_per_rank(), p.bytes_per_rank(0));
   // An idle rank holds its panels only.
   const Partition q = partition_rows(100, 64, 4);
-  EXPECT_EQ(q.bytes_per_rank(3), 2ull * 64 * 128 * 4);
+  EXPECT_EQ(q.bytes_per_rank(3), 4ull * 64 * 128 * 4);
   for (int tile : {64, 128})
     for (int n : awkward_sizes(tile))
       for (int ranks = 1; ranks <= 8; ++ranks) {
