@@ -63,6 +63,7 @@ struct Options {
   int n = 10000, gpus = 4, reps = 3;
   std::string transport = kDefaultTransport, csv, config = "sm90";
   bool alone = false, lookahead = true, column_ahead = true;
+  Config engine;  // --config parsed (sm90's defaults filled in), --no-lookahead applied
 };
 
 // The slowest rank's total of one run, its description and its rounds as CSV.
@@ -91,9 +92,9 @@ Run median_run(MultiGpuSolve& solve, int reps) {
 
 std::unique_ptr<MultiGpuSolve> built(std::unique_ptr<Transport> t, const SolveInput& input,
                                      const Options& o) {
-  NamedConfig nc = parse_config(o.config);
-  if (!o.lookahead) nc.config["lookahead"] = 0;
-  auto solve = std::make_unique<MultiGpuSolve>(std::move(t), *nc.variant, nc.config, input.n());
+  const Variant* v = find_variant("sm90");
+  if (!v) throw std::runtime_error("no sm90 variant in this build");
+  auto solve = std::make_unique<MultiGpuSolve>(std::move(t), *v, o.engine, input.n());
   solve->engine_config().column_ahead = o.column_ahead;
   solve->build([&input](int32_t* block, int pitch, int first_row, int rows, cudaStream_t s) {
     input.build_rows_on_device(block, pitch, first_row, rows, s);
@@ -133,11 +134,13 @@ Options parse(int argc, char** argv) {
       throw std::invalid_argument("unknown argument " + a + " (see --help)");
   }
   if (!o.csv.empty()) check_output_path(o.csv, "--csv");
-  const NamedConfig nc = parse_config(o.config);
+  NamedConfig nc = parse_config(o.config);
   if (nc.variant->name != "sm90")
     throw std::invalid_argument("--config " + o.config + ": an sm90 config");
+  if (!o.lookahead) nc.config["lookahead"] = 0;
   if (const std::string why = distributed_problem(*nc.variant, nc.config); !why.empty())
     throw std::invalid_argument("--config " + o.config + ": " + why);
+  o.engine = nc.config;
   if (!o.alone && !find_transport(o.transport))
     throw std::invalid_argument("--transport " + o.transport + ": one of " + transport_names());
   return o;
@@ -149,9 +152,8 @@ int run(int argc, char** argv) {
       std::puts(
           "round_timeline [--n N] [--gpus P] [--transport NAME | --alone] [--no-lookahead] "
           "[--no-column-ahead] [--config SM90] [--reps K] [--csv FILE]: where the distributed "
-          "engine's rounds "
-          "spend their time on "
-          "each rank, against the engine on one rank (exit 3 without a CUDA device)");
+          "engine's rounds spend their time on each rank, against the engine on one rank (exit 3 "
+          "without a CUDA device, 2 on bad arguments)");
       return kExitOk;
     }
   Options o;
