@@ -8,7 +8,9 @@
 // its operands in the block or the panel. sm90's panel point (tile 128, chunk 16, 8 x 8 a thread:
 // one_round_from_panel) runs phase 3 as sm90's ordinary tiles run: A from the column panel (pivot
 // column kt of the block transposed, k-major, a column a local row; pivot_column writes it), both
-// operands copied by the ring (update_from_panel).
+// operands copied by the ring (update_from_panel); there pairs of rounds (pair_phase3) take two
+// rounds in one pass, from two column panels and two row panels side by side, as sm90's pairs
+// (kernels/sm90_pairs.cuh) do.
 #pragma once
 
 #include "kernels/sm90.cuh"
@@ -56,7 +58,8 @@ __global__ void __launch_bounds__(Phase2<kTile>::kThreads)
 
 // Phase 2, the pivot column, on every rank: its tiles (i, kt) but the pivot, one block each
 // (count blocks): A the tile itself, B the closed pivot, column tile kt of the panel. kToPanel:
-// each new tile also goes into the column panel, transposed (sm90's tile_to_panel).
+// each new tile also goes into the column panel, transposed (sm90's tile_to_panel), and so does
+// the owner's pivot, which a pair's pass reads as A of its row tile.
 template <int kTile, bool kToPanel>
 __global__ void __launch_bounds__(Phase2<kTile>::kThreads)
                                       pivot_column(int* __restrict__ block, int pitch, int n,
@@ -64,7 +67,11 @@ __global__ void __launch_bounds__(Phase2<kTile>::kThreads)
                                                    const int* __restrict__ panel,
                                                    int* __restrict__ column_panel) {
   const int i = blockIdx.x;
-  if (first_tile + i == kt) return;
+  if (first_tile + i == kt) {
+    if constexpr (kToPanel)
+      sm90::tile_to_panel<kTile, Phase2<kTile>::kPer>(block, pitch, i, kt, column_panel);
+    return;
+  }
   extern __shared__ int4 smem4[];
   sm90::update_tile<kTile, Phase2<kTile>::kChunk, Phase2<kTile>::kPer, false>(
       block, pitch, n, i, kt, first_tile + i, block, pitch, i, kt, panel, pitch, 0, kt,
@@ -88,20 +95,30 @@ constexpr int phase3_smem() {
     return sm90::product_smem<kTile, kChunk>();
 }
 
+// Whether local tile (row_tile, j) is in the launch's skipped lines: global row tiles
+// [skip_row, skip_row + skip_rows), column tiles [skip_col, skip_col + skip_cols).
+__device__ __forceinline__ bool skipped(int row_tile, int j, int skip_row, int skip_rows,
+                                        int skip_col, int skip_cols) {
+  return static_cast<unsigned>(row_tile - skip_row) < static_cast<unsigned>(skip_rows) ||
+         static_cast<unsigned>(j - skip_col) < static_cast<unsigned>(skip_cols);
+}
+
 // Phase 3 on every rank: tiles (i, j) with i = first_row_tile + blockIdx.y (local) and
-// j = first_col_tile + blockIdx.x, off the pivot row and column and off global row tile skip_row
-// and column tile skip_col (the look-ahead row and column, updated on the side stream; -1 for
-// none). A = (i, kt) of the block (or, phase3_from_panel, of the column panel), B = column tile j
-// of the panel. Grid: columns x rows. Two blocks per SM, as sm90's phase3.
+// j = first_col_tile + blockIdx.x, off the pivot row and column and off the skipped lines (the
+// look-ahead's, updated on the side stream, and those final already). A = (i, kt) of the block
+// (or, phase3_from_panel, of the column panel), B = column tile j of the panel. Grid: columns x
+// rows. Two blocks per SM, as sm90's phase3.
 template <int kTile, int kChunk, int kPer>
-__global__ void __launch_bounds__(sm90::product_threads<kTile, kPer>(), 2) phase3(int* __restrict__ block, int pitch, int n,
-                                                     int first_tile, int first_row_tile,
-                                                     int first_col_tile, int kt, int skip_row,
-                                                     int skip_col, const int* __restrict__ panel,
-                                                     const int* __restrict__ column_panel) {
+__global__ void __launch_bounds__(sm90::product_threads<kTile, kPer>(), 2)
+                                      phase3(int* __restrict__ block, int pitch, int n,
+                                             int first_tile, int first_row_tile, int first_col_tile,
+                                             int kt, int skip_row, int skip_rows, int skip_col,
+                                             int skip_cols, const int* __restrict__ panel,
+                                             const int* __restrict__ column_panel) {
   const int i = first_row_tile + blockIdx.y, j = first_col_tile + blockIdx.x,
             row_tile = first_tile + i;
-  if (j == kt || j == skip_col || row_tile == kt || row_tile == skip_row) return;
+  if (j == kt || row_tile == kt || skipped(row_tile, j, skip_row, skip_rows, skip_col, skip_cols))
+    return;
   extern __shared__ int4 smem4[];
   int* smem = reinterpret_cast<int*>(smem4);
   if constexpr (phase3_from_panel<kTile, kChunk, kPer>()) {
@@ -113,6 +130,42 @@ __global__ void __launch_bounds__(sm90::product_threads<kTile, kPer>(), 2) phase
     sm90::update_tile<kTile, kChunk, kPer, true>(block, pitch, n, i, j, row_tile, block, pitch, i,
                                                  kt, panel, pitch, 0, j, smem);
   }
+}
+
+// The pair pass's ring: sm90's pairs' (three stages on mbarriers at tile 128).
+template <int kTile, int kPer>
+constexpr bool pair_ring_mbarriers() {
+  return sm90::ring_mbarriers<kTile, Int32Elements, true>();
+}
+
+template <int kTile, int kPer>
+constexpr int pair_phase3_smem() {
+  return sm90::ring_smem<kTile, kPer, Int32Elements, true>();
+}
+
+// Phase 3 of the pair of rounds r and r + 1 on every rank, in one pass over both rounds' k (as
+// sm90's lookahead2_ordinary): tiles (i, j) as phase3's, off the skipped lines only. The pivot
+// lines of round r are in it: row and column r get round r + 1 there. Why two rounds may share a
+// pass, and why operands that had later updates give the same result: kernels/sm90_pairs.cuh.
+// A = local row tile i of the column panels (rows 0 .. kTile - 1: column r transposed, then
+// column r + 1), B = column tile j of the row panels (rows r, then r + 1); both copies, so no
+// block reads what another writes.
+template <int kTile, int kPer>
+__global__ void __launch_bounds__(sm90::product_threads<kTile, kPer>(), 2) pair_phase3(int* __restrict__ block, int pitch, int n,
+                                                     int first_tile, int first_row_tile,
+                                                     int first_col_tile, int r, int skip_row,
+                                                     int skip_rows, int skip_col, int skip_cols,
+                                                     const int* __restrict__ panels,
+                                                     const int* __restrict__ column_panels) {
+  const int i = first_row_tile + blockIdx.y, j = first_col_tile + blockIdx.x,
+            row_tile = first_tile + i;
+  if (skipped(row_tile, j, skip_row, skip_rows, skip_col, skip_cols)) return;
+  extern __shared__ int4 smem4[];
+  constexpr int kRing = sm90::ring_chunk<kTile, kPer>();
+  const int chunks = (min(2 * kTile, n - r * kTile) + kRing - 1) / kRing;
+  sm90::update_from_panel<kTile, kPer, Int32Elements, pair_ring_mbarriers<kTile, kPer>()>(
+      block, pitch, n, i, j, row_tile, r, chunks, column_panels, reinterpret_cast<int*>(smem4),
+      panels);
 }
 
 }  // namespace apsp::kernels::distributed

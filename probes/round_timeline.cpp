@@ -1,17 +1,19 @@
 // round_timeline: where the distributed engine's rounds spend their time on each rank
 // (harness/multigpu/round_timeline.hpp), against the engine on one rank in the same run.
 //   ./build/release/round_timeline [--n N] [--gpus P] [--transport NAME] [--no-lookahead]
-//                                  [--no-column-ahead] [--config SM90] [--reps K] [--csv FILE]
+//                                  [--config SM90] [--pairs-from TILES] [--reps K] [--csv FILE]
 //   ./build/release/round_timeline --alone [--n N] [--gpus P] ...
 // With a transport (nccl by default: P GPUs), the P ranks solve a random graph of V = N (E = 8N)
 // together, their round timelines recorded; the parallel efficiency is the one-rank time over P
 // times the slowest rank's. --alone runs each rank of a P-rank solve by itself on GPU 0, the other
 // ranks absent and every broadcast nothing: one GPU's share of a P-GPU solve over a free link, the
 // compute side of the efficiency on a machine with one GPU (its distances are no solve's).
-// --no-lookahead and --no-column-ahead turn the engine's look-ahead, or only its column part, off
-// (harness/multigpu/distributed.hpp). --config: the sm90 config the engine runs
-// ("sm90[chunk=8]"; sm90's default, which runs its panel point, otherwise). The median of K runs
-// (3) is described; --csv writes every round of it (atomically).
+// --no-lookahead turns the engine's look-ahead off (harness/multigpu/distributed.hpp). --config:
+// the sm90 config the engine runs ("sm90[chunk=8]"; "sm90[lookahead=3]" runs the panel point's
+// pairs of rounds where a rank holds --pairs-from row tiles, 24 by default as in every solve:
+// DistributedConfig::pairs_from_row_tiles; sm90's default, the panel point one round a step,
+// otherwise). The median of K runs (3) is described, a "round" a step of the schedule; --csv
+// writes every step of it (atomically).
 // Exit 3 without a CUDA device, 2 on bad arguments.
 #include "harness/multigpu/round_timeline.hpp"
 
@@ -61,8 +63,9 @@ class AloneTransport final : public Transport {
 
 struct Options {
   int n = 10000, gpus = 4, reps = 3;
+  int pairs_from = DistributedConfig::kPairsFromRowTiles;  // --pairs-from
   std::string transport = kDefaultTransport, csv, config = "sm90";
-  bool alone = false, lookahead = true, column_ahead = true;
+  bool alone = false, lookahead = true;
   Config engine;  // --config parsed (sm90's defaults filled in), --no-lookahead applied
 };
 
@@ -95,7 +98,7 @@ std::unique_ptr<MultiGpuSolve> built(std::unique_ptr<Transport> t, const SolveIn
   const Variant* v = find_variant("sm90");
   if (!v) throw std::runtime_error("no sm90 variant in this build");
   auto solve = std::make_unique<MultiGpuSolve>(std::move(t), *v, o.engine, input.n());
-  solve->engine_config().column_ahead = o.column_ahead;
+  solve->engine_config().pairs_from_row_tiles = o.pairs_from;
   solve->build([&input](int32_t* block, int pitch, int first_row, int rows, cudaStream_t s) {
     input.build_rows_on_device(block, pitch, first_row, rows, s);
   });
@@ -118,12 +121,12 @@ Options parse(int argc, char** argv) {
       o.gpus = number(i, a);
     else if (a == "--reps")
       o.reps = number(i, a);
+    else if (a == "--pairs-from")
+      o.pairs_from = number(i, a);
     else if (a == "--alone")
       o.alone = true;
     else if (a == "--no-lookahead")
       o.lookahead = false;
-    else if (a == "--no-column-ahead")
-      o.column_ahead = false;
     else if (a == "--transport" && i + 1 < argc)
       o.transport = argv[++i];
     else if (a == "--csv" && i + 1 < argc)
@@ -151,7 +154,7 @@ int run(int argc, char** argv) {
     if (std::string(argv[i]) == "--help") {
       std::puts(
           "round_timeline [--n N] [--gpus P] [--transport NAME | --alone] [--no-lookahead] "
-          "[--no-column-ahead] [--config SM90] [--reps K] [--csv FILE]: where the distributed "
+          "[--config SM90] [--pairs-from TILES] [--reps K] [--csv FILE]: where the distributed "
           "engine's rounds spend their time on each rank, against the engine on one rank (exit 3 "
           "without a CUDA device, 2 on bad arguments)");
       return kExitOk;

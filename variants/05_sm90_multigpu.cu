@@ -29,6 +29,9 @@ struct Point {
   static constexpr int kThreads3 = s::product_threads<kTile, kPer>(),
                        kSmem3 = d::phase3_smem<kTile, kChunk, kPer>();
   static constexpr bool kFromPanel = d::phase3_from_panel<kTile, kChunk, kPer>();
+  // Pairs of rounds where sm90 runs them from the panel at tile 128 (its lookahead 3).
+  static constexpr bool kPairs = kFromPanel && kTile == 128;
+  static constexpr int kSmemPairs = d::pair_phase3_smem<kTile, kPer>();
 
   // Dynamic shared memory above the default 48 KB needs the attribute, on each device.
   static void prepare_device() {
@@ -37,6 +40,8 @@ struct Point {
     APSP_CUDA_CHECK(cudaFuncSetAttribute(d::pivot_row<kTile>, kMax, kSmem2));
     APSP_CUDA_CHECK(cudaFuncSetAttribute(d::pivot_column<kTile, kFromPanel>, kMax, kSmem2));
     APSP_CUDA_CHECK(cudaFuncSetAttribute(d::phase3<kTile, kChunk, kPer>, kMax, kSmem3));
+    if constexpr (kPairs)
+      APSP_CUDA_CHECK(cudaFuncSetAttribute(d::pair_phase3<kTile, kPer>, kMax, kSmemPairs));
   }
   static void close_pivot(const RowBlock& b, int lt, int kt, cudaStream_t stream) {
     d::close_pivot_tile<kTile><<<1, kThreads1, kSmem1, stream>>>(b.d, b.pitch, lt, kt);
@@ -56,8 +61,16 @@ struct Point {
                      const int* column_panel, cudaStream_t stream) {
     if (t.rows <= 0 || t.cols <= 0) return;
     d::phase3<kTile, kChunk, kPer><<<dim3(t.cols, t.rows), kThreads3, kSmem3, stream>>>(
-        b.d, b.pitch, b.n, b.first_tile, t.first_row, t.first_col, kt, t.skip_row, t.skip_col,
-        panel, column_panel);
+        b.d, b.pitch, b.n, b.first_tile, t.first_row, t.first_col, kt, t.skip_row, t.skip_rows,
+        t.skip_col, t.skip_cols, panel, column_panel);
+    APSP_CUDA_CHECK_LAUNCH();
+  }
+  static void pair_phase3(const RowBlock& b, const Phase3Tiles& t, int r, const int* panels,
+                          const int* column_panels, cudaStream_t stream) {
+    if (t.rows <= 0 || t.cols <= 0) return;
+    d::pair_phase3<kTile, kPer><<<dim3(t.cols, t.rows), kThreads3, kSmemPairs, stream>>>(
+        b.d, b.pitch, b.n, b.first_tile, t.first_row, t.first_col, r, t.skip_row, t.skip_rows,
+        t.skip_col, t.skip_cols, panels, column_panels);
     APSP_CUDA_CHECK_LAUNCH();
   }
   static DistributedKernels kernels() {
@@ -67,7 +80,10 @@ struct Point {
             close_pivot,
             pivot_row,
             pivot_column,
-            phase3};
+            phase3,
+            kPairs ? std::function<void(const RowBlock&, const Phase3Tiles&, int, const int*,
+                                        const int*, cudaStream_t)>(pair_phase3)
+                   : nullptr};
   }
 };
 
@@ -115,12 +131,16 @@ std::string check(const Config& c) {
 }
 
 // lookahead 0 turns the engine's look-ahead off; 1 to 5 leave it on (the engine has one
-// look-ahead schedule).
+// look-ahead schedule); 3 to 5, sm90's pairs of rounds, run the engine's steps as pairs where
+// the point has their pass (the panel point).
 DistributedConfig engine(const Config& c) {
   DistributedConfig e;
   e.kernels = Asked(c).point();
   if (!e.kernels) throw std::invalid_argument(check(c));
-  if (auto it = c.find("lookahead"); it != c.end()) e.lookahead = it->second != 0;
+  int lookahead = 1;
+  if (auto it = c.find("lookahead"); it != c.end()) lookahead = it->second;
+  e.lookahead = lookahead != 0;
+  e.pairs = lookahead >= 3 && e.kernels->pair_phase3 != nullptr;
   return e;
 }
 

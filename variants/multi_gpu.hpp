@@ -25,12 +25,14 @@ struct RowBlock {
 };
 
 // Which tiles of a row block one phase-3 launch updates: local row tiles [first_row, first_row +
-// rows) x column tiles [first_col, first_col + cols), but global row tile skip_row and column tile
-// skip_col (-1: none), which the look-ahead updates on its own stream.
+// rows) x column tiles [first_col, first_col + cols), but global row tiles [skip_row, skip_row +
+// skip_rows) and column tiles [skip_col, skip_col + skip_cols) (skip_row / skip_col -1: none):
+// the lines that are final already or that the look-ahead updates on its own stream.
 struct Phase3Tiles {
   int first_row = 0, rows = 0;
   int first_col = 0, cols = 0;
   int skip_row = -1, skip_col = -1;
+  int skip_rows = 1, skip_cols = 1;
 };
 
 // The engine's products at one compiled point. Each launcher enqueues one launch on `stream` (on
@@ -48,7 +50,7 @@ struct DistributedKernels {
   // Phase 2 on the owner: the pivot row's tiles (lt, j), j != kt, from the closed pivot.
   std::function<void(const RowBlock&, int lt, int kt, cudaStream_t)> pivot_row;
   // Phase 2 on every rank: its tiles (i, kt) of the pivot column but the pivot, from the panel
-  // (and into the column panel).
+  // (and into the column panel, the owner's pivot tile too).
   std::function<void(const RowBlock&, int kt, const int* panel, int* column_panel, cudaStream_t)>
       pivot_column;
   // Phase 3 on every rank: the tiles of `tiles` off the pivot row and column; A from the block
@@ -56,16 +58,31 @@ struct DistributedKernels {
   std::function<void(const RowBlock&, const Phase3Tiles& tiles, int kt, const int* panel,
                      const int* column_panel, cudaStream_t)>
       phase3;
+  // Phase 3 of the pair of rounds r and r + 1 in one pass over k = 2 tile, on the tiles of
+  // `tiles` (the pivot lines too: only the skipped ones are left out); A from the column panels
+  // of both rounds (2 tile rows: column r, then r + 1), B from their row panels (2 tile rows x
+  // pitch). Null at points without it (DistributedConfig::pairs is then off).
+  std::function<void(const RowBlock&, const Phase3Tiles& tiles, int r, const int* panels,
+                     const int* column_panels, cudaStream_t)>
+      pair_phase3;
 };
 
-// One config on the engine: its kernels and whether the next round's panel is made and sent
-// during this round's phase 3 (the engine's look-ahead schedule, harness/multigpu/distributed.hpp).
+// One config on the engine: its kernels, whether the next step's panels are made and sent during
+// this step's phase 3 (the engine's look-ahead schedule, harness/multigpu/distributed.hpp), and
+// whether its steps are pairs of rounds (one phase-3 pass over both rounds' k; only at points
+// with pair_phase3).
 struct DistributedConfig {
   const DistributedKernels* kernels = nullptr;  // lives as long as the program
   bool lookahead = true;
-  // Under look-ahead, also column kt + 1 of every rank during round kt's phase 3 (its tiles, then
-  // its pivot column once the panel lands), so that round kt + 1's phase 3 starts at once.
-  bool column_ahead = true;
+  bool pairs = false;
+  // The fewest row tiles on the busiest rank at which `pairs` runs pairs (runs_pairs,
+  // harness/multigpu/distributed.hpp). Below it a step's phase 3 is too short to hide the making
+  // of the next pair on its owner's side stream (two closures and two row updates, one after the
+  // other, and a broadcast between them), and one round a step is faster: on the H200 pairs lost
+  // at 10 and 20 tiles a rank and won from 24 (docs/perf-notes.md). Tests set 1 to run pairs at
+  // every size.
+  static constexpr int kPairsFromRowTiles = 24;
+  int pairs_from_row_tiles = kPairsFromRowTiles;
   int tile() const { return kernels->tile; }
 };
 

@@ -27,34 +27,39 @@ DistributedConfig distributed_config(const Variant& v, const Config& c) {
   return v.multi_gpu->engine(c);
 }
 
+bool runs_pairs(const DistributedConfig& c, const Partition& p) {
+  return c.pairs && p.tile_count(0) >= c.pairs_from_row_tiles;  // rank 0 owns the most tiles
+}
+
 int distributed_tile(const Variant& v, const Config& c) {
   if (!v.multi_gpu)
     throw std::invalid_argument(v.name + " has no multi-GPU engine (it runs on one GPU)");
   return v.multi_gpu->tile(c);
 }
 
-// A rank's buffers, streams and events, on its device. Round kt's pivot-row panel arrives in
-// panels[kt % 2], its pivot column transposed goes to columns[kt % 2] (read by the points whose
-// phase 3 takes A from it).
+// A rank's buffers, streams and events, on its device. Step g's pivot-row panels arrive in
+// panels[g.buffer] (its first round's rows first, its second's a panel further on), its pivot
+// columns transposed go to columns[g.buffer] likewise.
 struct DistributedSolver::Rank {
   int device;
   DeviceBuffer<int> block, panels[Partition::kPanelBuffers], columns[Partition::kPanelBuffers];
   cudaStream_t main = nullptr, side = nullptr;
-  cudaEvent_t freed = nullptr, fork = nullptr, ready = nullptr;
+  cudaEvent_t fork = nullptr, ready = nullptr;
 
   Rank(int dev, size_t block_elems, size_t panel_elems) : device(dev) {
     DeviceGuard guard(device);
     block = DeviceBuffer<int>(block_elems);
-    for (DeviceBuffer<int>& p : panels) p = DeviceBuffer<int>(panel_elems);
-    for (DeviceBuffer<int>& c : columns) c = DeviceBuffer<int>(panel_elems);
+    for (DeviceBuffer<int>& p : panels)
+      p = DeviceBuffer<int>(Partition::kPanelRounds * panel_elems);
+    for (DeviceBuffer<int>& c : columns)
+      c = DeviceBuffer<int>(Partition::kPanelRounds * panel_elems);
     main = make_priority_stream(false);
     side = make_priority_stream(true);  // its few blocks go ahead of the waiting phase-3 blocks
-    freed = make_ordering_event();
     fork = make_ordering_event();
     ready = make_ordering_event();
   }
   ~Rank() {
-    for (cudaEvent_t e : {freed, fork, ready})
+    for (cudaEvent_t e : {fork, ready})
       if (e) cudaEventDestroy(e);
     for (cudaStream_t s : {main, side})
       if (s) cudaStreamDestroy(s);
@@ -123,110 +128,142 @@ struct DistributedSolver::Loop {
   const DistributedKernels& k;
   RoundTimeline* timeline;
 
-  void note(int r, int kt, RoundMark m, cudaStream_t stream) const {
-    if (timeline) timeline->mark(r, kt, m, stream);
+  void note(int r, int step, RoundMark m, cudaStream_t stream) const {
+    if (timeline) timeline->mark(r, step, m, stream);
   }
+  size_t panel_elems() const { return static_cast<size_t>(s.p_.tile) * s.p_.pitch; }
+  // Where rank r finds the row panel of round g.first + q, and puts its pivot column transposed.
+  int* row_panel(int r, const Step& g, int q = 0) const {
+    return s.ranks_[r]->panels[g.buffer].get() + q * panel_elems();
+  }
+  int* column_panel(int r, const Step& g, int q = 0) const {
+    return s.ranks_[r]->columns[g.buffer].get() + q * panel_elems();
+  }
+  cudaStream_t stream(int r, bool on_side) const {
+    return on_side ? s.ranks_[r]->side : s.ranks_[r]->main;
+  }
+  bool working(int r) const { return !s.p_.idle(r); }
 
-  // Where rank r reads round kt's panel: its own rows in place if it owns kt, else the buffer.
-  int* panel_of(int r, int kt) const {
-    const Partition& p = s.p_;
-    Rank& R = *s.ranks_[r];
-    if (p.owner(kt) != r) return R.panels[kt % Partition::kPanelBuffers].get();
-    return R.block.get() + static_cast<size_t>(kt - p.first_tile(r)) * p.tile * p.pitch;
-  }
-  // Where rank r's pivot column of round kt goes transposed.
-  int* column_of(int r, int kt) const {
-    return s.ranks_[r]->columns[kt % Partition::kPanelBuffers].get();
-  }
-
-  // Phases 1 and 2 (row) of round kt on its owner, on its main or side stream; nothing where
-  // the owner is another process's.
-  void prepare(int kt, bool on_side) const {
-    const int o = s.p_.owner(kt), lt = kt - s.p_.first_tile(o);
+  // The owner of round g.first + q closes its pivot, updates its row and copies it into its own
+  // panel buffer; nothing where the owner is another process's.
+  void make_panel(const Step& g, int q, bool on_side) const {
+    const int kt = g.first + q, o = s.p_.owner(kt), lt = kt - s.p_.first_tile(o);
     if (!s.ranks_[o]) return;
-    Rank& R = *s.ranks_[o];
-    DeviceGuard guard(R.device);
-    const cudaStream_t stream = on_side ? R.side : R.main;
+    DeviceGuard guard(s.ranks_[o]->device);
+    const cudaStream_t st = stream(o, on_side);
     const RowBlock b = s.row_block(o);
-    k.close_pivot(b, lt, kt, stream);
-    k.pivot_row(b, lt, kt, stream);
-    note(o, kt, RoundMark::kPanelMade, stream);
+    k.close_pivot(b, lt, kt, st);
+    k.pivot_row(b, lt, kt, st);
+    APSP_CUDA_CHECK(cudaMemcpyAsync(row_panel(o, g, q), b.d + lt * panel_elems(),
+                                    s.p_.panel_bytes(), cudaMemcpyDeviceToDevice, st));
+    if (q == g.rounds - 1) note(o, g.index, RoundMark::kPanelMade, st);
   }
 
-  // Panel kt from its owner into every other rank's buffer kt % 2, on the main or side streams.
-  void broadcast(int kt, bool on_side) const {
+  // The panel of round g.first + q from its owner's buffer into every other rank's.
+  void broadcast(const Step& g, int q, bool on_side) const {
     const int P = s.p_.ranks;
     std::vector<void*> buffers(P);
     std::vector<cudaStream_t> streams(P);
-    for (int r : s.local_) {
-      buffers[r] = panel_of(r, kt);
-      streams[r] = on_side ? s.ranks_[r]->side : s.ranks_[r]->main;
-    }
-    s.t_.broadcast(s.p_.owner(kt), buffers, s.p_.panel_bytes(), streams);
-    if (!timeline) return;
+    for (int r : s.local_) buffers[r] = row_panel(r, g, q), streams[r] = stream(r, on_side);
+    s.t_.broadcast(s.p_.owner(g.first + q), buffers, s.p_.panel_bytes(), streams);
+    if (!timeline || q != g.rounds - 1) return;
     for (int r : s.local_) {
       DeviceGuard guard(s.ranks_[r]->device);
-      note(r, kt, RoundMark::kPanelLanded, streams[r]);
+      note(r, g.index, RoundMark::kPanelLanded, streams[r]);
     }
   }
 
-  // Round kt on rank r: its pivot column (unless the look-ahead of round kt - 1 did it), then its
-  // phase 3. Under look-ahead (`next`, the owner of round kt + 1, >= 0) the side stream takes what
-  // round kt + 1 waits for, beside the rest of phase 3: on `next` row tile kt + 1 first, then
-  // pivot kt + 1 and its row (the panel, sent by send_ahead); on every other rank, with the column
-  // look-ahead, its tiles of column kt + 1.
-  void update(int r, int kt, int next, bool column_done, bool column_ahead) const {
-    Rank& R = *s.ranks_[r];
-    const RowBlock b = s.row_block(r);
-    const int* panel = panel_of(r, kt);
-    int* const columns = column_of(r, kt);
-    note(r, kt, RoundMark::kStarted, R.main);
-    if (!column_done) k.pivot_column(b, kt, panel, columns, R.main);
-    note(r, kt, RoundMark::kColumnDone, R.main);
-    Phase3Tiles rest{0, b.row_tiles, 0, b.tiles};
-    if (next >= 0) {
-      APSP_CUDA_CHECK(cudaEventRecord(R.fork, R.main));
-      APSP_CUDA_CHECK(cudaStreamWaitEvent(R.side, R.fork));
-      if (r == next) {
-        k.phase3(b, {kt + 1 - b.first_tile, 1, 0, b.tiles}, kt, panel, columns, R.side);
-        note(r, kt, RoundMark::kAheadDone, R.side);
-        prepare(kt + 1, true);
-        rest.skip_row = kt + 1;
-      } else if (column_ahead) {
-        k.phase3(b, column(b, kt + 1), kt, panel, columns, R.side);
-      }
-      if (column_ahead) rest.skip_col = kt + 1;
-    }
-    k.phase3(b, rest, kt, panel, columns, R.main);
-    note(r, kt, RoundMark::kFinished, R.main);
+  // Rank r's pivot column of round g.first + q, from its panel, into its column panel.
+  void pivot_column(int r, const Step& g, int q, cudaStream_t st) const {
+    k.pivot_column(s.row_block(r), g.first + q, row_panel(r, g, q), column_panel(r, g, q), st);
   }
 
-  // Column tile c of rank r's rows but the owner of round c's row tile c, for phase 3.
-  Phase3Tiles column(const RowBlock& b, int c) const { return {0, b.row_tiles, c, 1, c, -1}; }
-
-  // Panel kt + 1 from `next` on the side streams, each receiver's after its round kt - 1 (event
-  // freed); with the column look-ahead each rank then finishes column kt + 1 on its side stream
-  // (next's tiles of it, round kt's, and every rank's pivot column kt + 1 from the panel); every
-  // main stream then waits for it (event ready).
-  void send_ahead(int kt, int next, bool column_ahead) const {
-    for (int r : s.local_) {
-      if (r == next) continue;
-      Rank& R = *s.ranks_[r];
-      DeviceGuard guard(R.device);
-      APSP_CUDA_CHECK(cudaStreamWaitEvent(R.side, R.freed));
-    }
-    broadcast(kt + 1, true);
-    for (int r : s.local_) {
-      Rank& R = *s.ranks_[r];
-      DeviceGuard guard(R.device);
-      if (column_ahead && !s.p_.idle(r)) {
+  // Step g's panels and pivot columns, on every local rank, once g's lines have every earlier
+  // round: round g.first's panel, sent, and every rank's pivot column of it; for a pair, then on
+  // the owner of round s = g.first + 1 its row tile s with round g.first and its panel, sent, and
+  // on every rank its column tiles s with round g.first and its pivot column s. On the side
+  // streams under look-ahead (then each rank's `ready` follows), else on the main streams.
+  void prepare(const Step& g, bool on_side) const {
+    make_panel(g, 0, on_side);
+    broadcast(g, 0, on_side);
+    for_working([&](int r, cudaStream_t st) { pivot_column(r, g, 0, st); }, on_side);
+    if (g.rounds == 2) {
+      const int second = g.first + 1, o = s.p_.owner(second);
+      // Off row tile `second` (the owner's row update has it) and off round g.first's lines.
+      const auto column_second = [&](int r, cudaStream_t st) {
         const RowBlock b = s.row_block(r);
-        if (r == next)
-          k.phase3(b, column(b, kt + 1), kt, panel_of(r, kt), column_of(r, kt), R.side);
-        k.pivot_column(b, kt + 1, panel_of(r, kt + 1), column_of(r, kt + 1), R.side);
-      }
-      APSP_CUDA_CHECK(cudaEventRecord(R.ready, R.side));
+        k.phase3(b, {0, b.row_tiles, second, 1, second, -1}, g.first, row_panel(r, g),
+                 column_panel(r, g), st);
+      };
+      for_working(
+          [&](int r, cudaStream_t st) {
+            const RowBlock b = s.row_block(r);
+            if (r == o)
+              k.phase3(b, {second - b.first_tile, 1, 0, b.tiles}, g.first, row_panel(r, g),
+                       column_panel(r, g), st);
+            else
+              column_second(r, st);  // before the wait for the owner's panel
+          },
+          on_side);
+      make_panel(g, 1, on_side);
+      broadcast(g, 1, on_side);
+      for_working(
+          [&](int r, cudaStream_t st) {
+            if (r == o) column_second(r, st);
+            pivot_column(r, g, 1, st);
+          },
+          on_side);
     }
+    if (!on_side) return;
+    for (int r : s.local_) {
+      DeviceGuard guard(s.ranks_[r]->device);
+      APSP_CUDA_CHECK(cudaEventRecord(s.ranks_[r]->ready, s.ranks_[r]->side));
+    }
+  }
+
+  // f(r, stream) for every local rank that holds rows, its device current.
+  template <class F>
+  void for_working(F&& f, bool on_side) const {
+    for (int r : s.local_) {
+      if (!working(r)) continue;
+      DeviceGuard guard(s.ranks_[r]->device);
+      f(r, stream(r, on_side));
+    }
+  }
+
+  // Step g's phase 3 on `tiles` of rank r: the pair's pass, or one round's.
+  void phase3(int r, const Step& g, const Phase3Tiles& tiles, cudaStream_t st) const {
+    const RowBlock b = s.row_block(r);
+    if (g.rounds == 2)
+      k.pair_phase3(b, tiles, g.first, row_panel(r, g), column_panel(r, g), st);
+    else
+      k.phase3(b, tiles, g.first, row_panel(r, g), column_panel(r, g), st);
+  }
+
+  // Under look-ahead, on rank r's side stream: step g's phase 3 on the lines of the next step,
+  // its column tiles (off g's final line and the next step's rows) and the rows of it that r
+  // owns (off g's final line), so that the next step's panels can be made during g's phase 3.
+  void next_lines(int r, const Step& g, const Step& next, cudaStream_t st) const {
+    const RowBlock b = s.row_block(r);
+    const int span = next.last() - g.last() + 1;
+    phase3(r, g, {0, b.row_tiles, next.first, next.rounds, g.last(), -1, span, 1}, st);
+    const int lo = std::max(next.first, b.first_tile);
+    const int hi = std::min(next.last() + 1, b.first_tile + b.row_tiles);
+    if (lo < hi) {
+      phase3(r, g, {lo - b.first_tile, hi - lo, 0, b.tiles, -1, g.last(), 1, 1}, st);
+      note(r, g.index, RoundMark::kAheadDone, st);
+    }
+  }
+
+  // Step g's phase 3 on rank r's main stream: every tile but g's final line (round g.first's for
+  // one round, the second round's for a pair) and, under look-ahead, the next step's lines.
+  void rest(int r, const Step& g, const Step* next) const {
+    const RowBlock b = s.row_block(r);
+    const int span = (next ? next->last() : g.last()) - g.last() + 1;
+    Rank& R = *s.ranks_[r];
+    note(r, g.index, RoundMark::kColumnDone, R.main);
+    phase3(r, g, {0, b.row_tiles, 0, b.tiles, g.last(), g.last(), span, span}, R.main);
+    note(r, g.index, RoundMark::kFinished, R.main);
   }
 };
 
@@ -235,6 +272,9 @@ void DistributedSolver::solve(const DistributedConfig& c, RoundTimeline* timelin
   if (c.tile() != p_.tile)
     throw std::invalid_argument("distributed solve at tile " + std::to_string(c.tile()) +
                                 " of a partition at tile " + std::to_string(p_.tile));
+  if (c.pairs && !c.kernels->pair_phase3)
+    throw std::invalid_argument("distributed solve: pairs of rounds at " + c.kernels->name +
+                                ", which has no pair pass");
   const Loop loop{*this, *c.kernels, timeline};
   std::set<int> devices;
   for (int r : local_) devices.insert(ranks_[r]->device);
@@ -247,32 +287,30 @@ void DistributedSolver::solve(const DistributedConfig& c, RoundTimeline* timelin
       DeviceGuard guard(ranks_[r]->device);
       timeline->start(r, ranks_[r]->main);
     }
-  const int tiles = p_.tiles;
-  const std::vector<Round> rounds = schedule_rounds(p_, c.lookahead);
-  loop.prepare(0, false);
-  loop.broadcast(0, false);
-  bool column_done = false;  // round kt's pivot column, by the look-ahead of round kt - 1
-  for (const Round& round : rounds) {
-    const int kt = round.kt;
-    const bool ahead = kt + 1 < tiles && rounds[kt + 1].prepared_in == kt;
-    const int next = ahead ? rounds[kt + 1].owner : -1;
-    const bool column_ahead = ahead && c.column_ahead;
+  const std::vector<Step> steps = schedule_steps(p_, c.lookahead, runs_pairs(c, p_));
+  loop.prepare(steps.front(), false);
+  for (const Step& g : steps) {
+    const bool more = g.index + 1 < static_cast<int>(steps.size());
+    const Step* ahead =
+        more && steps[g.index + 1].prepared_in == g.index ? &steps[g.index + 1] : nullptr;
     for (int r : local_) {
       Rank& R = *ranks_[r];
       DeviceGuard guard(R.device);
-      if (round.prepared_in >= 0)
-        APSP_CUDA_CHECK(cudaStreamWaitEvent(R.main, R.ready));  // panel kt landed
-      // Round kt - 1, the last to read buffer (kt + 1) % 2, is all before this point.
-      if (ahead) APSP_CUDA_CHECK(cudaEventRecord(R.freed, R.main));
-      if (!p_.idle(r)) loop.update(r, kt, next, column_done, column_ahead);
+      if (g.prepared_in >= 0) APSP_CUDA_CHECK(cudaStreamWaitEvent(R.main, R.ready));
+      loop.note(r, g.index, RoundMark::kStarted, R.main);
+      // Step g - 1's phase 3, the last to read the next step's buffers and to write its lines,
+      // is all before this point.
+      if (!ahead) continue;
+      APSP_CUDA_CHECK(cudaEventRecord(R.fork, R.main));
+      APSP_CUDA_CHECK(cudaStreamWaitEvent(R.side, R.fork));
+      if (loop.working(r)) loop.next_lines(r, g, *ahead, R.side);
     }
-    if (ahead) {
-      loop.send_ahead(kt, next, column_ahead);
-    } else if (kt + 1 < tiles) {
-      loop.prepare(kt + 1, false);
-      loop.broadcast(kt + 1, false);
+    if (ahead) loop.prepare(*ahead, true);
+    for (int r : local_) {
+      DeviceGuard guard(ranks_[r]->device);
+      if (loop.working(r)) loop.rest(r, g, ahead);
     }
-    column_done = column_ahead;
+    if (more && !ahead) loop.prepare(steps[g.index + 1], false);
   }
 }
 

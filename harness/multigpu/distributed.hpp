@@ -5,27 +5,32 @@
 // declares its tile and the kernels of the engine's products (Variant::multi_gpu,
 // variants/multi_gpu.hpp; sm90's: variants/05_sm90_multigpu.cu).
 //
-// Round kt (schedule_rounds):
-//   owner(kt):   closes the pivot tile (phase 1) and updates its pivot-row panel (phase 2, row);
-//                the panel (tile rows x pitch, contiguous in the owner's block) is broadcast into
-//                every other rank's panel buffer kt % 2;
-//   every rank:  updates its tiles of pivot column kt (B = the pivot, from the panel), then its
-//                phase 3 (A = its own pivot-column tiles, B = the panel).
-// Look-ahead (on by default): during round kt's phase 3, the owner of round kt + 1 updates its
-// row tile kt + 1 first (on a second, high-priority stream), closes pivot kt + 1, updates row
-// panel kt + 1 and broadcasts it into buffer (kt + 1) % 2, which nobody reads in round kt; the
-// other ranks' receiving copies wait only for their round kt - 1 (the last readers of that
-// buffer). With the column look-ahead (DistributedConfig::column_ahead, on by default) every rank
-// also updates its tiles of column kt + 1 on its side stream and, once panel kt + 1 has landed,
-// its pivot column kt + 1 there, so round kt + 1's phase 3 starts without the pivot column's
-// bubble (a column of a rank's row tiles is too few blocks to fill the GPU). The rest of phase 3
-// runs meanwhile on each rank's main stream, so the broadcast hides behind it. Without look-ahead
-// everything runs on the main streams, one step after the other.
-// Streams and events: per rank a main stream (everything of the rank's solve but the look-ahead
-// work) and a side stream (the look-ahead work and the look-ahead broadcasts); events `freed`
-// (main -> side: the buffer to receive into is free), `fork` (main -> side: the rank's pivot
-// column is done) and `ready` (side -> main: the next panel has landed, and with the column
-// look-ahead the next pivot column is done).
+// Step g (schedule_steps: one round, or where runs_pairs a pair of rounds r and s = r + 1, an odd
+// last round alone), prepared once its lines (rows and columns of its rounds) have every earlier
+// round:
+//   owner(r):    closes pivot r (phase 1), updates its row (phase 2) and copies it into its panel
+//                buffer g.buffer (a panel per round of the step), which is broadcast into every
+//                other rank's; every rank then updates its tiles of column r from it (phase 2)
+//                and copies them, transposed, into its column panel g.buffer (the pivot too);
+//   a pair:      owner(s) updates row tile s with round r and then makes panel s as above; every
+//                rank updates its column tiles s with round r and, once panel s has landed, its
+//                pivot column s (into the column panel's second half);
+//   every rank:  phase 3 of the step from the copies: one round's (A its pivot column, B the
+//                panel), or the pair's in one pass over k = 2 tile (A both column panels, B both
+//                row panels: kernels/distributed.cuh pair_phase3, which updates row and column r
+//                with round s too), off the step's final lines (round r's for one round, s's for
+//                a pair).
+// Look-ahead (on by default): during step g's phase 3 every rank first updates the next step's
+// lines with step g (its tiles of their columns, and the rows of them it owns), on a second,
+// high-priority stream, and then prepares the next step there (panels made, sent into buffer
+// (g + 1) % 2, pivot columns), while the rest of phase 3 runs on its main stream: so the
+// broadcasts and the pivot columns hide behind phase 3, and step g + 1's phase 3 starts at once.
+// The side stream forks from the main stream once step g - 1's phase 3 is done (the last to read
+// those buffers and to write those lines). Without look-ahead everything runs on the main
+// streams, one step after the other.
+// Streams and events: per rank a main stream (phase 3 but the look-ahead lines) and a side stream
+// (the look-ahead work and its broadcasts); events `fork` (main -> side: step g - 1's phase 3 is
+// done) and `ready` (side -> main: the next step is prepared).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -51,13 +56,16 @@ std::string distributed_problem(const Variant& v, const Config& c);
 // v's config c on the engine; std::invalid_argument with distributed_problem's line when it
 // cannot run.
 DistributedConfig distributed_config(const Variant& v, const Config& c);
+// Whether a solve of c over p runs pairs of rounds: c.pairs, and p's busiest rank holds at least
+// c.pairs_from_row_tiles row tiles.
+bool runs_pairs(const DistributedConfig& c, const Partition& p);
 // The row tile of v's config c on the engine (Variant::multi_gpu's tile); std::invalid_argument
 // for a variant that declares none.
 int distributed_tile(const Variant& v, const Config& c);
 
 // The row blocks and panels of one partition over a transport's ranks, and the solve. Allocates
 // exactly p.bytes_per_rank(r) on each local rank's device (its row block, two panel buffers and
-// two column panels).
+// two column panels, of two panels each).
 class DistributedSolver {
  public:
   DistributedSolver(Transport& transport, const Partition& p);
@@ -77,9 +85,10 @@ class DistributedSolver {
   // Rank r's block as the kernels see it (RowBlock, variants/multi_gpu.hpp).
   RowBlock row_block(int r) const;
   // Enqueues one solve of the blocks in place on the ranks' streams (asynchronous: the ranks'
-  // main streams hold its end). Throws std::invalid_argument for a config without kernels or a
-  // tile other than the partition's. With a timeline (of partition().tiles rounds), its marks are
-  // recorded on the way (round_timeline.hpp).
+  // main streams hold its end). Throws std::invalid_argument for a config without kernels, a
+  // tile other than the partition's, or pairs at a point without their pass. With a timeline (of
+  // partition().tiles rounds), its marks are recorded on the way, one "round" a step
+  // (round_timeline.hpp).
   void solve(const DistributedConfig& c, RoundTimeline* timeline = nullptr);
 
  private:
@@ -119,7 +128,9 @@ void on_local_ranks(const DistributedSolver& solver, const std::function<void(in
 // Under a launcher (one process per GPU, Transport::local_ranks) every process makes the same
 // calls in the same order, each on its own rank: a collective executor.
 // A variant without Variant::multi_gpu, or a config it refuses: std::invalid_argument.
-std::unique_ptr<Executor> make_distributed_executor(std::unique_ptr<Transport> t);
+// pairs_from_row_tiles: DistributedConfig's, for every config it runs (1: pairs at every size).
+std::unique_ptr<Executor> make_distributed_executor(
+    std::unique_ptr<Transport> t, int pairs_from_row_tiles = DistributedConfig::kPairsFromRowTiles);
 // Over `gpus` ranks of the transport registered as `transport` (make_transport: "nccl" on GPUs
 // 0 .. gpus - 1, or under a launcher this process's rank of its world; "single-device" every rank
 // on GPU `device`).

@@ -110,7 +110,8 @@ class RanksClock final : public SampleClock {
 
 class DistributedExecutor final : public LocalExecutor {
  public:
-  explicit DistributedExecutor(std::unique_ptr<Transport> t) : t_(std::move(t)) {
+  DistributedExecutor(std::unique_ptr<Transport> t, int pairs_from_row_tiles)
+      : t_(std::move(t)), pairs_from_row_tiles_(pairs_from_row_tiles) {
     if (!t_) throw std::invalid_argument("distributed executor: no transport");
     local_ = t_->local_ranks();
     clock_ = std::make_unique<RanksClock>(*t_, solver_);
@@ -208,7 +209,9 @@ class DistributedExecutor final : public LocalExecutor {
 
  private:
   DistributedConfig config_of(const Variant& v, const Config& c) const {
-    return distributed_config(v, c);
+    DistributedConfig dc = distributed_config(v, c);
+    dc.pairs_from_row_tiles = pairs_from_row_tiles_;
+    return dc;
   }
 
   // The partition at `tile`, its blocks and panels, the pristine copies that fit, the L2 flush
@@ -288,6 +291,7 @@ class DistributedExecutor final : public LocalExecutor {
   }
 
   std::unique_ptr<Transport> t_;
+  int pairs_from_row_tiles_;
   std::vector<int> local_;  // the ranks this process drives (Transport::local_ranks)
   DistMatrix input_;
   std::unique_ptr<DistributedSolver> solver_;
@@ -301,8 +305,9 @@ class DistributedExecutor final : public LocalExecutor {
 
 }  // namespace
 
-std::unique_ptr<Executor> make_distributed_executor(std::unique_ptr<Transport> t) {
-  return std::make_unique<DistributedExecutor>(std::move(t));
+std::unique_ptr<Executor> make_distributed_executor(std::unique_ptr<Transport> t,
+                                                    int pairs_from_row_tiles) {
+  return std::make_unique<DistributedExecutor>(std::move(t), pairs_from_row_tiles);
 }
 
 std::unique_ptr<Executor> make_multi_gpu_executor(int gpus, const std::string& transport,

@@ -15,14 +15,16 @@ namespace apsp::harness {
 
 class Transport;
 
-// What a rank's stream reached. The first three are per round; the last two per panel (panel kt
-// is round kt's: made by its owner, landed at every rank).
+// What a rank's stream reached, in step kt of the schedule (a round, or a pair of rounds under
+// DistributedConfig::pairs: harness/multigpu/row_partition.hpp schedule_steps; "round" below).
+// The first three are per round; the last two per panel (panel kt is round kt's last: made by its
+// owner, landed at every rank).
 enum class RoundMark : int {
-  kStarted,      // main: round kt's panel is in; the pivot column starts
-  kColumnDone,   // main: the pivot column is done; phase 3 starts (and the look-ahead forks)
+  kStarted,      // main: round kt's panels and pivot columns are in (the wait for them is over)
+  kColumnDone,   // main: phase 3 starts (the pivot columns are made in the preparation)
   kFinished,     // main: phase 3 done
-  kAheadDone,    // side, on the owner of panel kt + 1 under look-ahead: its row tile kt + 1 updated
-  kPanelMade,    // the owner of panel kt: pivot kt closed and its row panel updated
+  kAheadDone,    // side, on an owner of round kt + 1's rows under look-ahead: its lines updated
+  kPanelMade,    // the owner of panel kt: pivot closed and its row panel updated
   kPanelLanded,  // panel kt broadcast, on this rank's stream (the root's: sent)
 };
 inline constexpr int kRoundMarks = 6;

@@ -34,7 +34,7 @@ uint64_t Partition::panel_bytes() const {
 }
 
 uint64_t Partition::bytes_per_rank(int r) const {
-  return block_bytes(r) + 2 * kPanelBuffers * panel_bytes();
+  return block_bytes(r) + 2 * kPanelBuffers * kPanelRounds * panel_bytes();
 }
 
 uint64_t Partition::max_bytes_per_rank() const { return bytes_per_rank(0); }
@@ -59,16 +59,19 @@ Partition partition_rows(int n, int tile, int ranks) {
   return p;
 }
 
-std::vector<Round> schedule_rounds(const Partition& p, bool lookahead) {
-  std::vector<Round> rounds(p.tiles);
-  for (int kt = 0; kt < p.tiles; ++kt) {
-    Round& r = rounds[kt];
-    r.kt = kt;
-    r.owner = p.owner(kt);
-    r.buffer = kt % Partition::kPanelBuffers;
-    r.prepared_in = lookahead && kt > 0 ? kt - 1 : -1;
+std::vector<Step> schedule_steps(const Partition& p, bool lookahead, bool pairs) {
+  std::vector<Step> steps;
+  for (int first = 0; first < p.tiles;) {
+    Step s;
+    s.index = static_cast<int>(steps.size());
+    s.first = first;
+    s.rounds = pairs && first + 1 < p.tiles ? 2 : 1;
+    s.buffer = s.index % Partition::kPanelBuffers;
+    s.prepared_in = lookahead && s.index > 0 ? s.index - 1 : -1;
+    steps.push_back(s);
+    first += s.rounds;
   }
-  return rounds;
+  return steps;
 }
 
 }  // namespace apsp::harness

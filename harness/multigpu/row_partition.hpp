@@ -9,9 +9,10 @@
 // balanced: the first tiles % P ranks one tile more than the rest. When tiles < P the last
 // P - tiles ranks own nothing (idle): they take part in every broadcast and do nothing else.
 // A rank holds its row block (its tiles x tile rows x pitch, padding rows included) and two
-// panel buffers (tile x pitch each): the pivot-row panel of round kt arrives in buffer kt % 2,
-// so the next round's panel can land while this round's is read (look-ahead); and two column
-// panels of the same size, where its pivot column kt goes transposed (buffer kt % 2).
+// panel buffers of two panels each (2 tile x pitch): a step of the schedule (one round, or a pair
+// of rounds) gets its rounds' pivot-row panels in buffer step % 2, so that the next step's panels
+// can land while this step's are read (look-ahead); and two column panels of the same size, where
+// its pivot columns of the step go transposed (buffer step % 2).
 #pragma once
 
 #include <cstdint>
@@ -24,6 +25,7 @@ struct Partition {
   int pitch = 0;  // round_up(n, tile): columns of every row block and panel
   int tiles = 0;  // pitch / tile: row tiles, rounds
   static constexpr int kPanelBuffers = 2;
+  static constexpr int kPanelRounds = 2;  // panels a buffer: the rounds of the longest step
 
   // Rank r's row tiles are [first_tile(r), first_tile(r) + tile_count(r)).
   int first_tile(int r) const;
@@ -40,8 +42,8 @@ struct Partition {
   int active_ranks() const;
 
   // Device memory rank r's solve allocates: its row block plus the two panel buffers and the two
-  // column panels, (padded_rows(r) + 4 tile) x pitch x 4 bytes. The engine's only allocations for
-  // a solve.
+  // column panels, two panels each, (padded_rows(r) + 8 tile) x pitch x 4 bytes. The engine's only
+  // allocations for a solve.
   uint64_t block_bytes(int r) const;
   uint64_t panel_bytes() const;  // one panel: tile x pitch x 4, also the bytes of one broadcast
   uint64_t bytes_per_rank(int r) const;
@@ -52,16 +54,17 @@ struct Partition {
 // matrix's indices fit int32 (pitch <= 2^31 - 1) and a rank's elements fit size_t.
 Partition partition_rows(int n, int tile, int ranks);
 
-// One round of the distributed schedule.
-//   owner:     closes pivot tile kt and updates its pivot-row panel (rows kt x tile .. +tile);
-//   buffer:    the panel buffer the other ranks receive panel kt in (kt % 2);
-//   prepared_in: the round whose phase 3 the owner prepared and broadcast panel kt during (kt - 1
-//              under look-ahead), or -1: prepared and broadcast at the start of round kt, before
-//              any rank's pivot-column update;
-// then every active rank updates its tiles of pivot column kt and its phase 3 from the panel.
-struct Round {
-  int kt = 0, owner = 0, buffer = 0, prepared_in = -1;
+// One step of the distributed schedule: round `first`, or the pair of rounds first and first + 1
+// (DistributedConfig::pairs; an odd last round alone).
+//   buffer:      the panel buffer and column panel its rounds' panels go to (step % 2);
+//   prepared_in: the step during whose phase 3 its panels and pivot columns were made and sent
+//                (the step before, under look-ahead), or -1: at its own start, on the main streams;
+// then every active rank runs its phase 3 over the step's rounds (distributed.hpp).
+struct Step {
+  int index = 0, first = 0, rounds = 1, buffer = 0, prepared_in = -1;
+  int last() const { return first + rounds - 1; }
 };
-std::vector<Round> schedule_rounds(const Partition& p, bool lookahead);
+// The steps over p's rounds, in order: pairs where `pairs`, else one round each.
+std::vector<Step> schedule_steps(const Partition& p, bool lookahead, bool pairs);
 
 }  // namespace apsp::harness

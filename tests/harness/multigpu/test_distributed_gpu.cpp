@@ -99,32 +99,41 @@ void expect_solves(Executor& executor, int n, bool dense, const Config& c) {
   EXPECT_FALSE(m) << describe(m);
 }
 
-class SingleDevice : public testing::TestWithParam<std::tuple<int, int, bool>> {};
+// lookahead 0: none; 1: one round a step; 3: pairs of rounds (at tile 128; one round a step at 64),
+// at every size: the engine's own rule (DistributedConfig::pairs_from_row_tiles) would run them
+// only from 24 row tiles a rank, beyond the CPU reference's sizes.
+constexpr int kPairsAtEverySize = 1;
+
+class SingleDevice : public testing::TestWithParam<std::tuple<int, int, int>> {};
 
 TEST_P(SingleDevice, BitExactAgainstTheCpuReference) {
   const auto [ranks, tile, lookahead] = GetParam();
-  auto executor = make_distributed_executor(make_single_device_transport(ranks, 0));
+  auto executor =
+      make_distributed_executor(make_single_device_transport(ranks, 0), kPairsAtEverySize);
   for (int n : {1, 100, 300, 1000, 1337}) {
     for (bool dense : {false, true}) {
       SCOPED_TRACE("n = " + std::to_string(n) +
                    (dense ? ", dense" : ", components, zero weights, duplicates"));
-      expect_solves(*executor, n, dense, config(tile, lookahead ? 1 : 0));
+      expect_solves(*executor, n, dense, config(tile, lookahead));
     }
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, SingleDevice,
                          testing::Combine(testing::Values(1, 2, 3, 4, 8), testing::Values(64, 128),
-                                          testing::Bool()),
+                                          testing::Values(0, 1, 3)),
                          [](const auto& info) {
+                           const int la = std::get<2>(info.param);
                            return "P" + std::to_string(std::get<0>(info.param)) + "_tile" +
                                   std::to_string(std::get<1>(info.param)) +
-                                  (std::get<2>(info.param) ? "_lookahead" : "_plain");
+                                  (la == 0   ? "_plain"
+                                   : la == 1 ? "_lookahead"
+                                             : "_pairs");
                          });
 
 // Every compiled (tile, chunk, per_thread), on 3 ranks.
 TEST(Distributed, EveryInstance) {
-  auto executor = make_distributed_executor(make_single_device_transport(3, 0));
+  auto executor = make_distributed_executor(make_single_device_transport(3, 0), kPairsAtEverySize);
   for (auto [tile, chunk, per] : {std::tuple{64, 8, 8},
                                   {64, 16, 4},
                                   {64, 16, 8},
@@ -132,7 +141,7 @@ TEST(Distributed, EveryInstance) {
                                   {64, 32, 8},
                                   {128, 8, 8},
                                   {128, 16, 8}}) {
-    for (int lookahead : {0, 1}) {
+    for (int lookahead : {0, 1, 3}) {
       const Config c = config(tile, chunk, per, lookahead);
       SCOPED_TRACE(config_name("sm90", c));
       EXPECT_EQ(distributed_problem(sm90(), c), "");
@@ -146,10 +155,11 @@ TEST(Distributed, EveryInstance) {
 TEST(Distributed, RepeatedSamplesAndTileChanges) {
   const int n = 1000, ranks = 3;
   const Problem& p = problem(n, true);
-  auto executor = make_distributed_executor(make_single_device_transport(ranks, 0));
+  auto executor =
+      make_distributed_executor(make_single_device_transport(ranks, 0), kPairsAtEverySize);
   executor->load(p.input);
-  for (const Config& c :
-       {config(128, 1), config(128, 1), config(64, 0), config(128, 0), config(64, 1)}) {
+  for (const Config& c : {config(128, 1), config(128, 1), config(64, 0), config(128, 0),
+                          config(128, 3), config(64, 1)}) {
     SCOPED_TRACE(config_name("sm90", c));
     executor->sample(sm90(), c, true);
     const Mismatch m = compare(executor->output(), p.expected);
@@ -166,7 +176,7 @@ TEST(Distributed, RepeatedSamplesAndTileChanges) {
 }
 
 TEST(Distributed, RefusesOtherVariantsAndConfigs) {
-  auto executor = make_distributed_executor(make_single_device_transport(2, 0));
+  auto executor = make_distributed_executor(make_single_device_transport(2, 0), kPairsAtEverySize);
   executor->load(problem(100, false).input);
   const Variant* naive = find_variant("naive");
   ASSERT_NE(naive, nullptr);
@@ -179,10 +189,10 @@ TEST(Distributed, NcclOneRankBitExact) {
   auto transport = make_nccl_transport({0});
   EXPECT_EQ(transport->name(), "nccl");
   EXPECT_EQ(transport->ranks(), 1);
-  auto executor = make_distributed_executor(std::move(transport));
+  auto executor = make_distributed_executor(std::move(transport), kPairsAtEverySize);
   for (int n : {1, 300, 1337}) {
     for (int tile : {64, 128}) {
-      for (int lookahead : {0, 1}) {
+      for (int lookahead : {0, 1, 3}) {
         SCOPED_TRACE("n = " + std::to_string(n) + ", tile " + std::to_string(tile) +
                      ", lookahead " + std::to_string(lookahead));
         expect_solves(*executor, n, false, config(tile, lookahead));
@@ -204,16 +214,22 @@ TEST(Distributed, NcclRefusesMissingDevicesInOneLine) {
   }
 }
 
-// n = 3000 over 3 ranks (tile 128: 24 tiles, 8 each), checked by the shortest-path certificate.
-TEST(Distributed, LargerCaseByCertificate) {
-  const int n = 3000;
-  const EdgeList edges = graph(n, false);
-  const InEdges in = InEdges::of(edges);
-  auto executor = make_distributed_executor(make_single_device_transport(3, 0));
-  executor->load(DistMatrix::from_edges(edges));
-  for (int lookahead : {0, 1}) {
-    executor->sample(sm90(), config(128, lookahead), false);
-    EXPECT_EQ(executor->certify(in), "");
+// Larger cases, checked by the shortest-path certificate: n = 3000 over 3 ranks (tile 128: 24
+// tiles, 8 each) with pairs at every size, and n = 6200 over 2 (49 tiles, 25 and 24), where the
+// engine's own rule runs pairs.
+TEST(Distributed, LargerCasesByCertificate) {
+  for (const auto& [n, ranks, pairs_from] :
+       {std::tuple{3000, 3, kPairsAtEverySize},
+        std::tuple{6200, 2, DistributedConfig::kPairsFromRowTiles}}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const EdgeList edges = graph(n, false);
+    const InEdges in = InEdges::of(edges);
+    auto executor = make_distributed_executor(make_single_device_transport(ranks, 0), pairs_from);
+    executor->load(DistMatrix::from_edges(edges));
+    for (int lookahead : {0, 1, 3}) {
+      executor->sample(sm90(), config(128, lookahead), false);
+      EXPECT_EQ(executor->certify(in), "");
+    }
   }
 }
 
@@ -233,7 +249,7 @@ TEST(MultiGpuSolve, BandsEqualTheOneGpuSolve) {
   const int n = 1337, ranks = 3;
   const Problem& p = problem(n, false);
   ASSERT_GT(std::count(p.expected.data(), p.expected.data() + static_cast<size_t>(n) * n, kInf), 0);
-  for (const Config& c : {config(128, 1), config(64, 0), config(128, 8, 8, 1)}) {
+  for (const Config& c : {config(128, 1), config(128, 3), config(64, 0), config(128, 8, 8, 1)}) {
     SCOPED_TRACE(config_name("sm90", c));
     const DistMatrix whole = one_gpu_solve(p.input, c);
     ASSERT_FALSE(compare(whole, p.expected)) << describe(compare(whole, p.expected));
@@ -335,17 +351,24 @@ TEST(MultiGpuSolve, RefusesWhatTheEngineCannotRun) {
   EXPECT_THROW(MultiGpuSolve("single-device", 2, sm90(), config(64, 8, 4, 1), p.input),
                std::invalid_argument);
 }
-// A solve handed a RoundTimeline (3 ranks on one GPU; look-ahead with and without its column part,
-// and none) is bit-exact, and the timeline has every round of every working rank: non-negative
-// spans that fit in the rank's total, the next panel's making on its owner under look-ahead, none
-// on the last round.
+// A solve handed a RoundTimeline (3 ranks on one GPU; look-ahead one round a step and in pairs
+// of rounds, and none) is bit-exact, and the timeline has every step of every working rank:
+// non-negative spans that fit in the rank's total, the next panel's making on its owner under
+// look-ahead, none on the last step.
 TEST(RoundTimeline, EveryRoundOfEveryRankAndTheSolveExact) {
   const int n = 1337, ranks = 3;
   const Problem& p = problem(n, false);
-  for (auto [lookahead, column] : {std::pair{1, true}, std::pair{1, false}, std::pair{0, false}}) {
-    SCOPED_TRACE(std::to_string(lookahead) + (column ? " with the column" : ""));
+  for (int lookahead : {1, 3, 0}) {
+    SCOPED_TRACE("lookahead " + std::to_string(lookahead));
     MultiGpuSolve solve("single-device", ranks, sm90(), config(128, lookahead), p.input, 0);
-    solve.engine_config().column_ahead = column;
+    DistributedConfig& e = solve.engine_config();
+    // 4 row tiles a rank: pairs only when asked at every size.
+    EXPECT_FALSE(runs_pairs(e, solve.partition()));
+    e.pairs_from_row_tiles = kPairsAtEverySize;
+    EXPECT_EQ(runs_pairs(e, solve.partition()), lookahead == 3);
+    const int steps = static_cast<int>(
+        schedule_steps(solve.partition(), e.lookahead, runs_pairs(e, solve.partition())).size());
+    EXPECT_EQ(steps, lookahead == 3 ? (solve.partition().tiles + 1) / 2 : solve.partition().tiles);
     RoundTimeline timeline(solve.transport(), solve.transport().local_ranks(),
                            solve.partition().tiles);
     solve.run(&timeline);
@@ -358,7 +381,7 @@ TEST(RoundTimeline, EveryRoundOfEveryRankAndTheSolveExact) {
     for (int r = 0; r < ranks; ++r) {
       SCOPED_TRACE(r);
       const std::vector<RoundTimes> rounds = timeline.rounds(r);
-      ASSERT_EQ(static_cast<int>(rounds.size()), solve.partition().tiles);
+      ASSERT_EQ(static_cast<int>(rounds.size()), steps);
       const double total = timeline.total_ms(r);
       double spent = 0;
       int made = 0;
@@ -385,7 +408,7 @@ TEST(RoundTimeline, EveryRoundOfEveryRankAndTheSolveExact) {
     }
     EXPECT_NE(describe_timeline(timeline).find("rank 2:"), std::string::npos);
     const std::string csv = timeline_csv(timeline);
-    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + ranks * solve.partition().tiles);
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + ranks * steps);
   }
   const auto one = make_single_device_transport(1, 0);
   EXPECT_THROW(RoundTimeline(*one, {0}, 0), std::invalid_argument);

@@ -72,7 +72,7 @@ TEST(MultiGpuModel, RowBlocksPanelsAndBroadcasts) {
   EXPECT_EQ(p.tiles, 79);
   EXPECT_EQ(p.max_tiles_per_gpu, 10);
   EXPECT_EQ(p.panel_bytes, uint64_t{4} * 128 * 10112);
-  EXPECT_EQ(p.bytes_per_gpu, uint64_t{1280} * 10112 * 4 + 4 * p.panel_bytes);
+  EXPECT_EQ(p.bytes_per_gpu, uint64_t{1280} * 10112 * 4 + 8 * p.panel_bytes);
   EXPECT_NEAR(p.comm_s, 79 * p.panel_bytes / 1e11, 1e-12);
   // The busiest GPU holds 1280 of 10000 rows: 1.024 times an eighth of the one-GPU time.
   EXPECT_NEAR(p.compute_s, 1e12 / 1e13 * 1280 / 10000, 1e-12);
@@ -186,6 +186,25 @@ TEST(MultiGpuDeclaration, Sm90DeclaresItsTileCheckAndKernels) {
   EXPECT_TRUE(panel.lookahead);
   EXPECT_FALSE(distributed_config(*sm90, config(64, 16, 4, 0)).lookahead);
   EXPECT_EQ(distributed_config(*sm90, config(64, 16, 8, 5)).kernels->name, "64/16/8");
+  // sm90's pairs of rounds (lookahead 3 to 5) run the engine's pairs where the point has their
+  // pass: the panel point only.
+  EXPECT_FALSE(panel.pairs);
+  EXPECT_TRUE(panel.kernels->pair_phase3);
+  EXPECT_TRUE(distributed_config(*sm90, config(128, 16, 8, 3)).pairs);
+  EXPECT_TRUE(distributed_config(*sm90, config(128, 16, 8, 3)).lookahead);
+  EXPECT_FALSE(distributed_config(*sm90, config(128, 16, 8, 0)).pairs);
+  EXPECT_FALSE(distributed_config(*sm90, config(128, 8, 8, 3)).pairs);
+  EXPECT_FALSE(distributed_config(*sm90, config(64, 16, 4, 3)).pairs);
+  EXPECT_FALSE(distributed_config(*sm90, config(64, 16, 8, 5)).kernels->pair_phase3);
+  // ... and only where the busiest rank holds 24 row tiles or more.
+  DistributedConfig pairs = distributed_config(*sm90, config(128, 16, 8, 3));
+  EXPECT_EQ(pairs.pairs_from_row_tiles, 24);
+  EXPECT_FALSE(runs_pairs(pairs, partition_rows(10000, 128, 4)));  // 79 tiles: 20 a rank
+  EXPECT_TRUE(runs_pairs(pairs, partition_rows(12000, 128, 4)));   // 94 tiles: 24, 24, 23, 23
+  EXPECT_TRUE(runs_pairs(pairs, partition_rows(10000, 128, 2)));
+  EXPECT_FALSE(runs_pairs(panel, partition_rows(12000, 128, 4)));
+  pairs.pairs_from_row_tiles = 1;
+  EXPECT_TRUE(runs_pairs(pairs, partition_rows(100, 128, 1)));
   for (const Config& c : all_configs(*sm90)) {  // every compiled sm90 config runs on the engine
     SCOPED_TRACE(config_name("sm90", c));
     EXPECT_EQ(distributed_problem(*sm90, c), "");

@@ -1,5 +1,5 @@
 // The multi-GPU layer's arithmetic (harness/multigpu/row_partition.hpp): row ownership, memory per rank
-// and the round schedule, for P = 1..8 and awkward n.
+// and the step schedule, for P = 1..8 and awkward n.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -90,7 +90,7 @@ TEST(RowPartition, ExamplesByHand) {
   EXPECT_EQ(q.first_row(7), 128);
 }
 
-TEST(RowPartition, MemoryPerRankIsTheBlockAndFourPanels) {
+TEST(RowPartition, MemoryPerRankIsTheBlockAndEightPanels) {
   // n = 100000 over 8 ranks at tile 128: pitch 100096, 782 tiles: 98 for ranks 0..5, 97 for 6, 7.
   const Partition p = partition_rows(100000, 128, 8);
   EXPECT_EQ(p.pitch, 100096);
@@ -99,12 +99,12 @@ TEST(RowPartition, MemoryPerRankIsTheBlockAndFourPanels) {
   EXPECT_EQ(p.tile_count(7), 97);
   EXPECT_EQ(p.panel_bytes(), 128ull * 100096 * 4);
   EXPECT_EQ(p.block_bytes(0), 98ull * 128 * 100096 * 4);
-  EXPECT_EQ(p.bytes_per_rank(0), (98ull * 128 + 4 * 128) * 100096 * 4);
-  EXPECT_EQ(p.bytes_per_rank(7), (97ull * 128 + 4 * 128) * 100096 * 4);
+  EXPECT_EQ(p.bytes_per_rank(0), (98ull * 128 + 8 * 128) * 100096 * 4);
+  EXPECT_EQ(p.bytes_per_rank(7), (97ull * 128 + 8 * 128) * 100096 * 4);
   EXPECT_EQ(p.max_bytes_per_rank(), p.bytes_per_rank(0));
   // An idle rank holds its panels only.
   const Partition q = partition_rows(100, 64, 4);
-  EXPECT_EQ(q.bytes_per_rank(3), 4ull * 64 * 128 * 4);
+  EXPECT_EQ(q.bytes_per_rank(3), 8ull * 64 * 128 * 4);
   for (int tile : {64, 128})
     for (int n : awkward_sizes(tile))
       for (int ranks = 1; ranks <= 8; ++ranks) {
@@ -143,31 +143,38 @@ TEST(RowPartition, RefusesBadArgumentsInOneLine) {
   EXPECT_EQ(message(1, 1, 1000), "accepted");  // one tile, 999 idle ranks
 }
 
-TEST(RoundSchedule, OwnersBuffersAndLookahead) {
+TEST(StepSchedule, EveryRoundOnceBuffersAlternateAndLookahead) {
   for (int tile : {64, 128}) {
     for (int n : awkward_sizes(tile)) {
       for (int ranks = 1; ranks <= 8; ++ranks) {
         const Partition p = partition_rows(n, tile, ranks);
         for (bool lookahead : {false, true}) {
-          SCOPED_TRACE("n = " + std::to_string(n) + ", P = " + std::to_string(ranks) +
-                       (lookahead ? ", look-ahead" : ""));
-          const std::vector<Round> rounds = schedule_rounds(p, lookahead);
-          ASSERT_EQ(static_cast<int>(rounds.size()), p.tiles);
-          for (int kt = 0; kt < p.tiles; ++kt) {
-            const Round& r = rounds[kt];
-            EXPECT_EQ(r.kt, kt);
-            EXPECT_EQ(r.owner, p.owner(kt));
-            EXPECT_FALSE(p.idle(r.owner));
-            EXPECT_GE(r.buffer, 0);
-            EXPECT_LT(r.buffer, Partition::kPanelBuffers);
-            // Round 0's panel is always prepared at its start; with look-ahead every later one
-            // during the round before, without it at its own start.
-            EXPECT_EQ(r.prepared_in, lookahead && kt > 0 ? kt - 1 : -1);
-            if (kt > 0) {
-              // The panel prepared during round kt - 1 lands while round kt - 1's panel is read:
-              // another buffer.
-              EXPECT_NE(r.buffer, rounds[kt - 1].buffer);
+          for (bool pairs : {false, true}) {
+            SCOPED_TRACE("n = " + std::to_string(n) + ", P = " + std::to_string(ranks) +
+                         (lookahead ? ", look-ahead" : "") + (pairs ? ", pairs" : ""));
+            const std::vector<Step> steps = schedule_steps(p, lookahead, pairs);
+            ASSERT_EQ(static_cast<int>(steps.size()), pairs ? (p.tiles + 1) / 2 : p.tiles);
+            int next = 0;  // every round once, in order
+            for (int i = 0; i < static_cast<int>(steps.size()); ++i) {
+              const Step& s = steps[i];
+              EXPECT_EQ(s.index, i);
+              EXPECT_EQ(s.first, next);
+              // Pairs but an odd last round; one round each without pairs.
+              EXPECT_EQ(s.rounds, pairs && s.first + 1 < p.tiles ? 2 : 1);
+              EXPECT_LE(s.rounds, Partition::kPanelRounds);
+              EXPECT_EQ(s.last(), s.first + s.rounds - 1);
+              next = s.last() + 1;
+              EXPECT_GE(s.buffer, 0);
+              EXPECT_LT(s.buffer, Partition::kPanelBuffers);
+              // Step 0 is always prepared at its start; with look-ahead every later one during
+              // the step before, without it at its own start.
+              EXPECT_EQ(s.prepared_in, lookahead && i > 0 ? i - 1 : -1);
+              // The panels prepared during step i - 1 land while its own are read: another buffer.
+              if (i > 0) {
+                EXPECT_NE(s.buffer, steps[i - 1].buffer);
+              }
             }
+            EXPECT_EQ(next, p.tiles);
           }
         }
       }
