@@ -15,8 +15,8 @@ namespace apsp::harness {
 
 class Transport;
 
-// What a rank's stream reached, in step kt of the schedule (a round, or a pair of rounds under
-// DistributedConfig::pairs: harness/multigpu/row_partition.hpp schedule_steps; "round" below).
+// What a rank's stream reached, in step kt of the schedule (a round, or a pair of rounds where the
+// solve runs pairs: harness/multigpu/row_partition.hpp schedule_steps; "round" below).
 // The first three are per round; the last two per panel (panel kt is round kt's last: made by its
 // owner, landed at every rank).
 enum class RoundMark : int {

@@ -55,7 +55,8 @@ struct Partition {
 Partition partition_rows(int n, int tile, int ranks);
 
 // One step of the distributed schedule: round `first`, or the pair of rounds first and first + 1
-// (DistributedConfig::pairs; an odd last round alone).
+// (where the solve runs pairs: runs_pairs, harness/multigpu/distributed.hpp; an odd last round
+// alone).
 //   buffer:      the panel buffer and column panel its rounds' panels go to (step % 2);
 //   prepared_in: the step during whose phase 3 its panels and pivot columns were made and sent
 //                (the step before, under look-ahead), or -1: at its own start, on the main streams;

@@ -7,7 +7,8 @@
 # (kernels/distributed.cuh's index logic) on numpy arrays. It checks, for P = 1, 2, 3, 4, 8, tiles
 # of 4 and 8 and n from 1 to 61 (so P > tiles, idle ranks, and n not a multiple of the tile), with
 # look-ahead off and on, phase 3's A from the block and from the column panels (sm90's panel
-# point), and pairs of rounds at the panel point:
+# point), and pairs of rounds at the panel point (at every size: the engine's runs_pairs only picks
+# whether a solve runs them):
 #   - that the gathered result equals plain Floyd-Warshall and the padding is untouched;
 #   - that every access of every tile is ordered after the accesses it conflicts with (RAW, WAR,
 #     WAW) by stream order and event waits (happens-before as bitsets), that nothing reads a
