@@ -95,30 +95,52 @@ constexpr int phase3_smem() {
     return sm90::product_smem<kTile, kChunk>();
 }
 
-// Whether local tile (row_tile, j) is in the launch's skipped lines: global row tiles
-// [skip_row, skip_row + skip_rows), column tiles [skip_col, skip_col + skip_cols).
-__device__ __forceinline__ bool skipped(int row_tile, int j, int skip_row, int skip_rows,
-                                        int skip_col, int skip_cols) {
-  return static_cast<unsigned>(row_tile - skip_row) < static_cast<unsigned>(skip_rows) ||
-         static_cast<unsigned>(j - skip_col) < static_cast<unsigned>(skip_cols);
+// The tiles of one phase-3 launch, in up to two parts (the look-ahead's next lines, the rows a
+// rank owns and its columns, are one launch): part p covers local row tiles [first_row,
+// first_row + rows) x column tiles [first_col, first_col + cols), but global row tiles [skip_row,
+// skip_row + skip_rows) and column tiles [skip_col, skip_col + skip_cols) (skip_row / skip_col
+// -1: none). Grid z is the part. Part 0 runs a row of tiles a grid row (x its column), part 1 a
+// column a grid row (x its row), so that the wide rows and the tall columns of the lines share a
+// grid with few blocks outside both; those return at once. Every index is a select of blockIdx and
+// the parameters, which the compiler recomputes where it needs them rather than keep them live
+// (a division here spilled phase 3 at 128 registers).
+struct TilePart {
+  int first_row, rows, first_col, cols, skip_row, skip_rows, skip_col, skip_cols;
+};
+struct TileParts {
+  TilePart part[2];
+  bool two() const { return part[1].rows > 0 && part[1].cols > 0; }
+  dim3 grid() const {
+    const TilePart &a = part[0], &b = part[1];
+    if (!two()) return dim3(a.cols, a.rows, 1);
+    return dim3(a.cols > b.rows ? a.cols : b.rows, a.rows > b.cols ? a.rows : b.cols, 2);
+  }
+};
+
+// This block's tile of `t`: local row tile i, column tile j, global row tile row_tile; false where
+// it is outside its part or in the part's skipped lines.
+__device__ __forceinline__ bool tile_of_block(const TileParts& t, int first_tile, int& i, int& j,
+                                              int& row_tile) {
+  const bool tall = blockIdx.z == 1;
+  const TilePart p = tall ? t.part[1] : t.part[0];  // by value: selects, not a param address
+  const int down = tall ? blockIdx.x : blockIdx.y, along = tall ? blockIdx.y : blockIdx.x;
+  if (down >= p.rows || along >= p.cols) return false;
+  i = p.first_row + down, j = p.first_col + along, row_tile = first_tile + i;
+  return static_cast<unsigned>(row_tile - p.skip_row) >= static_cast<unsigned>(p.skip_rows) &&
+         static_cast<unsigned>(j - p.skip_col) >= static_cast<unsigned>(p.skip_cols);
 }
 
-// Phase 3 on every rank: tiles (i, j) with i = first_row_tile + blockIdx.y (local) and
-// j = first_col_tile + blockIdx.x, off the pivot row and column and off the skipped lines (the
-// look-ahead's, updated on the side stream, and those final already). A = (i, kt) of the block
-// (or, phase3_from_panel, of the column panel), B = column tile j of the panel. Grid: columns x
-// rows. Two blocks per SM, as sm90's phase3.
+// Phase 3 on every rank: the tiles (i, j) of `tiles` off the pivot row and column (the skipped
+// lines: the look-ahead's, updated on the side stream, and those final already). A = (i, kt) of
+// the block (or, phase3_from_panel, of the column panel), B = column tile j of the panel. Two
+// blocks per SM, as sm90's phase3.
 template <int kTile, int kChunk, int kPer>
-__global__ void __launch_bounds__(sm90::product_threads<kTile, kPer>(), 2)
-                                      phase3(int* __restrict__ block, int pitch, int n,
-                                             int first_tile, int first_row_tile, int first_col_tile,
-                                             int kt, int skip_row, int skip_rows, int skip_col,
-                                             int skip_cols, const int* __restrict__ panel,
-                                             const int* __restrict__ column_panel) {
-  const int i = first_row_tile + blockIdx.y, j = first_col_tile + blockIdx.x,
-            row_tile = first_tile + i;
-  if (j == kt || row_tile == kt || skipped(row_tile, j, skip_row, skip_rows, skip_col, skip_cols))
-    return;
+__global__ void __launch_bounds__(sm90::product_threads<kTile, kPer>(), 2) phase3(int* __restrict__ block, int pitch, int n,
+                                                     int first_tile, TileParts tiles, int kt,
+                                                     const int* __restrict__ panel,
+                                                     const int* __restrict__ column_panel) {
+  int i, j, row_tile;
+  if (!tile_of_block(tiles, first_tile, i, j, row_tile) || j == kt || row_tile == kt) return;
   extern __shared__ int4 smem4[];
   int* smem = reinterpret_cast<int*>(smem4);
   if constexpr (phase3_from_panel<kTile, kChunk, kPer>()) {
@@ -144,7 +166,7 @@ constexpr int pair_phase3_smem() {
 }
 
 // Phase 3 of the pair of rounds r and r + 1 on every rank, in one pass over both rounds' k (as
-// sm90's lookahead2_ordinary): tiles (i, j) as phase3's, off the skipped lines only. The pivot
+// sm90's lookahead2_ordinary): the tiles of `tiles`, off the skipped lines only. The pivot
 // lines of round r are in it: row and column r get round r + 1 there. Why two rounds may share a
 // pass, and why operands that had later updates give the same result: kernels/sm90_pairs.cuh.
 // A = local row tile i of the column panels (rows 0 .. kTile - 1: column r transposed, then
@@ -152,14 +174,11 @@ constexpr int pair_phase3_smem() {
 // block reads what another writes.
 template <int kTile, int kPer>
 __global__ void __launch_bounds__(sm90::product_threads<kTile, kPer>(), 2) pair_phase3(int* __restrict__ block, int pitch, int n,
-                                                     int first_tile, int first_row_tile,
-                                                     int first_col_tile, int r, int skip_row,
-                                                     int skip_rows, int skip_col, int skip_cols,
-                                                     const int* __restrict__ panels,
-                                                     const int* __restrict__ column_panels) {
-  const int i = first_row_tile + blockIdx.y, j = first_col_tile + blockIdx.x,
-            row_tile = first_tile + i;
-  if (skipped(row_tile, j, skip_row, skip_rows, skip_col, skip_cols)) return;
+                                                          int first_tile, TileParts tiles, int r,
+                                                          const int* __restrict__ panels,
+                                                          const int* __restrict__ column_panels) {
+  int i, j, row_tile;
+  if (!tile_of_block(tiles, first_tile, i, j, row_tile)) return;
   extern __shared__ int4 smem4[];
   constexpr int kRing = sm90::ring_chunk<kTile, kPer>();
   const int chunks = (min(2 * kTile, n - r * kTile) + kRing - 1) / kRing;

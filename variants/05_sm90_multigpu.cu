@@ -19,6 +19,18 @@ namespace {
 namespace s = kernels::sm90;
 namespace d = kernels::distributed;
 
+// A launch's tiles as the kernels take them: an empty set as rows = cols = 0, and a lone second
+// set as the first.
+d::TilePart tile_part(const Phase3Tiles& t) {
+  if (t.empty()) return {0, 0, 0, 0, -1, 1, -1, 1};
+  return {t.first_row, t.rows,      t.first_col, t.cols,
+          t.skip_row,  t.skip_rows, t.skip_col,  t.skip_cols};
+}
+d::TileParts tile_parts(const Phase3Launch& t) {
+  if (t.first.empty()) return {{tile_part(t.second), tile_part({})}};
+  return {{tile_part(t.first), tile_part(t.second)}};
+}
+
 // One compiled (tile, chunk, per_thread): its kernels' launch sizes and launchers.
 template <int kTile, int kChunk, int kPer>
 struct Point {
@@ -57,20 +69,20 @@ struct Point {
         b.d, b.pitch, b.n, b.first_tile, kt, panel, column_panel);
     APSP_CUDA_CHECK_LAUNCH();
   }
-  static void phase3(const RowBlock& b, const Phase3Tiles& t, int kt, const int* panel,
+  static void phase3(const RowBlock& b, const Phase3Launch& t, int kt, const int* panel,
                      const int* column_panel, cudaStream_t stream) {
-    if (t.rows <= 0 || t.cols <= 0) return;
-    d::phase3<kTile, kChunk, kPer><<<dim3(t.cols, t.rows), kThreads3, kSmem3, stream>>>(
-        b.d, b.pitch, b.n, b.first_tile, t.first_row, t.first_col, kt, t.skip_row, t.skip_rows,
-        t.skip_col, t.skip_cols, panel, column_panel);
+    if (t.empty()) return;
+    const d::TileParts parts = tile_parts(t);
+    d::phase3<kTile, kChunk, kPer><<<parts.grid(), kThreads3, kSmem3, stream>>>(
+        b.d, b.pitch, b.n, b.first_tile, parts, kt, panel, column_panel);
     APSP_CUDA_CHECK_LAUNCH();
   }
-  static void pair_phase3(const RowBlock& b, const Phase3Tiles& t, int r, const int* panels,
+  static void pair_phase3(const RowBlock& b, const Phase3Launch& t, int r, const int* panels,
                           const int* column_panels, cudaStream_t stream) {
-    if (t.rows <= 0 || t.cols <= 0) return;
-    d::pair_phase3<kTile, kPer><<<dim3(t.cols, t.rows), kThreads3, kSmemPairs, stream>>>(
-        b.d, b.pitch, b.n, b.first_tile, t.first_row, t.first_col, r, t.skip_row, t.skip_rows,
-        t.skip_col, t.skip_cols, panels, column_panels);
+    if (t.empty()) return;
+    const d::TileParts parts = tile_parts(t);
+    d::pair_phase3<kTile, kPer><<<parts.grid(), kThreads3, kSmemPairs, stream>>>(
+        b.d, b.pitch, b.n, b.first_tile, parts, r, panels, column_panels);
     APSP_CUDA_CHECK_LAUNCH();
   }
   static DistributedKernels kernels() {
@@ -81,7 +93,7 @@ struct Point {
             pivot_row,
             pivot_column,
             phase3,
-            kPairs ? std::function<void(const RowBlock&, const Phase3Tiles&, int, const int*,
+            kPairs ? std::function<void(const RowBlock&, const Phase3Launch&, int, const int*,
                                         const int*, cudaStream_t)>(pair_phase3)
                    : nullptr};
   }

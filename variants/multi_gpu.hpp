@@ -33,6 +33,16 @@ struct Phase3Tiles {
   int first_col = 0, cols = 0;
   int skip_row = -1, skip_col = -1;
   int skip_rows = 1, skip_cols = 1;
+  bool empty() const { return rows <= 0 || cols <= 0; }
+};
+
+// The tiles of one phase-3 launch: one set, or two in one launch, so that the look-ahead's next
+// lines wait for the SMs, and end, once and not one after the other: `first` the rows of the next
+// step a rank owns (wide), `second` its columns (tall; kernels/distributed.cuh lays each out
+// along its long side).
+struct Phase3Launch {
+  Phase3Tiles first, second{};  // second: none by default
+  bool empty() const { return first.empty() && second.empty(); }
 };
 
 // The engine's products at one compiled point. Each launcher enqueues one launch on `stream` (on
@@ -55,14 +65,14 @@ struct DistributedKernels {
       pivot_column;
   // Phase 3 on every rank: the tiles of `tiles` off the pivot row and column; A from the block
   // (or the column panel), B from the panel.
-  std::function<void(const RowBlock&, const Phase3Tiles& tiles, int kt, const int* panel,
+  std::function<void(const RowBlock&, const Phase3Launch& tiles, int kt, const int* panel,
                      const int* column_panel, cudaStream_t)>
       phase3;
   // Phase 3 of the pair of rounds r and r + 1 in one pass over k = 2 tile, on the tiles of
   // `tiles` (the pivot lines too: only the skipped ones are left out); A from the column panels
   // of both rounds (2 tile rows: column r, then r + 1), B from their row panels (2 tile rows x
   // pitch). Null at points without it (DistributedConfig::pairs is then off).
-  std::function<void(const RowBlock&, const Phase3Tiles& tiles, int r, const int* panels,
+  std::function<void(const RowBlock&, const Phase3Launch& tiles, int r, const int* panels,
                      const int* column_panels, cudaStream_t)>
       pair_phase3;
 };

@@ -192,14 +192,14 @@ struct DistributedSolver::Loop {
       // Off row tile `second` (the owner's row update has it) and off round g.first's lines.
       const auto column_second = [&](int r, cudaStream_t st) {
         const RowBlock b = s.row_block(r);
-        k.phase3(b, {0, b.row_tiles, second, 1, second, -1}, g.first, row_panel(r, g),
+        k.phase3(b, {{0, b.row_tiles, second, 1, second, -1}}, g.first, row_panel(r, g),
                  column_panel(r, g), st);
       };
       for_working(
           [&](int r, cudaStream_t st) {
             const RowBlock b = s.row_block(r);
             if (r == o)
-              k.phase3(b, {second - b.first_tile, 1, 0, b.tiles}, g.first, row_panel(r, g),
+              k.phase3(b, {{second - b.first_tile, 1, 0, b.tiles}}, g.first, row_panel(r, g),
                        column_panel(r, g), st);
             else
               column_second(r, st);  // before the wait for the owner's panel
@@ -232,7 +232,7 @@ struct DistributedSolver::Loop {
   }
 
   // Step g's phase 3 on `tiles` of rank r: the pair's pass, or one round's.
-  void phase3(int r, const Step& g, const Phase3Tiles& tiles, cudaStream_t st) const {
+  void phase3(int r, const Step& g, const Phase3Launch& tiles, cudaStream_t st) const {
     const RowBlock b = s.row_block(r);
     if (g.rounds == 2)
       k.pair_phase3(b, tiles, g.first, row_panel(r, g), column_panel(r, g), st);
@@ -240,19 +240,19 @@ struct DistributedSolver::Loop {
       k.phase3(b, tiles, g.first, row_panel(r, g), column_panel(r, g), st);
   }
 
-  // Under look-ahead, on rank r's side stream: step g's phase 3 on the lines of the next step,
-  // its column tiles (off g's final line and the next step's rows) and the rows of it that r
-  // owns (off g's final line), so that the next step's panels can be made during g's phase 3.
+  // Under look-ahead, on rank r's side stream: step g's phase 3 on the lines of the next step, in
+  // one launch: the rows of it that r owns (off g's final line; first, as the next pivot needs
+  // them first) and its column tiles (off g's final line and the next step's rows), so that the
+  // next step's panels can be made during g's phase 3.
   void next_lines(int r, const Step& g, const Step& next, cudaStream_t st) const {
     const RowBlock b = s.row_block(r);
     const int span = next.last() - g.last() + 1;
-    phase3(r, g, {0, b.row_tiles, next.first, next.rounds, g.last(), -1, span, 1}, st);
+    const Phase3Tiles columns{0, b.row_tiles, next.first, next.rounds, g.last(), -1, span, 1};
     const int lo = std::max(next.first, b.first_tile);
     const int hi = std::min(next.last() + 1, b.first_tile + b.row_tiles);
-    if (lo < hi) {
-      phase3(r, g, {lo - b.first_tile, hi - lo, 0, b.tiles, -1, g.last(), 1, 1}, st);
-      note(r, g.index, RoundMark::kAheadDone, st);
-    }
+    if (lo >= hi) return phase3(r, g, {columns}, st);
+    phase3(r, g, {{lo - b.first_tile, hi - lo, 0, b.tiles, -1, g.last(), 1, 1}, columns}, st);
+    note(r, g.index, RoundMark::kAheadDone, st);
   }
 
   // Step g's phase 3 on rank r's main stream: every tile but g's final line (round g.first's for
@@ -262,7 +262,7 @@ struct DistributedSolver::Loop {
     const int span = (next ? next->last() : g.last()) - g.last() + 1;
     Rank& R = *s.ranks_[r];
     note(r, g.index, RoundMark::kColumnDone, R.main);
-    phase3(r, g, {0, b.row_tiles, 0, b.tiles, g.last(), g.last(), span, span}, R.main);
+    phase3(r, g, {{0, b.row_tiles, 0, b.tiles, g.last(), g.last(), span, span}}, R.main);
     note(r, g.index, RoundMark::kFinished, R.main);
   }
 };

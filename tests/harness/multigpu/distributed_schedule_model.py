@@ -26,7 +26,9 @@
 # pair's main pass also leaving out row and column r, its skip range from the step's first round
 # (a wrong result); the look-ahead's column part not leaving out the step's final row of a pair,
 # its skip range one later (extra products only: the tile is final, and the min taken again is
-# ordered on the same stream, so neither the result nor the race check can see it). Exit 77
+# ordered on the same stream, so neither the result nor the race check can see it); the
+# look-ahead's column part not leaving out the next step's rows, which its row part updates in
+# the same launch (two blocks on one tile). Exit 77
 # without numpy.
 import sys
 import time
@@ -172,20 +174,23 @@ def run(n, tile, P, lookahead, pairs, from_panel, seed, mut=None):
                 continue
             blocks.append(('prod', (B, i, kt), [((B, i, kt), (pan, q, kt))], [(col, i, q)] if from_panel else []))
         sim.launch(st, blocks)
-    def blocks_of(r, t):
+    # a launch's tiles: one Phase3Tiles or a list of them (variants/multi_gpu.hpp Phase3Launch), its
+    # blocks over each part in turn, the part's own skipped lines left out
+    def blocks_of(r, parts):
         first = p.first_tile(r)
-        for i in range(t.first_row, t.first_row + t.rows):
-            for j in range(t.first_col, t.first_col + t.cols):
-                yield i, j, first + i
+        for t in ([parts] if isinstance(parts, Phase3Tiles) else parts):
+            for i in range(t.first_row, t.first_row + t.rows):
+                for j in range(t.first_col, t.first_col + t.cols):
+                    if not skipped(first + i, j, t): yield i, j, first + i
     def k_phase3(r, t, kt, pan, col, st):
         B = ('blk', r)
         A = (lambda i: (col, i, 0)) if from_panel else (lambda i: (B, i, kt))
         sim.launch(st, [('prod', (B, i, j), [(A(i), (pan, 0, j))], []) for i, j, rt in blocks_of(r, t)
-                        if not (j == kt or rt == kt or skipped(rt, j, t))])
+                        if not (j == kt or rt == kt)])
     def k_pair_phase3(r, t, r0, pan, col, st):
         B = ('blk', r)
         sim.launch(st, [('prod', (B, i, j), [((col, i, 0), (pan, 0, j)), ((col, i, 1), (pan, 1, j))], [])
-                        for i, j, rt in blocks_of(r, t) if not skipped(rt, j, t)])
+                        for i, j, rt in blocks_of(r, t)])
 
     # ---- the single-device transport's broadcast (transport_single_device.cpp): half q of every
     # buffer, a copy per receiver on its stream after the root's (event `sent`), the root's
@@ -248,12 +253,14 @@ def run(n, tile, P, lookahead, pairs, from_panel, seed, mut=None):
         first, rows = p.first_tile(r), p.count(r)
         span = nxt.last() - g.last() + 1
         if mut == 'column_skip_later':
-            phase3(r, g, Phase3Tiles(0, rows, nxt.first, nxt.rounds, g.last() + 1, -1, span - 1, 1), st)
+            columns = Phase3Tiles(0, rows, nxt.first, nxt.rounds, g.last() + 1, -1, span - 1, 1)
+        elif mut == 'lines_overlap':
+            columns = Phase3Tiles(0, rows, nxt.first, nxt.rounds, g.last(), -1, 1, 1)
         else:
-            phase3(r, g, Phase3Tiles(0, rows, nxt.first, nxt.rounds, g.last(), -1, span, 1), st)
+            columns = Phase3Tiles(0, rows, nxt.first, nxt.rounds, g.last(), -1, span, 1)
         lo = max(nxt.first, first); hi = min(nxt.last() + 1, first + rows)
-        if lo < hi:
-            phase3(r, g, Phase3Tiles(lo - first, hi - lo, 0, tiles, -1, g.last(), 1, 1), st)
+        if lo >= hi: return phase3(r, g, columns, st)
+        phase3(r, g, [Phase3Tiles(lo - first, hi - lo, 0, tiles, -1, g.last(), 1, 1), columns], st)
     def rest(r, g, nxt):
         span = (nxt.last() if nxt else g.last()) - g.last() + 1
         skip = g.last()
@@ -338,6 +345,7 @@ MUTATIONS = {
     'pair_skip_first': "a pair's main pass also leaving out row and column r",
     'column_skip_later': "the look-ahead's column part not leaving out the step's final row",
     'rest_keeps_next': "the main pass not leaving out the next step's lines",
+    'lines_overlap': "the look-ahead's column part not leaving out the next step's rows",
 }
 start = time.time()
 missed = []
