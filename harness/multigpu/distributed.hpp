@@ -22,8 +22,8 @@
 //                a pair).
 // Look-ahead (on by default): during step g's phase 3 every rank first updates the next step's
 // lines with step g (the rows of them it owns, and its tiles of their columns: one launch), on a
-// second, high-priority stream, and then prepares the next step there (panels made, sent into buffer
-// (g + 1) % 2, pivot columns), while the rest of phase 3 runs on its main stream: so the
+// second, high-priority stream, and then prepares the next step there (panels made, sent into
+// buffer (g + 1) % 2, pivot columns), while the rest of phase 3 runs on its main stream: so the
 // broadcasts and the pivot columns hide behind phase 3, and step g + 1's phase 3 starts at once.
 // The side stream forks from the main stream once step g - 1's phase 3 is done (the last to read
 // those buffers and to write those lines). Without look-ahead everything runs on the main

@@ -80,6 +80,23 @@ TEST(MultiGpuModel, RowBlocksPanelsAndBroadcasts) {
   EXPECT_NEAR(p.efficiency, 10000.0 / (8 * 1280), 1e-12);
 }
 
+TEST(MultiGpuModel, EveryRankPaysEveryRoundsTail) {
+  LinkModel link = simple_link();
+  link.round_tail_s = 30e-6;
+  // One GPU: the measured time holds its tails already.
+  EXPECT_DOUBLE_EQ(predict(10000, 1, 128, link).total_s, 1e12 / 1e13);
+  // 4 GPUs at n = 10000: 79 rounds; the busiest holds 2560 of 10000 rows of the rest.
+  const Prediction p = predict(10000, 4, 128, link);
+  const double tails = 79 * 30e-6;
+  EXPECT_NEAR(p.compute_s, (0.1 - tails) * 2560 / 10000 + tails, 1e-12);
+  EXPECT_NEAR(p.efficiency, 0.1 / (4 * p.total_s), 1e-12);
+  // More GPUs, the same tails: the efficiency falls.
+  EXPECT_LT(predict(10000, 8, 128, link).efficiency, p.efficiency);
+  // Never more tail than the one-GPU time.
+  link.round_tail_s = 1;
+  EXPECT_NEAR(predict(1000, 4, 128, link).compute_s, 1e9 / 1e13, 1e-15);
+}
+
 TEST(MultiGpuModel, CommunicationShowsBelowTheRowsThatHideIt) {
   LinkModel link = simple_link();
   const double rows = rows_per_gpu_to_hide(100000, 128, link);
