@@ -100,10 +100,11 @@ constexpr int phase3_smem() {
 // first_row + rows) x column tiles [first_col, first_col + cols), but global row tiles [skip_row,
 // skip_row + skip_rows) and column tiles [skip_col, skip_col + skip_cols) (skip_row / skip_col
 // -1: none). Grid z is the part. Part 0 runs a row of tiles a grid row (x its column), part 1 a
-// column a grid row (x its row), so that the wide rows and the tall columns of the lines share a
-// grid with few blocks outside both; those return at once. Every index is a select of blockIdx and
-// the parameters, which the compiler recomputes where it needs them rather than keep them live
-// (a division here spilled phase 3 at 128 registers).
+// column a grid row (x its row), so that the wide rows and the tall columns of the lines both lie
+// along x; the blocks of a plane outside its part (the plane is as wide as the wider part) return
+// at once. Every index is a select of blockIdx and the parameters, which the compiler recomputes
+// where it needs them rather than keep them live (a division here spilled phase 3 at 128
+// registers).
 struct TilePart {
   int first_row, rows, first_col, cols, skip_row, skip_rows, skip_col, skip_cols;
 };
