@@ -80,12 +80,12 @@ void check_path_options(Options& o) {
                     o.output == "-" ? "-o -" : (o.path ? "--path" : "--paths -")));
 }
 
-// --gpus as one count (all: every GPU here); 1 when not given. Throws std::invalid_argument.
+// --gpus as one count (all: kAllGpus, which the solver resolves); 1 when not given. Throws
+// std::invalid_argument.
 int one_gpu_count(const std::string& gpus) {
   std::vector<int> counts = harness::parse_gpu_counts(gpus);
   if (counts.size() != 1)
     throw std::invalid_argument(fmt::format("--gpus {}: apsp solves on one GPU count", gpus));
-  harness::resolve_gpu_counts(counts, device_count());
   return counts[0];
 }
 
@@ -212,8 +212,8 @@ void add_options(CLI::App& app, Options& o) {
   add_gpu_options(app, o.gpus, o.transport, harness::transports(),
                   "solve over this many GPUs (or 'all') with the distributed engine "
                   "(docs/multi-gpu.md): sm90's config, row blocks per GPU, the pivot panel "
-                  "broadcast over NCCL; the distances are gathered on the host, where --verify "
-                  "and --paths then run");
+                  "broadcast over NCCL; --verify runs on each GPU over its rows and the distances "
+                  "go to the writer in bands (only --paths gathers them on the host)");
   app.add_flag(
       "--no-warm-up", o.no_warm_up,
       "do not run the chosen solve once on a small matrix while the input is parsed (it loads "

@@ -20,6 +20,19 @@ int integer(const GetEnv& env, const char* name, int lowest) {
   return v;
 }
 
+// APSP_RENDEZVOUS_TIMEOUT, when set: a number of seconds above 0.
+double timeout_s(const GetEnv& env, double otherwise) {
+  const char* text = env("APSP_RENDEZVOUS_TIMEOUT");
+  if (!text) return otherwise;
+  const std::string s = text;
+  double v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size() || !(v > 0))
+    throw std::invalid_argument("APSP_RENDEZVOUS_TIMEOUT=" + s +
+                                ": a number of seconds above 0 was expected");
+  return v;
+}
+
 struct Launcher {
   const char* name;
   const char *rank, *size, *local_rank;
@@ -54,7 +67,9 @@ void meeting_point(const GetEnv& env, LaunchWorld& w) {
   w.host = addr;
   const bool torchrun = w.launcher == "torchrun";
   w.port = integer(env, "MASTER_PORT", 1) + (torchrun ? 1 : 0);
-  if (w.port > 65535) throw std::invalid_argument("MASTER_PORT: a port in [1, 65534] was expected");
+  if (w.port > 65535)
+    throw std::invalid_argument(std::string("MASTER_PORT: a port in [1, ") +
+                                (torchrun ? "65534" : "65535") + "] was expected");
 }
 
 }  // namespace
@@ -72,6 +87,7 @@ std::optional<LaunchWorld> launch_world(const GetEnv& env) {
                                   " is not below " + l.size + "=" + std::to_string(w.size));
     w.local_rank = env(l.local_rank) ? integer(env, l.local_rank, 0) : 0;
     meeting_point(env, w);
+    w.rendezvous_timeout_s = timeout_s(env, w.rendezvous_timeout_s);
     return w;
   }
   return std::nullopt;
@@ -79,6 +95,13 @@ std::optional<LaunchWorld> launch_world(const GetEnv& env) {
 
 std::optional<LaunchWorld> launch_world() {
   return launch_world([](const char* name) { return std::getenv(name); });
+}
+
+std::string gpus_per_process_problem(const LaunchWorld& w, int gpus) {
+  if (gpus == w.size) return "";
+  return "--gpus " + std::to_string(gpus) + " under " + w.launcher + " with " +
+         std::to_string(w.size) + " processes: one GPU a process, so --gpus is " +
+         std::to_string(w.size) + " (or left out)";
 }
 
 }  // namespace apsp::harness

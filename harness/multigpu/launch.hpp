@@ -7,7 +7,8 @@
 //              batch script itself is one process).
 // Under Open MPI and Slurm the meeting point is MASTER_ADDR (the host of rank 0) and
 // MASTER_PORT, which the job script exports (docs/multi-gpu.md). APSP_RENDEZVOUS=host:port
-// overrides the meeting point under any launcher.
+// overrides the meeting point under any launcher, and APSP_RENDEZVOUS_TIMEOUT (seconds, 300 by
+// default) bounds the wait for every process to arrive there.
 #pragma once
 
 #include <functional>
@@ -21,6 +22,7 @@ struct LaunchWorld {
   int rank = 0, size = 1, local_rank = 0;
   std::string host;  // where process 0 listens (rendezvous.hpp)
   int port = 0;
+  double rendezvous_timeout_s = 300;  // how long the processes wait for each other there
 };
 
 using GetEnv = std::function<const char*(const char*)>;
@@ -30,5 +32,8 @@ using GetEnv = std::function<const char*(const char*)>;
 // point is missing.
 std::optional<LaunchWorld> launch_world(const GetEnv& env);
 std::optional<LaunchWorld> launch_world();  // from this process's environment
+
+// "" when `gpus` GPUs are one a process of w; else the one line that says what --gpus must be.
+std::string gpus_per_process_problem(const LaunchWorld& w, int gpus);
 
 }  // namespace apsp::harness

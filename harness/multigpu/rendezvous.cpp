@@ -1,6 +1,7 @@
 // harness/multigpu/rendezvous.hpp: a star of TCP connections around process 0.
 #include "harness/multigpu/rendezvous.hpp"
 
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -8,10 +9,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <thread>
@@ -22,23 +23,24 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The largest message a process takes: far above what the processes exchange (an id, faults,
+// the certificate's essential edges), so that a length read from a stranger on the port is a
+// one-line error rather than an allocation of whatever it says.
+constexpr uint64_t kMaxMessageBytes = uint64_t{16} << 30;
+
 [[noreturn]] void fail(const std::string& what) { throw std::runtime_error("rendezvous: " + what); }
 
-double timeout_from_env(double asked) {
-  if (asked > 0) return asked;
-  const char* t = std::getenv("APSP_RENDEZVOUS_TIMEOUT");
-  const double s = t ? std::atof(t) : 0;
-  return s > 0 ? s : 300;
+int64_t ms_left(Clock::time_point deadline) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
 }
 
 // Waits until fd is readable (or writable); fails past the deadline.
 void wait_for(int fd, short events, Clock::time_point deadline, const std::string& what) {
   for (;;) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    if (left.count() <= 0) fail("timed out waiting for " + what);
+    const int64_t left = ms_left(deadline);
+    if (left <= 0) fail("timed out waiting for " + what);
     pollfd p{fd, events, 0};
-    const int r = ::poll(&p, 1, static_cast<int>(std::min<int64_t>(left.count(), 1000)));
+    const int r = ::poll(&p, 1, static_cast<int>(std::min<int64_t>(left, 1000)));
     if (r > 0) return;
     if (r < 0 && errno != EINTR) fail(what + ": " + std::strerror(errno));
   }
@@ -78,6 +80,9 @@ void send_message(int fd, const std::string& m, const std::string& peer) {
 std::string recv_message(int fd, Clock::time_point deadline, const std::string& peer) {
   uint64_t size = 0;
   recv_all(fd, &size, sizeof size, deadline, peer);
+  if (size > kMaxMessageBytes)
+    fail(peer + " sent a message of " + std::to_string(size) + " bytes (at most " +
+         std::to_string(kMaxMessageBytes) + ")");
   std::string m(size, '\0');
   recv_all(fd, m.data(), size, deadline, peer);
   return m;
@@ -147,6 +152,23 @@ std::vector<int> accept_peers(const LaunchWorld& w, Clock::time_point deadline) 
   return peers;
 }
 
+// Connects fd to a, waiting no later than the deadline (a host that never answers must not hold
+// the process past it); false when refused or not connected in time.
+bool connect_by(int fd, const addrinfo& a, Clock::time_point deadline) {
+  const int flags = ::fcntl(fd, F_GETFL, 0);
+  if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0) return false;
+  bool connected = ::connect(fd, a.ai_addr, a.ai_addrlen) == 0;
+  if (!connected && errno == EINPROGRESS) {
+    pollfd p{fd, POLLOUT, 0};
+    int err = 0;
+    socklen_t len = sizeof err;
+    connected =
+        ::poll(&p, 1, static_cast<int>(std::clamp<int64_t>(ms_left(deadline), 0, 1000))) > 0 &&
+        ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0;
+  }
+  return connected && ::fcntl(fd, F_SETFL, flags) == 0;
+}
+
 // Another process: connects to process 0, retrying while it is not listening yet.
 int connect_to_root(const LaunchWorld& w, Clock::time_point deadline) {
   const std::string where = w.host + ":" + std::to_string(w.port);
@@ -155,7 +177,7 @@ int connect_to_root(const LaunchWorld& w, Clock::time_point deadline) {
     for (addrinfo* p = a; p; p = p->ai_next) {
       const int fd = ::socket(p->ai_family, p->ai_socktype | SOCK_CLOEXEC, p->ai_protocol);
       if (fd < 0) continue;
-      if (::connect(fd, p->ai_addr, p->ai_addrlen) == 0) {
+      if (connect_by(fd, *p, deadline)) {
         ::freeaddrinfo(a);
         no_delay(fd);
         const int32_t rank = w.rank;
@@ -173,7 +195,7 @@ int connect_to_root(const LaunchWorld& w, Clock::time_point deadline) {
 }  // namespace
 
 Rendezvous::Rendezvous(const LaunchWorld& w, double timeout_s)
-    : rank_(w.rank), size_(w.size), timeout_s_(timeout_from_env(timeout_s)) {
+    : rank_(w.rank), size_(w.size), timeout_s_(timeout_s > 0 ? timeout_s : w.rendezvous_timeout_s) {
   const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                            std::chrono::duration<double>(timeout_s_));
   if (rank_ == 0)

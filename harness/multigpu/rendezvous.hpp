@@ -14,8 +14,8 @@ namespace apsp::harness {
 class Rendezvous {
  public:
   // Meets every process of w; throws std::runtime_error (one line) when the port cannot be
-  // listened on or connected to, or a process is missing after `timeout_s` seconds (the
-  // environment's APSP_RENDEZVOUS_TIMEOUT when it is set, else 300).
+  // listened on or connected to, or a process is missing after `timeout_s` seconds (0: the
+  // world's rendezvous_timeout_s).
   explicit Rendezvous(const LaunchWorld& w, double timeout_s = 0);
   ~Rendezvous();
   Rendezvous(const Rendezvous&) = delete;

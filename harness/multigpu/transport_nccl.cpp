@@ -190,11 +190,8 @@ namespace {
 // `ranks` processes.
 std::unique_ptr<Transport> make_on_first_gpus(int ranks, int) {
   if (const std::optional<LaunchWorld> w = launch_world()) {
-    if (ranks != w->size)
-      throw std::invalid_argument("--gpus " + std::to_string(ranks) + " under " + w->launcher +
-                                  " with " + std::to_string(w->size) +
-                                  " processes: one GPU a process, so --gpus is " +
-                                  std::to_string(w->size) + " (or left out)");
+    if (const std::string why = gpus_per_process_problem(*w, ranks); !why.empty())
+      throw std::invalid_argument(why);
     return make_nccl_rank_transport(*w);
   }
   std::vector<int> devices(std::max(ranks, 0));

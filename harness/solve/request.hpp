@@ -25,7 +25,8 @@ struct SolveRequest {
   std::string config;                 // a config as apsp_bench prints it; "": none
   std::string kernel;   // a kernel file compiled at run time (docs/kernel-contract.md); "": none
   std::string db_path;  // a tuning database auto, or the kernel, may pick from; "": none is read
-  int gpus = 1;         // above 1: the distributed engine over this many GPUs
+  int gpus = 1;  // above 1: the distributed engine over this many GPUs; kAllGpus: every GPU here,
+                 // or under a launcher every process's
   std::string transport = kDefaultTransport;  // how those ranks exchange panels (registered name)
   bool verify = false;  // the shortest-path certificate, before anything is written
   // One shortest path (s, t), read from the next hops after the solve (Solver::path_line).

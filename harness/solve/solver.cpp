@@ -439,12 +439,9 @@ void join_launched_world(Solver::State& s) {
     return;
   }
   const LaunchWorld& w = *s.world;
-  if (s.r.gpus == 1) s.r.gpus = w.size;
-  if (s.r.gpus != w.size)
-    throw SolveError(SolveFault::kRefused,
-                     fmt::format("--gpus {} under {} with {} processes: one GPU a process, so "
-                                 "--gpus is {} (or left out)",
-                                 s.r.gpus, w.launcher, w.size, w.size));
+  if (s.r.gpus == 1 || s.r.gpus == kAllGpus) s.r.gpus = w.size;
+  if (const std::string why = gpus_per_process_problem(w, s.r.gpus); !why.empty())
+    throw SolveError(SolveFault::kRefused, why);
   const std::string why = fmt::format(
       "under {} ({} processes) apsp solves, certifies (--verify) and writes the distances; "
       "run it as one process with --gpus {} for",
@@ -479,13 +476,14 @@ void Solver::run() {
 
 void Solver::check() {
   State& s = *s_;
+  s.device = s.r.variant != "cpu" && has_device();
+  join_launched_world(s);  // under a launcher --gpus all is every process's GPU
+  if (s.r.gpus == kAllGpus) s.r.gpus = std::max(device_count(), 1);
   try {
     check_request(s);
   } catch (const std::invalid_argument& e) {
     throw SolveError(SolveFault::kRefused, e.what());
   }
-  s.device = s.r.variant != "cpu" && has_device();
-  join_launched_world(s);
   if (!s.device && s.r.variant != "cpu" && (s.r.variant != "auto" || s.r.gpus > 1))
     throw SolveError(
         SolveFault::kNoDevice,

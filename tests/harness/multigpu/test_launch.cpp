@@ -44,6 +44,7 @@ TEST(LaunchWorld, TorchrunMeetsAfterItsOwnStore) {
   EXPECT_EQ(w->local_rank, 2);
   EXPECT_EQ(w->host, "node7");
   EXPECT_EQ(w->port, 29501);
+  EXPECT_EQ(w->rendezvous_timeout_s, 300);
 }
 
 TEST(LaunchWorld, OpenMpiAndSlurm) {
@@ -61,8 +62,10 @@ TEST(LaunchWorld, OpenMpiAndSlurm) {
   const auto slurm = launch_world(env_of({{"SLURM_PROCID", "3"},
                                           {"SLURM_STEP_NUM_TASKS", "8"},
                                           {"SLURM_LOCALID", "3"},
-                                          {"APSP_RENDEZVOUS", "head:7000"}}));
+                                          {"APSP_RENDEZVOUS", "head:7000"},
+                                          {"APSP_RENDEZVOUS_TIMEOUT", "12.5"}}));
   ASSERT_TRUE(slurm);
+  EXPECT_EQ(slurm->rendezvous_timeout_s, 12.5);
   EXPECT_EQ(slurm->launcher, "Slurm");
   EXPECT_EQ(slurm->rank, 3);
   EXPECT_EQ(slurm->host, "head");
@@ -91,6 +94,35 @@ TEST(LaunchWorld, MalformedOrMissingIsOneLine) {
   EXPECT_NE(refused({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"APSP_RENDEZVOUS", "nohost"}})
                 .find("host:port"),
             std::string::npos);
+  // a timeout that is no positive number of seconds is refused, not taken as the default
+  for (const char* t : {"abc", "-5", "0", "10s", ""})
+    EXPECT_NE(refused({{"RANK", "0"},
+                       {"WORLD_SIZE", "2"},
+                       {"APSP_RENDEZVOUS", "a:1"},
+                       {"APSP_RENDEZVOUS_TIMEOUT", t}})
+                  .find(std::string("APSP_RENDEZVOUS_TIMEOUT=") + t + ":"),
+              std::string::npos)
+        << t;
+  // the highest port: MASTER_PORT itself under Open MPI, MASTER_PORT + 1 under torchrun
+  const std::map<std::string, std::string> mpi = {{"OMPI_COMM_WORLD_RANK", "0"},
+                                                  {"OMPI_COMM_WORLD_SIZE", "2"},
+                                                  {"MASTER_ADDR", "a"},
+                                                  {"MASTER_PORT", "65536"}};
+  EXPECT_NE(refused(mpi).find("[1, 65535]"), std::string::npos);
+  EXPECT_NE(
+      refused({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "a"}, {"MASTER_PORT", "65535"}})
+          .find("[1, 65534]"),
+      std::string::npos);
+}
+
+TEST(LaunchWorld, OneGpuAProcess) {
+  LaunchWorld w;
+  w.launcher = "Slurm";
+  w.size = 16;
+  EXPECT_EQ(gpus_per_process_problem(w, 16), "");
+  EXPECT_EQ(gpus_per_process_problem(w, 8),
+            "--gpus 8 under Slurm with 16 processes: one GPU a process, so --gpus is 16 (or left "
+            "out)");
 }
 
 int free_port() {
