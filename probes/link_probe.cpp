@@ -5,16 +5,16 @@
 // panel sizes of tile 128 (the bandwidth, the model's bytes_per_s), on every GPU count from 2 to
 // P. Its last line is the model's flags: apsp_bench --dry-run ... --model-link-gbs B
 // --model-latency-us L.
-//   ./build/release/link_probe [P] [--transport NAME]   (exit 3 without a CUDA device; 4 with
-//                                                        fewer than P GPUs)
+//   ./build/release/link_probe [P] [--transport NAME]   (exit 2 on bad arguments, 3 without a
+//                                                        CUDA device, 4 with fewer than P GPUs)
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -22,6 +22,7 @@
 #include "core/cuda_check.hpp"
 #include "core/device_buffer.hpp"
 #include "core/device_info.hpp"
+#include "core/integer.hpp"
 #include "harness/multigpu/transport.hpp"
 
 namespace {
@@ -57,31 +58,64 @@ double broadcast_s(Transport& t, std::vector<DeviceBuffer<char>>& buf,
   return s[s.size() / 2];
 }
 
-int run(int argc, char** argv) {
-  int most = device_count();
+struct Options {
+  int most = 0;  // P; 0: every GPU here
   std::string transport = kDefaultTransport;
+  bool help = false;
+};
+
+// Throws std::invalid_argument (one line).
+Options parse(int argc, char** argv) {
+  Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--transport" && i + 1 < argc) {
-      transport = argv[++i];
-    } else if (a == "--help") {
-      std::puts(
-          "link_probe [P] [--transport NAME]: the broadcast's fixed cost and bandwidth "
-          "between 2 .. P GPUs (all of them by default) through the engine's transport");
-      return 0;
+    if (a == "--help") {
+      o.help = true;
+      return o;
+    } else if (a == "--transport") {
+      if (i + 1 >= argc) throw std::invalid_argument("--transport needs a value");
+      o.transport = argv[++i];
+      if (!find_transport(o.transport))
+        throw std::invalid_argument("--transport " + o.transport + ": one of " + transport_names());
+    } else if (a.starts_with("-") || o.most != 0) {
+      throw std::invalid_argument("unknown argument " + a + " (see --help)");
     } else {
-      most = std::atoi(a.c_str());
+      try {
+        o.most = parse_integer(a, 2, 1 << 16);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(std::string("P: ") + e.what());
+      }
     }
+  }
+  return o;
+}
+
+int run(int argc, char** argv) {
+  Options o;
+  try {
+    o = parse(argc, argv);
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "link_probe: {}\n", e.what());
+    return kExitRefused;
+  }
+  if (o.help) {
+    std::puts(
+        "link_probe [P] [--transport NAME]: the broadcast's fixed cost and bandwidth between 2 .. "
+        "P GPUs (all of them by default) through the engine's transport (exit 2 on bad "
+        "arguments, 3 without a CUDA device, 4 with fewer than P GPUs or fewer than 2)");
+    return kExitOk;
   }
   if (!has_device()) {
     std::fputs("link_probe: no CUDA device\n", stderr);
     return kExitNoDevice;
   }
+  const std::string& transport = o.transport;
   const bool shared = transport_shares_device(transport);
+  const int most = o.most != 0 ? o.most : device_count();
   if (most < 2 || (!shared && most > device_count())) {
     fmt::print(stderr, "link_probe: {} GPUs asked, {} present (at least 2)\n", most,
                device_count());
-    return 4;
+    return kExitTooFewGpus;
   }
   const std::vector<size_t> sizes = {64, size_t{128} * 10112 * 4, size_t{128} * 30080 * 4,
                                      size_t{128} * 100096 * 4};
@@ -119,7 +153,7 @@ int run(int argc, char** argv) {
       "model flags (the slowest count's bandwidth, the largest fixed cost): "
       "--model-link-gbs {:.0f} --model-latency-us {:.0f}\n",
       gbs, latency * 1e6);
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace

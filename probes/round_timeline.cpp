@@ -14,7 +14,8 @@
 // DistributedConfig::pairs_from_row_tiles; sm90's default, the panel point one round a step,
 // otherwise). The median of K runs (3) is described, a "round" a step of the schedule; --csv
 // writes every step of it (atomically).
-// Exit 3 without a CUDA device, 2 on bad arguments.
+// Exit 2 on bad arguments, 3 without a CUDA device, 4 with fewer GPUs than --gpus over a transport
+// of one GPU each.
 #include "harness/multigpu/round_timeline.hpp"
 
 #include <cuda_runtime_api.h>
@@ -22,7 +23,7 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -32,6 +33,7 @@
 #include "core/console.hpp"
 #include "core/device_info.hpp"
 #include "core/generators.hpp"
+#include "core/integer.hpp"
 #include "harness/multigpu/distributed.hpp"
 #include "harness/multigpu/multi_gpu_solve.hpp"
 #include "harness/multigpu/transport.hpp"
@@ -107,10 +109,19 @@ std::unique_ptr<MultiGpuSolve> built(std::unique_ptr<Transport> t, const SolveIn
 
 Options parse(int argc, char** argv) {
   Options o;
+  const auto value = [&](int& i, const std::string& flag) -> std::string {
+    if (i + 1 >= argc) throw std::invalid_argument(flag + " needs a value");
+    return argv[++i];
+  };
   const auto number = [&](int& i, const std::string& flag) {
-    if (i + 1 >= argc) throw std::invalid_argument(flag + " needs a number");
-    const int v = std::atoi(argv[++i]);
-    if (v < 1) throw std::invalid_argument(flag + " " + argv[i] + ": at least 1");
+    const std::string text = value(i, flag);
+    int v = 0;
+    try {
+      v = parse_integer(text, std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(flag + ": " + e.what());
+    }
+    if (v < 1) throw std::invalid_argument(flag + " " + text + ": at least 1");
     return v;
   };
   for (int i = 1; i < argc; ++i) {
@@ -127,12 +138,12 @@ Options parse(int argc, char** argv) {
       o.alone = true;
     else if (a == "--no-lookahead")
       o.lookahead = false;
-    else if (a == "--transport" && i + 1 < argc)
-      o.transport = argv[++i];
-    else if (a == "--csv" && i + 1 < argc)
-      o.csv = argv[++i];
-    else if (a == "--config" && i + 1 < argc)
-      o.config = argv[++i];
+    else if (a == "--transport")
+      o.transport = value(i, a);
+    else if (a == "--csv")
+      o.csv = value(i, a);
+    else if (a == "--config")
+      o.config = value(i, a);
     else
       throw std::invalid_argument("unknown argument " + a + " (see --help)");
   }
@@ -155,8 +166,8 @@ int run(int argc, char** argv) {
       std::puts(
           "round_timeline [--n N] [--gpus P] [--transport NAME | --alone] [--no-lookahead] "
           "[--config SM90] [--pairs-from TILES] [--reps K] [--csv FILE]: where the distributed "
-          "engine's rounds spend their time on each rank, against the engine on one rank (exit 3 "
-          "without a CUDA device, 2 on bad arguments)");
+          "engine's rounds spend their time on each rank, against the engine on one rank (exit 2 "
+          "on bad arguments, 3 without a CUDA device, 4 with fewer GPUs than --gpus)");
       return kExitOk;
     }
   Options o;
@@ -169,6 +180,11 @@ int run(int argc, char** argv) {
   if (!has_device()) {
     std::fputs("round_timeline: no CUDA device\n", stderr);
     return kExitNoDevice;
+  }
+  if (!o.alone && !transport_shares_device(o.transport) && o.gpus > device_count()) {
+    fmt::print(stderr, "round_timeline: {} GPUs asked, {} present (--gpus)\n", o.gpus,
+               device_count());
+    return kExitTooFewGpus;
   }
   GraphSpec spec;
   spec.num_vertices = o.n;

@@ -111,9 +111,10 @@ const std::vector<DistributedKernels>& points() {
   return all;
 }
 
-// An sm90 config's point: its tile, chunk and per_thread (sm90's defaults for those it lacks).
+// An sm90 config's point: its tile, chunk and per_thread (sm90's defaults, 128/16/8, for those it
+// lacks).
 struct Asked {
-  int tile = 128, chunk = 8, per_thread = 8;
+  int tile = 128, chunk = 16, per_thread = 8;
   explicit Asked(const Config& c) {
     auto get = [&](const char* name, int& value) {
       if (auto it = c.find(name); it != c.end()) value = it->second;

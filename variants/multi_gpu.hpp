@@ -1,5 +1,5 @@
 // What a variant declares to run on the distributed engine (harness/multigpu/distributed.hpp):
-// its row tile, its check, and the launchers of the engine's four products at each of its
+// its row tile, its check, and the launchers of the engine's five products at each of its
 // compiled points. The engine knows no variant: it partitions the rows by the declared tile and
 // runs its round loop with the declared kernels (Variant::multi_gpu holds the declaration).
 #pragma once

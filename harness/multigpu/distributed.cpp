@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include <exception>
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -15,6 +16,21 @@
 #include "core/device_buffer.hpp"
 
 namespace apsp::harness {
+
+std::string device_memory_problem(const Transport& t, const Partition& p) {
+  std::map<int, uint64_t> need;
+  for (int r : t.local_ranks()) need[t.device(r)] += p.bytes_per_rank(r);
+  for (const auto& [d, bytes] : need) {
+    DeviceGuard guard(d);
+    size_t free = 0, total = 0;
+    APSP_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    if (bytes > free)
+      return "the distributed solve of n = " + std::to_string(p.n) + " over " +
+             std::to_string(p.ranks) + " ranks needs " + std::to_string(bytes) +
+             " bytes on device " + std::to_string(d) + ", " + std::to_string(free) + " are free";
+  }
+  return "";
+}
 
 std::string distributed_problem(const Variant& v, const Config& c) {
   if (!v.multi_gpu) return v.name + " has no multi-GPU engine (it runs on one GPU)";
@@ -32,8 +48,7 @@ bool runs_pairs(const DistributedConfig& c, const Partition& p) {
 }
 
 int distributed_tile(const Variant& v, const Config& c) {
-  if (!v.multi_gpu)
-    throw std::invalid_argument(v.name + " has no multi-GPU engine (it runs on one GPU)");
+  if (!v.multi_gpu) throw std::invalid_argument(distributed_problem(v, c));
   return v.multi_gpu->tile(c);
 }
 
@@ -110,6 +125,13 @@ void on_local_ranks(const DistributedSolver& solver, const std::function<void(in
 
 int* DistributedSolver::block(int r) const { return local(r).block.get(); }
 cudaStream_t DistributedSolver::stream(int r) const { return local(r).main; }
+
+void DistributedSolver::synchronize() const {
+  for (int r : local_) {
+    DeviceGuard guard(local(r).device);
+    APSP_CUDA_CHECK(cudaStreamSynchronize(local(r).main));
+  }
+}
 
 DistributedSolver::Rank& DistributedSolver::local(int r) const {
   if (r < 0 || r >= p_.ranks || !ranks_[r])
@@ -261,7 +283,6 @@ struct DistributedSolver::Loop {
     const RowBlock b = s.row_block(r);
     const int span = (next ? next->last() : g.last()) - g.last() + 1;
     Rank& R = *s.ranks_[r];
-    note(r, g.index, RoundMark::kColumnDone, R.main);
     phase3(r, g, {{0, b.row_tiles, 0, b.tiles, g.last(), g.last(), span, span}}, R.main);
     note(r, g.index, RoundMark::kFinished, R.main);
   }
@@ -297,7 +318,7 @@ void DistributedSolver::solve(const DistributedConfig& c, RoundTimeline* timelin
       Rank& R = *ranks_[r];
       DeviceGuard guard(R.device);
       if (g.prepared_in >= 0) APSP_CUDA_CHECK(cudaStreamWaitEvent(R.main, R.ready));
-      loop.note(r, g.index, RoundMark::kStarted, R.main);
+      if (loop.working(r)) loop.note(r, g.index, RoundMark::kStarted, R.main);
       // Step g - 1's phase 3, the last to read the next step's buffers and to write its lines,
       // is all before this point.
       if (!ahead) continue;

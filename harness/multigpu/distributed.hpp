@@ -63,6 +63,11 @@ bool runs_pairs(const DistributedConfig& c, const Partition& p);
 // for a variant that declares none.
 int distributed_tile(const Variant& v, const Config& c);
 
+// "" when the local ranks of partition p fit the free memory of their devices (every rank on a
+// device counted there); otherwise one line with the bytes needed and free on the first device
+// short.
+std::string device_memory_problem(const Transport& t, const Partition& p);
+
 // The row blocks and panels of one partition over a transport's ranks, and the solve. Allocates
 // exactly p.bytes_per_rank(r) on each local rank's device (its row block, two panel buffers and
 // two column panels, of two panels each).
@@ -82,6 +87,8 @@ class DistributedSolver {
   // stream: load a block on it, read it back after solve().
   int* block(int r) const;
   cudaStream_t stream(int r) const;
+  // Waits for every local rank's main stream (a solve's end, a block's load or read).
+  void synchronize() const;
   // Rank r's block as the kernels see it (RowBlock, variants/multi_gpu.hpp).
   RowBlock row_block(int r) const;
   // Enqueues one solve of the blocks in place on the ranks' streams (asynchronous: the ranks'

@@ -1,10 +1,8 @@
 // The distributed engine behind the Executor interface (harness/multigpu/distributed.hpp says what each
 // call does).
 #include <cuda_runtime_api.h>
-#include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -29,14 +27,6 @@ uint64_t free_bytes(int device) {
   return free;
 }
 
-// Waits for every local rank's stream.
-void synchronize_ranks(const Transport& t, const DistributedSolver& solver) {
-  for (int r : solver.local_ranks()) {
-    DeviceGuard guard(t.device(r));
-    APSP_CUDA_CHECK(cudaStreamSynchronize(solver.stream(r)));
-  }
-}
-
 // A sample's clock across the ranks: the start recorded on the first local rank, which every
 // other local rank's main stream waits for; the stop recorded there after every local rank's main
 // stream is done. The start first waits for every local rank's stream, so that no rank's restore
@@ -58,7 +48,7 @@ class RanksClock final : public SampleClock {
   }
 
   void start() override {
-    synchronize_ranks(t_, *solver_);
+    solver_->synchronize();
     if (t_.processes() > 1) t_.allgather("");
     const int first = local_.front();
     {
@@ -93,11 +83,7 @@ class RanksClock final : public SampleClock {
       DeviceGuard guard(t_.device(local_.front()));
       ms = apsp::elapsed_ms(*start_, *stop_);
     }
-    if (t_.processes() == 1) return ms;
-    double slowest = 0;
-    for (const std::string& s : t_.allgather(fmt::format("{:a}", ms)))
-      slowest = std::max(slowest, std::strtod(s.c_str(), nullptr));
-    return slowest;
+    return max_across(t_, ms);
   }
 
  private:
@@ -231,17 +217,8 @@ class DistributedExecutor final : public LocalExecutor {
       scrub_.emplace(d, DeviceBuffer<char>(2 * static_cast<size_t>(l2)));
     }
     // Checked before allocating: what the ranks on each device need, against its free memory.
-    std::map<int, uint64_t> need;
-    for (int r : local_) need[t_->device(r)] += p.bytes_per_rank(r);
-    for (const auto& [d, bytes] : need) {
-      const uint64_t free = free_bytes(d);
-      if (bytes > free)
-        throw std::runtime_error("distributed solve of n = " + std::to_string(p.n) + " over " +
-                                 std::to_string(p.ranks) + " ranks needs " + std::to_string(bytes) +
-                                 " bytes on device " + std::to_string(d) + " (" +
-                                 std::to_string(p.max_bytes_per_rank()) + " per rank at most), " +
-                                 std::to_string(free) + " free");
-    }
+    if (const std::string why = device_memory_problem(*t_, p); !why.empty())
+      throw std::runtime_error(why);
     solver_ = std::make_unique<DistributedSolver>(*t_, p);
     // A pristine copy per local rank where it fits beside the solve; otherwise restores read the
     // host.
@@ -265,7 +242,7 @@ class DistributedExecutor final : public LocalExecutor {
              solver_->stream(r));
   }
 
-  void synchronize() { synchronize_ranks(*t_, *solver_); }
+  void synchronize() { solver_->synchronize(); }
 
   // Under a launcher (one local rank): each rank's block broadcast in turn from its process into
   // every other's staging buffer, and read down into `out` everywhere.

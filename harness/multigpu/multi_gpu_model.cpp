@@ -40,8 +40,8 @@ Prediction predict(int n, int gpus, int tile, const LinkModel& link) {
   p.max_tiles_per_gpu = part.tile_count(0);  // rank 0 owns the most
   p.panel_bytes = part.panel_bytes();
   const uint64_t rows = static_cast<uint64_t>(p.max_tiles_per_gpu) * tile;
-  // One GPU: sm90's padded matrix. Several: the busiest rank's rows and its two panels (the
-  // round's and the next one, received during phase 3).
+  // One GPU: sm90's padded matrix. Several: the busiest rank's rows and its panels
+  // (Partition::max_bytes_per_rank).
   p.bytes_per_gpu = gpus == 1 ? pitch * pitch * 4 : part.max_bytes_per_rank();
   p.fits = p.bytes_per_gpu <= link.device_bytes;
 

@@ -5,7 +5,6 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <map>
 #include <mutex>
 #include <stdexcept>
 
@@ -15,21 +14,6 @@
 #include "harness/multigpu/rank_certificate.hpp"
 
 namespace apsp::harness {
-
-std::string device_memory_problem(const Transport& t, const Partition& p) {
-  std::map<int, uint64_t> need;
-  for (int r : t.local_ranks()) need[t.device(r)] += p.bytes_per_rank(r);
-  for (const auto& [d, bytes] : need) {
-    DeviceGuard guard(d);
-    size_t free = 0, total = 0;
-    APSP_CUDA_CHECK(cudaMemGetInfo(&free, &total));
-    if (bytes > free)
-      return "the distributed solve of n = " + std::to_string(p.n) + " over " +
-             std::to_string(p.ranks) + " ranks needs " + std::to_string(bytes) +
-             " bytes on device " + std::to_string(d) + ", " + std::to_string(free) + " are free";
-  }
-  return "";
-}
 
 MultiGpuSolve::MultiGpuSolve(std::unique_ptr<Transport> transport, const Variant& v,
                              const Config& c, int n, size_t band_bytes)
@@ -138,11 +122,6 @@ const int32_t* MultiGpuSolve::band(int first, int count) {
   return writer ? host_->get() : nullptr;
 }
 
-void MultiGpuSolve::synchronize() {
-  for (int r : transport_->local_ranks()) {
-    DeviceGuard guard(transport_->device(r));
-    APSP_CUDA_CHECK(cudaStreamSynchronize(solver_->stream(r)));
-  }
-}
+void MultiGpuSolve::synchronize() { solver_->synchronize(); }
 
 }  // namespace apsp::harness

@@ -25,11 +25,6 @@
 
 namespace apsp::harness {
 
-// "" when the local ranks of partition p fit the free memory of their devices (every rank on a
-// device counted there); otherwise one line with the bytes needed and free on the first device
-// short.
-std::string device_memory_problem(const Transport& t, const Partition& p);
-
 // Builds rows [first_row, first_row + rows) of the input matrix into a rank's block (`block`,
 // rows `pitch` apart, on the current device, the rank's), padding included
 // (harness/solve/solve_input.hpp: SolveInput::build_rows_on_device). Returns when done.
@@ -66,7 +61,7 @@ class MultiGpuSolve {
   // in-edges: "" or the lowest fault, described as one GPU describes it.
   std::string certify(const InEdges& g);
   // Rows [first, first + count) in host memory, n entries each (count <= band_rows()), for
-  // write_matrix_bands (core/edge_list.hpp: RowBand). Valid until the next call. Under a launcher
+  // write_matrix_bands (core/matrix_io.hpp: RowBand). Valid until the next call. Under a launcher
   // every process calls it with the same rows; process 0 gets them, the others nullptr.
   const int32_t* band(int first, int count);
   int band_rows() const { return band_rows_; }

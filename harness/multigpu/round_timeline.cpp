@@ -90,12 +90,11 @@ std::vector<RoundTimes> RoundTimeline::rounds(int rank) const {
   const int begin = static_cast<int>(k->events.size()) - 1;
   for (int kt = 0; kt < rounds_ && k->recorded[at(kt, RoundMark::kStarted)]; ++kt) {
     RoundTimes t;
-    const int started = at(kt, RoundMark::kStarted), column = at(kt, RoundMark::kColumnDone);
-    const int finished = at(kt, RoundMark::kFinished), ahead = at(kt, RoundMark::kAheadDone);
+    const int started = at(kt, RoundMark::kStarted), finished = at(kt, RoundMark::kFinished);
+    const int ahead = at(kt, RoundMark::kAheadDone);
     t.waited = between(*k, kt == 0 ? begin : at(kt - 1, RoundMark::kFinished), started);
-    t.column = between(*k, started, column);
-    t.phase3 = between(*k, column, finished);
-    t.ahead = between(*k, column, ahead);
+    t.phase3 = between(*k, started, finished);
+    t.ahead = between(*k, started, ahead);
     if (kt + 1 < rounds_) {
       const int made = at(kt + 1, RoundMark::kPanelMade);
       const int landed = at(kt + 1, RoundMark::kPanelLanded);
@@ -132,21 +131,20 @@ std::pair<double, int> mean_of(const std::vector<RoundTimes>& rounds, Pick pick)
 }
 
 std::string describe_rank(int rank, double total, const std::vector<RoundTimes>& rounds) {
-  double waited = 0, column = 0, phase3 = 0, longest = 0;
+  double waited = 0, phase3 = 0, longest = 0;
   int waits = 0, longest_at = 0;
   for (size_t kt = 0; kt < rounds.size(); ++kt) {
     const RoundTimes& t = rounds[kt];
-    waited += t.waited, column += t.column, phase3 += t.phase3;
+    waited += t.waited, phase3 += t.phase3;
     if (t.waited > 0.001) ++waits;
     if (t.waited > longest) longest = t.waited, longest_at = static_cast<int>(kt);
   }
   const auto share = [total](double ms) { return total > 0 ? 100 * ms / total : 0.0; };
   std::string s = fmt::format(
-      "rank {}: {:.3f} ms in {} rounds: phase 3 {:.3f} ms ({:.1f}%), pivot column {:.3f} ms "
-      "({:.1f}%), waiting for the panel {:.3f} ms ({:.1f}%) in {} rounds (the longest {:.1f} us, "
-      "round {})",
-      rank, total, rounds.size(), phase3, share(phase3), column, share(column), waited,
-      share(waited), waits, longest * 1e3, longest_at);
+      "rank {}: {:.3f} ms in {} rounds: phase 3 {:.3f} ms ({:.1f}%), waiting for the panels "
+      "and pivot columns {:.3f} ms ({:.1f}%) in {} rounds (the longest {:.1f} us, round {})",
+      rank, total, rounds.size(), phase3, share(phase3), waited, share(waited), waits,
+      longest * 1e3, longest_at);
   const auto [make, made] = mean_of(rounds, [](const RoundTimes& t) { return t.make; });
   if (made > 0) {
     const auto [ahead, a] = mean_of(rounds, [](const RoundTimes& t) { return t.ahead; });
@@ -185,13 +183,13 @@ std::string describe_timeline(const RoundTimeline& t) {
 }
 
 std::string timeline_csv(const RoundTimeline& t) {
-  std::string s = "rank,round,waited_ms,column_ms,phase3_ms,ahead_ms,make_ms,send_ms,slack_ms\n";
+  std::string s = "rank,round,waited_ms,phase3_ms,ahead_ms,make_ms,send_ms,slack_ms\n";
   for (int r : t.ranks()) {
     const std::vector<RoundTimes> rounds = t.rounds(r);
     for (size_t kt = 0; kt < rounds.size(); ++kt) {
       const RoundTimes& x = rounds[kt];
-      s += fmt::format("{},{},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f}\n", r, kt, x.waited,
-                       x.column, x.phase3, x.ahead, x.make, x.send, x.slack);
+      s += fmt::format("{},{},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f}\n", r, kt, x.waited,
+                       x.phase3, x.ahead, x.make, x.send, x.slack);
     }
   }
   return s;

@@ -20,19 +20,19 @@ class Transport;
 // The first three are per round; the last two per panel (panel kt is round kt's last: made by its
 // owner, landed at every rank).
 enum class RoundMark : int {
-  kStarted,      // main: round kt's panels and pivot columns are in (the wait for them is over)
-  kColumnDone,   // main: phase 3 starts (the pivot columns are made in the preparation)
+  kStarted,      // main: round kt's panels and pivot columns are in; its phase 3 starts
   kFinished,     // main: phase 3 done
   kAheadDone,    // side, on an owner of round kt + 1's rows under look-ahead: its lines updated
   kPanelMade,    // the owner of panel kt: pivot closed and its row panel updated
   kPanelLanded,  // panel kt broadcast, on this rank's stream (the root's: sent)
 };
-inline constexpr int kRoundMarks = 6;
+inline constexpr int kRoundMarks = 5;
 
 // One rank's round kt, in ms; -1 where the rank recorded no such mark.
 struct RoundTimes {
-  double waited = 0;  // the end of round kt - 1 (or the solve's start) to round kt's start
-  double column = 0;  // the pivot column
+  // The end of round kt - 1 (or the solve's start) to round kt's start: waiting for its panels
+  // and pivot columns, and without look-ahead making them.
+  double waited = 0;
   double phase3 = 0;
   double ahead = -1;  // the owner of panel kt + 1 under look-ahead: row tile kt + 1, from the fork
   double make = -1;   // the owner of panel kt + 1: its pivot and row panel, after its row tile
@@ -70,11 +70,11 @@ class RoundTimeline {
   std::vector<Rank> per_rank_;
 };
 
-// A paragraph per rank: its total, what its rounds spent waiting, on the pivot column and on
-// phase 3, and as the owner of the next panel what its making and sending took beside phase 3.
+// A paragraph per rank: its total, what its rounds spent waiting and on phase 3, and as the owner
+// of the next panel what its making and sending took beside phase 3.
 std::string describe_timeline(const RoundTimeline& t);
-// One line per rank and round: rank,round,waited_ms,column_ms,phase3_ms,ahead_ms,make_ms,
-// send_ms,slack_ms (a header first).
+// One line per rank and round: rank,round,waited_ms,phase3_ms,ahead_ms,make_ms,send_ms,slack_ms
+// (a header first).
 std::string timeline_csv(const RoundTimeline& t);
 
 }  // namespace apsp::harness

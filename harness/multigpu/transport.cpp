@@ -101,6 +101,12 @@ int64_t max_across(Transport& t, int64_t mine) {
   return *std::max_element(all.begin(), all.end());
 }
 
+double max_across(Transport& t, double mine) {
+  if (t.processes() == 1) return mine;
+  const std::vector<double> all = gathered(t, mine);
+  return *std::max_element(all.begin(), all.end());
+}
+
 void check_broadcast_arguments(const Transport& t, int root, const std::vector<void*>& buffers,
                                const std::vector<cudaStream_t>& streams) {
   const int p = t.ranks();

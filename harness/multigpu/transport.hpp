@@ -60,6 +60,7 @@ class Transport {
 // The lowest of every process's `mine` (their allgather); the largest for max_across.
 uint64_t min_across(Transport& t, uint64_t mine);
 int64_t max_across(Transport& t, int64_t mine);
+double max_across(Transport& t, double mine);
 
 // A transport as registered: its name, what it is, and how to make one.
 struct TransportKind {
