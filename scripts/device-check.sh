@@ -18,21 +18,13 @@ done
 wants() { [[ " ${parts[*]} " == *" $1 "* ]]; }
 logs=${OUT:-device-check-logs}
 mkdir -p "$logs"
-summary=()
-step() {  # step LOG NAME COMMAND...: runs, appends to LOG.log, records PASS/FAIL
-  local log=$1 name=$2; shift 2
-  local t0=$SECONDS
-  echo "=== $name: $*" >>"$logs/$log.log"
-  if "$@" >>"$logs/$log.log" 2>&1; then summary+=("PASS  $name ($((SECONDS - t0)) s)")
-  else summary+=("FAIL  $name ($((SECONDS - t0)) s): see $log.log"); fi
-}
+source scripts/steps.sh
 finish() {  # the test counts, then the summary; exits 1 if a step failed
   if wants tests; then
     grep -h "tests passed" "$logs/ctest.log"
     grep -h "PASSED\|FAILED" "$logs/gpu-tests.log"
   fi
-  printf '%s\n' "${summary[@]}" | tee "$logs/summary.txt"
-  grep -q '^FAIL' "$logs/summary.txt" && exit 1
+  summary_passed || exit 1
   exit 0
 }
 nvidia-smi --query-gpu=name,compute_cap,clocks.sm,clocks.max.sm,driver_version --format=csv \
