@@ -214,15 +214,15 @@ struct DistributedSolver::Loop {
       // Off row tile `second` (the owner's row update has it) and off round g.first's lines.
       const auto column_second = [&](int r, cudaStream_t st) {
         const RowBlock b = s.row_block(r);
-        k.phase3(b, {{0, b.row_tiles, second, 1, second, -1}}, g.first, row_panel(r, g),
-                 column_panel(r, g), st);
+        k.phase3(b, {{.rows = b.row_tiles, .first_col = second, .cols = 1, .skip_row = second}},
+                 g.first, row_panel(r, g), column_panel(r, g), st);
       };
       for_working(
           [&](int r, cudaStream_t st) {
             const RowBlock b = s.row_block(r);
             if (r == o)
-              k.phase3(b, {{second - b.first_tile, 1, 0, b.tiles}}, g.first, row_panel(r, g),
-                       column_panel(r, g), st);
+              k.phase3(b, {{.first_row = second - b.first_tile, .rows = 1, .cols = b.tiles}},
+                       g.first, row_panel(r, g), column_panel(r, g), st);
             else
               column_second(r, st);  // before the wait for the owner's panel
           },
@@ -269,11 +269,17 @@ struct DistributedSolver::Loop {
   void next_lines(int r, const Step& g, const Step& next, cudaStream_t st) const {
     const RowBlock b = s.row_block(r);
     const int span = next.last() - g.last() + 1;
-    const Phase3Tiles columns{0, b.row_tiles, next.first, next.rounds, g.last(), -1, span, 1};
+    const Phase3Tiles columns{.rows = b.row_tiles,
+                              .first_col = next.first,
+                              .cols = next.rounds,
+                              .skip_row = g.last(),
+                              .skip_rows = span};
     const int lo = std::max(next.first, b.first_tile);
     const int hi = std::min(next.last() + 1, b.first_tile + b.row_tiles);
     if (lo >= hi) return phase3(r, g, {columns}, st);
-    phase3(r, g, {{lo - b.first_tile, hi - lo, 0, b.tiles, -1, g.last(), 1, 1}, columns}, st);
+    const Phase3Tiles rows{
+        .first_row = lo - b.first_tile, .rows = hi - lo, .cols = b.tiles, .skip_col = g.last()};
+    phase3(r, g, {rows, columns}, st);
     note(r, g.index, RoundMark::kAheadDone, st);
   }
 
@@ -283,7 +289,14 @@ struct DistributedSolver::Loop {
     const RowBlock b = s.row_block(r);
     const int span = (next ? next->last() : g.last()) - g.last() + 1;
     Rank& R = *s.ranks_[r];
-    phase3(r, g, {{0, b.row_tiles, 0, b.tiles, g.last(), g.last(), span, span}}, R.main);
+    phase3(r, g,
+           {{.rows = b.row_tiles,
+             .cols = b.tiles,
+             .skip_row = g.last(),
+             .skip_col = g.last(),
+             .skip_rows = span,
+             .skip_cols = span}},
+           R.main);
     note(r, g.index, RoundMark::kFinished, R.main);
   }
 };
