@@ -53,6 +53,12 @@ timed() {
 model_flags() {
   grep -o -- '--model-link-gbs [0-9.]* --model-latency-us [0-9.]*' "$keep/link_probe.txt" 2>/dev/null
 }
+noted_flags=""
+note_model_flags() {  # once
+  [ -n "$(model_flags)" ] || [ -n "$noted_flags" ] && return
+  noted_flags=1
+  summary+=("NOTE  no link_probe flags (run basics first): the model takes its NVLink defaults")
+}
 
 probe_link() { $bin/link_probe "$P" >"$keep/link_probe.txt" && cat "$keep/link_probe.txt"; }
 largest_graph() {
@@ -86,6 +92,7 @@ bench() {  # bench LOG ARGS...: apsp_bench sm90 verified by the certificate, the
 }
 
 table() {
+  note_model_flags
   bench bench-10000 --n 10000 --gpus "1,2,$P" --min-reps 10
   bench bench-30000-50000 --n 30000,50000 --gpus "1,2,$P" --min-reps 1 --reps 1
   step timeline "round_timeline n = 10000 on $P" $bin/round_timeline --n 10000 --gpus "$P" \
@@ -94,21 +101,27 @@ table() {
 }
 
 n100000() {
+  note_model_flags
   bench bench-100000 --n 100000 --gpus "1,$P" --min-reps 1 --reps 1
   highlights+=("bench-100000|.")
 }
 
 largest() {
+  if [ "$P" -lt 4 ]; then  # 90 GB a GPU on four H200s
+    summary+=("NOTE  largest skipped: V = 300000 needs four H200s or more, $P GPUs here")
+    return
+  fi
+  note_model_flags
   mkdir -p "$keep"
   step largest "graph V = 300000" largest_graph
   step largest "the model at n = 300000" $bin/apsp_bench --dry-run --variant sm90 --n 300000 \
-    --gpus "1,$P" $(model_flags)
+    --gpus "$P" $(model_flags)
   step largest "apsp --gpus $P, V = 300000" timed "apsp-300000" $bin/apsp "$keep/g300000.txt" \
     --gpus "$P" --verify --no-output --timing
   highlights+=("largest|.")
 }
 
-nvidia-smi --query-gpu=name,compute_cap,clocks.sm,driver_version --format=csv | tee "$logs/gpu.txt"
+nvidia-smi --query-gpu=name,compute_cap,clocks.sm,driver_version --format=csv 2>&1 | tee "$logs/gpu.txt"
 nvidia-smi topo -m >"$logs/topology.txt" 2>&1
 for p in "${parts[@]}"; do "$p"; done
 for h in "${highlights[@]}"; do
