@@ -155,8 +155,9 @@ __global__ void __launch_bounds__(sm90::product_threads<kTile, kPer>(), 2) phase
   }
 }
 
-// The pair pass's ring: sm90's pairs' (three stages on mbarriers at tile 128).
-template <int kTile, int kPer>
+// The pair pass's ring: sm90's pairs' (three stages on mbarriers at tile 128), whatever the
+// per-thread block.
+template <int kTile>
 constexpr bool pair_ring_mbarriers() {
   return sm90::ring_mbarriers<kTile, Int32Elements, true>();
 }
@@ -183,7 +184,7 @@ __global__ void __launch_bounds__(sm90::product_threads<kTile, kPer>(), 2) pair_
   extern __shared__ int4 smem4[];
   constexpr int kRing = sm90::ring_chunk<kTile, kPer>();
   const int chunks = (min(2 * kTile, n - r * kTile) + kRing - 1) / kRing;
-  sm90::update_from_panel<kTile, kPer, Int32Elements, pair_ring_mbarriers<kTile, kPer>()>(
+  sm90::update_from_panel<kTile, kPer, Int32Elements, pair_ring_mbarriers<kTile>()>(
       block, pitch, n, i, j, row_tile, r, chunks, column_panels, reinterpret_cast<int*>(smem4),
       panels);
 }

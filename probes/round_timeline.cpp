@@ -21,7 +21,6 @@
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <limits>
 #include <memory>
@@ -45,24 +44,6 @@ namespace {
 using namespace apsp;
 using namespace apsp::harness;
 
-// Rank `rank` of `ranks` alone on `device`: the other ranks are absent, so a broadcast neither
-// sends nor receives anything and the rank reads whatever its panel buffers hold.
-class AloneTransport final : public Transport {
- public:
-  AloneTransport(int ranks, int rank, int device) : ranks_(ranks), rank_(rank), device_(device) {}
-  int ranks() const override { return ranks_; }
-  int device(int) const override { return device_; }
-  std::string name() const override { return "alone"; }
-  void broadcast(int root, const std::vector<void*>& buffers, size_t,
-                 const std::vector<cudaStream_t>& streams) override {
-    check_broadcast_arguments(*this, root, buffers, streams);
-  }
-  std::vector<int> local_ranks() const override { return {rank_}; }
-
- private:
-  int ranks_, rank_, device_;
-};
-
 struct Options {
   int n = 10000, gpus = 4, reps = 3;
   int pairs_from = DistributedConfig::kPairsFromRowTiles;  // --pairs-from
@@ -70,30 +51,6 @@ struct Options {
   bool alone = false, lookahead = true;
   Config engine;  // --config parsed (sm90's defaults filled in), --no-lookahead applied
 };
-
-// The slowest rank's total of one run, its description and its rounds as CSV.
-struct Run {
-  double ms = 0;
-  std::string text, csv;
-};
-
-// K runs of `solve` (one untimed first), each with its timeline; the median by the slowest rank.
-Run median_run(MultiGpuSolve& solve, int reps) {
-  const std::vector<int> ranks = solve.transport().local_ranks();
-  solve.run();
-  std::vector<Run> runs;
-  for (int i = 0; i < reps; ++i) {
-    RoundTimeline timeline(solve.transport(), ranks, solve.partition().tiles);
-    solve.run(&timeline);
-    Run r;
-    for (int rank : ranks) r.ms = std::max(r.ms, timeline.total_ms(rank));
-    r.text = describe_timeline(timeline);
-    r.csv = timeline_csv(timeline);
-    runs.push_back(std::move(r));
-  }
-  std::sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) { return a.ms < b.ms; });
-  return runs[runs.size() / 2];
-}
 
 std::unique_ptr<MultiGpuSolve> built(std::unique_ptr<Transport> t, const SolveInput& input,
                                      const Options& o) {
@@ -192,22 +149,22 @@ int run(int argc, char** argv) {
   const SolveInput input(generate(spec));
 
   auto one = built(make_single_device_transport(1, 0), input, o);
-  const Run whole = median_run(*one, o.reps);
+  const TimedRun whole = median_timed_run(*one, o.reps);
   one.reset();
   fmt::print("the engine on one rank, n = {}: {:.3f} ms\n", o.n, whole.ms);
 
-  Run worst;
+  TimedRun worst;
   std::string csv;
-  const auto keep = [&](Run r) {
+  const auto keep = [&](TimedRun r) {
     fmt::print("{}", r.text);
     csv += csv.empty() ? r.csv : r.csv.substr(r.csv.find('\n') + 1);
     if (r.ms > worst.ms) worst = std::move(r);
   };
   if (o.alone) {
     for (int r = 0; r < o.gpus; ++r)
-      keep(median_run(*built(std::make_unique<AloneTransport>(o.gpus, r, 0), input, o), o.reps));
+      keep(median_timed_run(*built(make_alone_transport(o.gpus, r, 0), input, o), o.reps));
   } else {
-    keep(median_run(*built(make_transport(o.transport, o.gpus, 0), input, o), o.reps));
+    keep(median_timed_run(*built(make_transport(o.transport, o.gpus, 0), input, o), o.reps));
   }
   const bool shared = !o.alone && transport_shares_device(o.transport);
   fmt::print("{} ranks{}: the slowest {:.3f} ms; one rank's time / ({} x that) = {:.1f}%{}\n",

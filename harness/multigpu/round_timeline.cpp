@@ -8,6 +8,7 @@
 
 #include "core/cuda_check.hpp"
 #include "core/device_buffer.hpp"
+#include "harness/multigpu/multi_gpu_solve.hpp"
 #include "harness/multigpu/transport.hpp"
 
 namespace apsp::harness {
@@ -193,6 +194,25 @@ std::string timeline_csv(const RoundTimeline& t) {
     }
   }
   return s;
+}
+
+TimedRun median_timed_run(MultiGpuSolve& solve, int reps) {
+  if (reps < 1) throw std::invalid_argument("median_timed_run: at least one run");
+  const std::vector<int> ranks = solve.transport().local_ranks();
+  solve.run();
+  std::vector<TimedRun> runs;
+  for (int i = 0; i < reps; ++i) {
+    RoundTimeline timeline(solve.transport(), ranks, solve.partition().tiles);
+    solve.run(&timeline);
+    TimedRun r;
+    for (int rank : ranks) r.ms = std::max(r.ms, timeline.total_ms(rank));
+    r.text = describe_timeline(timeline);
+    r.csv = timeline_csv(timeline);
+    runs.push_back(std::move(r));
+  }
+  std::sort(runs.begin(), runs.end(),
+            [](const TimedRun& a, const TimedRun& b) { return a.ms < b.ms; });
+  return runs[runs.size() / 2];
 }
 
 }  // namespace apsp::harness

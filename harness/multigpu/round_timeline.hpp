@@ -14,6 +14,7 @@
 namespace apsp::harness {
 
 class Transport;
+class MultiGpuSolve;
 
 // What a rank's stream reached, in step kt of the schedule (a round, or a pair of rounds where the
 // solve runs pairs: harness/multigpu/row_partition.hpp schedule_steps; "round" below).
@@ -76,5 +77,14 @@ std::string describe_timeline(const RoundTimeline& t);
 // One line per rank and round: rank,round,waited_ms,phase3_ms,ahead_ms,make_ms,send_ms,slack_ms
 // (a header first).
 std::string timeline_csv(const RoundTimeline& t);
+
+// One timed run of a solve: its slowest local rank's total, describe_timeline and timeline_csv.
+struct TimedRun {
+  double ms = 0;
+  std::string text, csv;
+};
+// `reps` runs of `solve` (one untimed run first), each with its timeline; the median by the
+// slowest rank. std::invalid_argument for reps < 1.
+TimedRun median_timed_run(MultiGpuSolve& solve, int reps);
 
 }  // namespace apsp::harness

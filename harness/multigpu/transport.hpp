@@ -102,6 +102,12 @@ struct TransportRegistrar {
 // `ranks` ranks on CUDA device `device`. Throws std::invalid_argument for ranks < 1.
 std::unique_ptr<Transport> make_single_device_transport(int ranks, int device);
 
+// Rank `rank` of `ranks`, alone on `device`: the other ranks are absent, so a broadcast neither
+// sends nor receives and the rank reads whatever its panel buffers hold. One GPU's share of a
+// P-GPU solve over a free link (round_timeline --alone); its distances are no solve's, so it is
+// not registered. std::invalid_argument unless 0 <= rank < ranks.
+std::unique_ptr<Transport> make_alone_transport(int ranks, int rank, int device);
+
 // One rank per entry of `devices` (CUDA device numbers; on one device a single entry), one
 // process. Sets NCCL_NVLS_ENABLE=0 first. Throws std::runtime_error with one line when NCCL fails
 // or the build has no NCCL (nccl_available()).

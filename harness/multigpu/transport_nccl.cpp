@@ -4,6 +4,7 @@
 // (ncclCommInitRank, the unique id handed out by the rendezvous, rendezvous.hpp). Compiled with APSP_HAVE_NCCL = 1
 // when CMake found NCCL (harness/multigpu/CMakeLists.txt); otherwise its factory says the build has none.
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
@@ -34,6 +35,15 @@ void nccl_check(ncclResult_t result, const char* call) {
 }
 #define APSP_NCCL_CHECK(call) nccl_check((call), #call)
 
+// Before NCCL initialises: no NVLink multicast (NVLS), which can put GPUs shared with other users
+// out of service. Always overwritten, whatever the environment says, and checked: a process that
+// could not set it must not start NCCL.
+void switch_off_nvlink_multicast() {
+  if (setenv("NCCL_NVLS_ENABLE", "0", 1) != 0)
+    throw std::runtime_error(std::string("NCCL transport: cannot set NCCL_NVLS_ENABLE=0: ") +
+                             std::strerror(errno));
+}
+
 class NcclTransport final : public Transport {
  public:
   explicit NcclTransport(const std::vector<int>& devices) : devices_(devices) {
@@ -49,9 +59,7 @@ class NcclTransport final : public Transport {
         throw std::invalid_argument("NCCL transport: device " + std::to_string(d) +
                                     " given twice (one rank per GPU)");
     }
-    // Before NCCL initialises: no NVLink multicast (NVLS), which can put GPUs shared with other
-    // users out of service. Always overwritten, whatever the environment says.
-    setenv("NCCL_NVLS_ENABLE", "0", 1);
+    switch_off_nvlink_multicast();
     comms_.resize(devices.size());
     APSP_NCCL_CHECK(
         ncclCommInitAll(comms_.data(), static_cast<int>(devices.size()), devices.data()));
@@ -101,7 +109,7 @@ class NcclRankTransport final : public Transport {
                                " sees no GPU");
     device_ = w.local_rank % count;
     APSP_CUDA_CHECK(cudaSetDevice(device_));
-    setenv("NCCL_NVLS_ENABLE", "0", 1);  // as in NcclTransport
+    switch_off_nvlink_multicast();
     ncclUniqueId id{};
     std::string bytes(sizeof id, '\0');
     if (w.rank == 0) {

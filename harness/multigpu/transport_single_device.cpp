@@ -1,4 +1,5 @@
-// The single-device transport (harness/multigpu/transport.hpp): P ranks as separate buffers on one GPU.
+// The single-device transport (harness/multigpu/transport.hpp): P ranks as separate buffers on one GPU;
+// and the alone transport, one rank of P by itself.
 #include <stdexcept>
 #include <string>
 
@@ -60,10 +61,34 @@ class SingleDeviceTransport final : public Transport {
   std::vector<cudaEvent_t> events_;
 };
 
+class AloneTransport final : public Transport {
+ public:
+  AloneTransport(int ranks, int rank, int device) : ranks_(ranks), rank_(rank), device_(device) {
+    if (rank < 0 || rank >= ranks)
+      throw std::invalid_argument("alone transport: rank " + std::to_string(rank) + " of " +
+                                  std::to_string(ranks));
+  }
+  int ranks() const override { return ranks_; }
+  int device(int) const override { return device_; }
+  std::string name() const override { return "alone"; }
+  void broadcast(int root, const std::vector<void*>& buffers, size_t,
+                 const std::vector<cudaStream_t>& streams) override {
+    check_broadcast_arguments(*this, root, buffers, streams);
+  }
+  std::vector<int> local_ranks() const override { return {rank_}; }
+
+ private:
+  int ranks_, rank_, device_;
+};
+
 }  // namespace
 
 std::unique_ptr<Transport> make_single_device_transport(int ranks, int device) {
   return std::make_unique<SingleDeviceTransport>(ranks, device);
+}
+
+std::unique_ptr<Transport> make_alone_transport(int ranks, int rank, int device) {
+  return std::make_unique<AloneTransport>(ranks, rank, device);
 }
 
 namespace {

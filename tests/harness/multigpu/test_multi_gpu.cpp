@@ -156,6 +156,25 @@ TEST(Transports, RegisteredByNameWithWhetherTheirRanksShareADevice) {
   }
 }
 
+// The alone transport is one rank of P (round_timeline --alone): its own rank is its only local
+// one, a broadcast's arguments are checked as any transport's, and it is not registered (its
+// distances are no solve's).
+TEST(Transports, AloneIsOneRankOfPAndUnregistered) {
+  const auto t = make_alone_transport(4, 2, 0);
+  EXPECT_EQ(t->ranks(), 4);
+  EXPECT_EQ(t->local_ranks(), std::vector<int>{2});
+  EXPECT_TRUE(t->is_local(2));
+  EXPECT_FALSE(t->is_local(0));
+  EXPECT_EQ(find_transport(t->name()), nullptr);
+  EXPECT_NO_THROW(t->broadcast(0, std::vector<void*>(4), 64, std::vector<cudaStream_t>(4)));
+  EXPECT_THROW(t->broadcast(4, std::vector<void*>(4), 64, std::vector<cudaStream_t>(4)),
+               std::invalid_argument);
+  EXPECT_THROW(t->broadcast(0, std::vector<void*>(3), 64, std::vector<cudaStream_t>(4)),
+               std::invalid_argument);
+  EXPECT_THROW(make_alone_transport(4, 4, 0), std::invalid_argument);
+  EXPECT_THROW(make_alone_transport(4, -1, 0), std::invalid_argument);
+}
+
 // --transport takes the registered names; --ranks-on-one-gpu is --transport single-device.
 TEST(Transports, TheOptionAndItsAlias) {
   auto parse = [](std::vector<std::string> args) {
