@@ -26,4 +26,12 @@ inline void expect(bool holds, const char* what, std::string_view detail = {}) {
   if (!holds) finding(what, detail);
 }
 
+// A reader's refusal: one line that names the input first ("SOURCE:LINE:COLUMN: what" or
+// "SOURCE: what"), which is how the programs show the user where the fault is.
+inline void expect_refusal(std::string_view message, std::string_view source) {
+  expect_one_line(message);
+  if (!(message.starts_with(source) && message.substr(source.size()).starts_with(':')))
+    finding("a refusal that does not name its source first", message);
+}
+
 }  // namespace apsp::fuzz
