@@ -42,7 +42,8 @@ import tempfile
 from dataclasses import dataclass, field
 
 MARKER = re.compile(r"^\s*<!--\s*doc-test:\s*(.*?)\s*-->\s*$")
-FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([\w+-]*)")
+# A fence opens a block unless backticks follow it on its line (then it is inline code).
+FENCE = re.compile(r"^(\s*)(`{3,}(?!.*`)|~{3,})\s*([\w+-]*)")
 # Commands that make a block a shell block besides the build's programs and the repository's
 # scripts: what a reader would type at a prompt.
 TOOLS = {"bash", "cat", "cd", "cmake", "ctest", "cuobjdump", "echo", "env", "export", "git",
@@ -411,12 +412,12 @@ def report(blocks):
     """One line per block run or skipped; returns the failures."""
     failures = []
     for block in blocks:
+        failures += block.failures
         if block.kind == "text":
             continue
         state = block.marker[0] if block.skipped() else (
             "FAILED" if block.failures else "ok")
         print(f"{block.where()}: {block.kind}: {state}")
-        failures += block.failures
     return failures
 
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The doc examples' runner fails on every fault planted in a doc, and passes what is right:
 a wrong output, a failing command, a NameError, a wrong doctest, a link to nothing, a missing
-anchor and a misspelt marker each fail, by FILE:LINE; a skip, an expected exit code and `...`
-do not. Needs no build (the planted commands are the shell's own)."""
+anchor, a misspelt marker and a marker on a block that is not run each fail, by FILE:LINE; a
+skip, an expected exit code and `...` do not. Needs no build (the planted commands are the shell's own)."""
 import os
 import subprocess
 import sys
@@ -55,6 +55,10 @@ Output with an ellipsis:
 ```python
 x = undefined_name
 ```
+
+<!-- doc-test: skip (on a block that is not run) -->
+
+    output alone
 """
 
 
@@ -80,7 +84,7 @@ class PlantedFaults(unittest.TestCase):
 
     def test_exit_and_count(self):
         self.assertEqual(self.result.returncode, 1, self.out + self.result.stderr)
-        self.assertIn("1 docs: 7 blocks run, 1 skipped, 0 not code; 8 failures", self.out)
+        self.assertIn("1 docs: 7 blocks run, 1 skipped, 1 not code; 9 failures", self.out)
 
     def test_links(self):
         self.failure(5, "link #nope: no heading or <a id> 'nope' in docs/planted.md")
@@ -92,6 +96,7 @@ class PlantedFaults(unittest.TestCase):
         self.failure(8, "`printf 'a\\nb\\n'` printed other output than the doc shows")
         self.failure(14, "`printf 'x' && exit 3` exited 3, expected 0 (no CUDA device")
         self.failure(24, "unknown doc-test marker 'skpi (a typo)'")
+        self.failure(44, "a doc-test marker on a block that is not run")
         self.assertIn("docs/planted.md:18: shell: skip (planted: never runs)", self.out)
         self.assertIn("docs/planted.md:22: shell: ok", self.out)
         self.assertIn("docs/planted.md:30: console: ok", self.out)
@@ -118,6 +123,11 @@ class Pieces(unittest.TestCase):
                          "reductions-answers-without-the-v--v-matrix")
         self.assertEqual(runner.slug("`floyd_warshall`"), "floyd_warshall")
         self.assertEqual(runner.slug("[apsp](docs/apsp.md) **bold**"), "apsp-bold")
+
+    def test_blocks(self):  # inline code of backticks opens no fence; blank lines join a block
+        self.assertEqual(runner.parse_blocks("every ```` ```python ```` block\n", "d.md"), [])
+        blocks = runner.parse_blocks("text\n\n    a\n\n    b\ntext\n", "d.md")
+        self.assertEqual([(b.line, b.lines) for b in blocks], [(3, ["a", "", "b"])])
 
     def test_commands_of(self):
         lines = ["# a comment", "run a \\", "  --flag", "", "run b  # why"]
