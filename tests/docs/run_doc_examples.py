@@ -22,8 +22,8 @@ does not show:
 
 `<!-- doc-test: exit N -->` expects every command of the block to exit N instead of 0.
 The commands of one doc run in order in one temporary copy of the repository, where
-`build/release` is the build, with the build first on PATH; its Python blocks find apsp_lab in
---python-path.
+`build/release` is the build, with the build first on PATH and no CUDA device visible (as on a
+machine without one, on every machine); its Python blocks find apsp_lab in --python-path.
 
 Links: every relative link of every file must name a file or folder that exists, and an
 `#anchor` must be a heading of the target (GitHub's slugs) or an `<a id>` / `<a name>` in it.
@@ -436,7 +436,10 @@ def main():
     PROGRAMS.update(name for name in os.listdir(args.build)
                     if os.access(os.path.join(args.build, name), os.X_OK)
                     and os.path.isfile(os.path.join(args.build, name)))
-    env = dict(os.environ, PATH=os.path.abspath(args.build) + os.pathsep + os.environ["PATH"])
+    # No device is visible, so that an example does and prints the same on every machine (a dry
+    # run plans for an H200 rather than for this GPU, whose count --gpus would be checked against).
+    env = dict(os.environ, PATH=os.path.abspath(args.build) + os.pathsep + os.environ["PATH"],
+               CUDA_VISIBLE_DEVICES="")
     failures, counts = [], {}
     for doc in docs:
         blocks = parse_blocks(open(os.path.join(args.root, doc), encoding="utf-8").read(), doc)
