@@ -35,9 +35,9 @@ using Clock = std::chrono::steady_clock;
 
 struct Options {
   std::string input, input_format = "auto", output, variant = "auto", config, db_path, kernel,
-                     format = "text", paths, sources, summary_json;
-  std::vector<std::string> path_text;       // --path S T, as given
-  std::optional<std::pair<int, int>> path;  // read from it
+                     format = "text", paths, sources, summary_json, row_ids;
+  std::vector<std::string> path_text;               // --path S T, as given
+  std::optional<std::pair<int64_t, int64_t>> path;  // read from it
   bool timing = false, no_warm_up = false, verify = false, summary = false;
   bool no_output = false;  // --no-output: solve (and --verify) without writing the distances
   int threads = 0;
@@ -57,7 +57,7 @@ void check_path_options(Options& o) {
   if (!o.path_text.empty()) {
     const auto vertex = [&](const std::string& text) {
       try {
-        return parse_integer<int>(text, 0, INT32_MAX);
+        return parse_integer<int64_t>(text, 0, INT64_MAX);
       } catch (const std::invalid_argument& e) {
         throw std::invalid_argument(fmt::format("--path: {}", e.what()));
       }
@@ -106,6 +106,7 @@ harness::SolveRequest request_of(Options& o) {
   r.path = o.path;
   if (o.writes_distances()) r.distances_to = o.output.empty() ? "-" : o.output;
   if (!o.paths.empty()) r.next_hops_to = o.paths;
+  if (!o.row_ids.empty()) r.row_ids_to = o.row_ids;
   r.sources = o.sources;
   r.summary = o.summary;
   if (o.summary && !o.output.empty()) r.per_vertex_to = o.output;
@@ -119,13 +120,18 @@ harness::SolveRequest request_of(Options& o) {
 
 std::string help_text() {
   return R"(apsp: all-pairs shortest paths of a graph file.
-Input: 'V E', then E lines 'src dst w' (0-based, 0 <= w < 2^30-1); or DIMACS .gr, a SNAP
+Input: 'V E', then E lines 'src dst w' (0-based, 0 <= w <= 2^31-1); or DIMACS .gr, a SNAP
 edge list or Matrix Market .mtx (--input-format), any of them gzipped. Output: V lines of
-V distances separated by one space; unreachable = 1073741823.
+V distances separated by one space; unreachable = 1073741823, whatever precision solved the
+graph (a distance of 1073741823 or more, which this format cannot hold, is written as that and
+counted on stderr; --format npy or bin writes every distance exactly).
+A SNAP list's rows are its ids in increasing order (ids 0..V-1: row k is id k); --sources,
+--path and the next hops speak the file's ids; --row-ids FILE writes the id of every row.
 --variant auto (the default) solves with sm90 at this device's policy config for V (see
-policies/), or with sm90_u16 (16-bit distances, about twice the rate) when every distance
-provably fits: (V - 1) * the largest edge weight < 32767 (unweighted graphs up to V = 32767);
-the output is the same either way. With --db it takes a tuning database's pick where the
+policies/), or with sm90_u16 (16-bit distances, about twice the rate) where the weights are
+below 32767 and one sweep from a vertex does not show a distance that rules 16 bits out; every
+result is proven exact after the solve and solved again wider (int32, then 64 bits) where the
+proof fails, so the output is the same either way. With --db it takes a tuning database's pick where the
 database measured it faster than that default. No database is read unless --db names one.
 Paths: --paths FILE writes the next-hop matrix (next[i][j]: the first vertex after i on a
 shortest path, -1 when unreachable or i == j) in --format; --path S T prints one path and its
@@ -141,7 +147,8 @@ eccentricity (over the vertices it reaches) and closeness centrality (NetworkX's
 distances into it) instead of the distances. --summary-json FILE (implies --summary) writes the
 summary as JSON; - puts it on standard output in place of the lines. --sources 0,5,17 (or
 @FILE: ids separated by spaces, commas or lines, '#' comments) writes only those rows of the
-distances, in that order, in --format. Vertex ids are 0-based as apsp numbers them.
+distances, in that order, in --format. Vertex ids are the file's (0-based for the contest's
+edge list, its own ids for a SNAP list).
 )" + exit_codes_help("a solve or a write; no file is replaced") +
          " 3: a GPU variant was asked for (without one, auto solves on the CPU).\n" +
          outputs_help();
@@ -195,6 +202,10 @@ void add_options(CLI::App& app, Options& o) {
       ->expected(2)
       ->type_name("S T")
       ->default_str("");
+  app.add_option("--row-ids", o.row_ids,
+                 "write the file's id of each row of the outputs here, one a line (a SNAP list's "
+                 "ids; 0..V-1 for other inputs); - : standard output")
+      ->check(file_to_write());
   app.add_option("--db", o.db_path,
                  "a tuning database for --variant auto, or for --kernel: the tuner's pick for the "
                  "file (none is read unless given)");

@@ -31,14 +31,25 @@ struct Edge {
 struct EdgeList {
   int32_t num_vertices = 0;
   std::vector<Edge> edges;
+  // The file's id of each vertex, increasing (a SNAP list's ids); empty: vertex k is id k.
+  std::vector<int64_t> ids = {};
 };
 
-// A read-only row-major n x n matrix held elsewhere (a DistMatrix, pinned host memory).
-struct MatrixView {
+// A read-only row-major n x n matrix held elsewhere (a DistMatrix, pinned host memory); int32
+// (MatrixView) or the 64-bit path's int64 (MatrixView64).
+template <class T>
+struct BasicMatrixView {
+  using Element = T;
   int n = 0;
-  const int32_t* data = nullptr;
-  const int32_t* row(int i) const { return data + static_cast<size_t>(i) * n; }
+  const T* data = nullptr;
+  const T* row(int i) const { return data + static_cast<size_t>(i) * n; }
 };
+using MatrixView = BasicMatrixView<int32_t>;
+using MatrixView64 = BasicMatrixView<int64_t>;
+
+// The "unreachable" of an element type: kInf for int32, kInf64 for int64.
+template <class T>
+inline constexpr T kUnreachableOf = static_cast<T>(sizeof(T) == 4 ? int64_t{kInf} : kInf64);
 
 // Writes the adjacency matrix of `graph` into out[V * V]: kInf, d[i][i] = 0, the smallest
 // weight of each duplicated edge (self loops never beat 0).
@@ -70,12 +81,7 @@ class BasicDistMatrix {
   T at(int i, int j) const { return data_[static_cast<size_t>(i) * n_ + j]; }
   size_t size() const { return data_.size(); }
   size_t bytes() const { return data_.size() * sizeof(T); }
-  // A view of an int32 matrix (a template, so that DistMatrix64 has no such member to compile).
-  template <class U = T>
-  MatrixView view() const {
-    static_assert(std::is_same_v<U, int32_t>, "a MatrixView is a view of int32 distances");
-    return {n_, data_.data()};
-  }
+  BasicMatrixView<T> view() const { return {n_, data_.data()}; }
 
   friend bool operator==(const BasicDistMatrix&, const BasicDistMatrix&) = default;
 

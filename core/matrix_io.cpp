@@ -151,12 +151,18 @@ uint64_t write_matrix_output64(const std::string& path, int n, int band_rows, co
 uint64_t write_rows_output(const std::string& path, int rows, int n, int band_rows,
                            const RowBand& band, const MatrixFormat& format, int threads,
                            const std::string& what) {
-  if (!format.rows_header)
-    throw std::invalid_argument(
-        fmt::format("the {} format cannot hold chosen rows of a matrix", format.name));
   return write_output(path, rows, what, [&](int fd, const RowsWritten& written) {
     return write_bands<int32_t>(format.rows_header(rows, n), rows, n, band_rows, band, fd,
                                 format.write_rows, threads, written);
+  });
+}
+
+uint64_t write_rows_output64(const std::string& path, int rows, int n, int band_rows,
+                             const RowBand64& band, const MatrixFormat& format, int threads,
+                             const std::string& what) {
+  return write_output(path, rows, what, [&](int fd, const RowsWritten& written) {
+    return write_bands<int64_t>(format.rows_header64(rows, n), rows, n, band_rows, band, fd,
+                                format.write_rows64, threads, written);
   });
 }
 

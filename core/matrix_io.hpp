@@ -2,8 +2,10 @@
 // is one file (core/matrix_io_<name>.cpp) that defines its header and how it writes rows, and
 // one line in matrix_formats(); --format's check and help come from that list, so a new format
 // touches nothing else. Every format has an int32 form (unreachable 1073741823) and an int64 form
-// for the exact 64-bit path (unreachable kInf64 = 2^62 - 1, which no distance of a proven result
-// reaches: core/precision.hpp).
+// for the exact 64-bit path. bin's and npy's int64 forms write every distance exactly, unreachable
+// as kInf64 = 2^62 - 1 (which no distance of a proven result reaches: core/precision.hpp); text's
+// is the contest's, whatever precision solved the graph: unreachable 1073741823, and a distance
+// of 1073741823 or more, which that format cannot hold, saturated to it (count_saturated).
 #pragma once
 
 #include <cstdint>
@@ -34,8 +36,9 @@ struct MatrixFormat {
   uint64_t (*write_rows64)(const int64_t* rows, int n, int count, int fd, int threads,
                            const RowsWritten& rows_written);
   // What comes before `rows` int32 rows chosen from an n x n matrix (apsp --sources), in the
-  // order given: text none, bin its own magic, npy the shape (rows, n).
+  // order given: text none, bin its own magic, npy the shape (rows, n); and before int64 ones.
   std::string (*rows_header)(int64_t rows, int64_t n);
+  std::string (*rows_header64)(int64_t rows, int64_t n);
 };
 
 // Every format, in the order --help lists them; the first is the default (text).
@@ -46,10 +49,14 @@ std::vector<std::string> matrix_format_names();
 // "text (the contest's: ...), bin (...) or npy (...)": the formats for --format's help.
 std::string matrix_formats_help();
 
+// How many of the `count` int64 entries at d are finite (below kInf64) and yet at least kInf:
+// the distances the text format saturates. Parallel (`threads`, 0: all cores).
+uint64_t count_saturated(const int64_t* d, size_t count, int threads = 0);
+
 // The formats, one file each. text: n lines of n integers, one space between them, '\n' after
-// each line (the contest's). bin: the 8 bytes "APSPDST1" ("APSPDS64" for int64), V as an int64,
-// then V * V int32 (int64), row-major; all little-endian (k rows chosen: "APSPROW1", k and V as
-// int64, then k * V int32). npy: NumPy's format 1.0, dtype '<i4' ('<i8'), shape (V, V) (k rows
+// each line (the contest's; int64 entries saturated at 1073741823). bin: the 8 bytes "APSPDST1" ("APSPDS64" for int64), V as an int64,
+// then V * V int32 (int64), row-major; all little-endian (k rows chosen: "APSPROW1" ("APSPRO64"),
+// k and V as int64, then k * V int32 (int64)). npy: NumPy's format 1.0, dtype '<i4' ('<i8'), shape (V, V) (k rows
 // chosen: (k, V)), C order: np.load reads it as it is.
 const MatrixFormat& text_matrix_format();
 const MatrixFormat& bin_matrix_format();
@@ -79,6 +86,10 @@ uint64_t write_matrix_output64(const std::string& path, int n, int band_rows, co
 uint64_t write_rows_output(const std::string& path, int rows, int n, int band_rows,
                            const RowBand& band, const MatrixFormat& format, int threads,
                            const std::string& what);
+// The same for int64 rows, in the format's int64 form.
+uint64_t write_rows_output64(const std::string& path, int rows, int n, int band_rows,
+                             const RowBand64& band, const MatrixFormat& format, int threads,
+                             const std::string& what);
 
 // The text format's writer for a whole matrix: rows formatted by `threads` threads (0: all
 // cores) into large buffers, written in order with write(2) (into a regular file, each

@@ -28,15 +28,16 @@ std::string npy_header_of(const char* descr, int64_t rows, int64_t n) {
 std::string npy_header(int64_t n) { return npy_header_of("<i4", n, n); }
 std::string npy_header64(int64_t n) { return npy_header_of("<i8", n, n); }
 std::string npy_rows_header(int64_t rows, int64_t n) { return npy_header_of("<i4", rows, n); }
+std::string npy_rows_header64(int64_t rows, int64_t n) { return npy_header_of("<i8", rows, n); }
 
 }  // namespace
 
 const MatrixFormat& npy_matrix_format() {
   static const MatrixFormat format{
-      "npy",          "NumPy: np.load reads an int32 (V, V) array (int64 on the 64-bit path)",
-      npy_header,     write_raw_rows,
-      npy_header64,   write_raw_rows64,
-      npy_rows_header};
+      "npy",           "NumPy: np.load reads an int32 (V, V) array (int64 on the 64-bit path)",
+      npy_header,      write_raw_rows,
+      npy_header64,    write_raw_rows64,
+      npy_rows_header, npy_rows_header64};
   return format;
 }
 

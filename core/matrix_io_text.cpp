@@ -1,6 +1,10 @@
 // text: the contest's output, n lines of n integers, one space between them, '\n' after each.
 // Built for speed at large V, where the output dominates: to_chars formatting by all cores
-// while the previous batch is written.
+// while the previous batch is written. The contest prints 1073741823 (kInf) for "no path", so
+// int64 entries (the 64-bit path's) are written saturated at kInf: unreachable keeps its
+// meaning whatever precision solved the graph, and a finite distance of kInf or more, which the
+// contest format cannot hold, becomes kInf as the contest's reference saturates it (the solver
+// counts those pairs and says so: count_saturated).
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,6 +14,7 @@
 #include <charconv>
 #include <cstring>
 #include <future>
+#include <numeric>
 #include <stdexcept>
 #include <vector>
 
@@ -20,15 +25,15 @@ namespace apsp {
 namespace {
 
 // The most characters an entry takes, with its separator: 10 digits of int32 (entries are
-// non-negative), 19 of int64.
-template <typename T>
-constexpr size_t kEntryChars = sizeof(T) == 4 ? 11 : 20;
+// non-negative, and int64 ones are saturated at kInf).
+constexpr size_t kEntryChars = 11;
 
 // Appends the n entries of r in the output format; `out` must have room for n * kEntryChars + 1.
 template <typename T>
 char* format_row(const T* r, int n, char* out) {
   for (int j = 0; j < n; ++j) {
-    out = std::to_chars(out, out + kEntryChars<T>, r[j]).ptr;
+    const int32_t x = static_cast<int32_t>(std::min<T>(r[j], kInf));
+    out = std::to_chars(out, out + kEntryChars, x).ptr;
     *out++ = ' ';
   }
   out[-1] = '\n';
@@ -59,7 +64,7 @@ uint64_t write_rows(const T* d, int cols, int rows, int fd, int threads, size_t 
   if (threads <= 0) threads = hardware_threads();
   // Each task formats a band of rows; a batch is `threads` bands. Two sets of buffers: while
   // one batch is written in order, the next is formatted.
-  const size_t row_max = static_cast<size_t>(cols) * kEntryChars<T> + 1;
+  const size_t row_max = static_cast<size_t>(cols) * kEntryChars + 1;
   const int rows_per_task = static_cast<int>(std::max<size_t>(1, task_bytes / row_max));
   std::vector<std::vector<char>> bufs[2] = {std::vector<std::vector<char>>(threads),
                                             std::vector<std::vector<char>>(threads)};
@@ -121,11 +126,25 @@ uint64_t write_text_rows64(const int64_t* rows, int n, int count, int fd, int th
 }  // namespace
 
 const MatrixFormat& text_matrix_format() {
-  static const MatrixFormat format{"text",        "the contest's: V lines of V distances",
-                                   no_header,     write_text_rows,
-                                   no_header,     write_text_rows64,
-                                   no_rows_header};
+  static const MatrixFormat format{
+      "text",         "the contest's: V lines of V distances, 1073741823 for no path",
+      no_header,      write_text_rows,
+      no_header,      write_text_rows64,
+      no_rows_header, no_rows_header};
   return format;
+}
+
+uint64_t count_saturated(const int64_t* d, size_t count, int threads) {
+  if (count == 0) return 0;
+  const int tasks =
+      static_cast<int>(std::clamp<size_t>(threads > 0 ? threads : hardware_threads(), 1, count));
+  std::vector<uint64_t> counts(tasks);
+  parallel_for(tasks, tasks, [&](int t) {
+    const size_t first = count * t / tasks, last = count * (t + 1) / tasks;
+    counts[t] =
+        std::count_if(d + first, d + last, [](int64_t x) { return x >= kInf && x < kInf64; });
+  });
+  return std::accumulate(counts.begin(), counts.end(), uint64_t{0});
 }
 
 void write_matrix(MatrixView d, int fd, int threads, size_t task_bytes,

@@ -60,6 +60,19 @@ int32_t max_finite_entry(const DistMatrix& d, int threads = 0);
 // The same below kInf64, for the 64-bit path's proof.
 int64_t max_finite_entry(const DistMatrix64& d, int threads = 0);
 
+// A lower bound of a graph's largest finite distance, found before the solve so that a precision
+// whose proof cannot hold is not tried (apsp's auto skips 16 bits where bound + largest weight
+// reaches kInf16): the distances from one vertex, the one with the most out-edges (the lowest
+// such id), by one Dijkstra sweep over buckets of distance, stopped at `enough`. `distance` is
+// the largest distance from `source` to a vertex it reaches, or `enough` where one is at least
+// that far: never above the graph's largest finite distance. Takes O(V + E + enough) time and
+// O(V + E + enough) memory; `enough` is at most 2^24 (std::invalid_argument otherwise).
+struct DistanceFloor {
+  int64_t distance = 0;
+  int source = 0;
+};
+DistanceFloor largest_distance_floor(const EdgeList& g, int64_t enough);
+
 // The largest weight of an edge that is not a self loop (0 when there is none): at least the
 // matrix's max_finite_entry (a duplicated edge keeps its smallest weight there), so a rule it
 // passes the matrix passes too. What `apsp` decides from, with no matrix on the host.

@@ -58,7 +58,7 @@ std::pair<NamedConfig, std::string> tuned_user_kernel(const Variant& v, const Tu
 // sm90_u16 where the largest edge weight fits 16 bits, else sm90 (the result is proven exact
 // after the solve); the database's pick where it beat the default.
 std::pair<NamedConfig, std::string> pick(const Choice& c, const DeviceInfo& dev, int n,
-                                         int64_t max_weight) {
+                                         int64_t max_weight, int64_t distance_floor) {
   NamedConfig chosen = c.asked.value_or(NamedConfig{});
   if (c.bare_name && c.db && !chosen.variant->kernel_hash.empty())
     return tuned_user_kernel(*chosen.variant, *c.db, c.db_path, dev, n);
@@ -68,13 +68,14 @@ std::pair<NamedConfig, std::string> pick(const Choice& c, const DeviceInfo& dev,
     return {chosen, d.source};
   }
   if (c.asked) return {chosen, "as asked"};
-  const SolverChoice s = choose_solver(dev, n, max_weight, c.db.get(), c.db_path);
+  const SolverChoice s = choose_solver(dev, n, max_weight, c.db.get(), c.db_path, distance_floor);
   return {s.chosen, s.why};
 }
 
 NamedConfig choose(const Choice& c, const DeviceInfo& dev, int n, int64_t max_weight,
-                   const std::function<uint64_t(int pitch)>& beside, const Log& log) {
-  const auto [chosen, why] = pick(c, dev, n, max_weight);
+                   int64_t distance_floor, const std::function<uint64_t(int pitch)>& beside,
+                   const Log& log) {
+  const auto [chosen, why] = pick(c, dev, n, max_weight, distance_floor);
   const Variant& v = *chosen.variant;
   // Nothing bounds the distances before the solve: the result is proven exact after it.
   if (const std::string reason = weights_fit(v.precision, max_weight); !reason.empty())

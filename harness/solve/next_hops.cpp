@@ -51,7 +51,8 @@ void next_hops_on_device(const int32_t* d, cudaStream_t stream, NextHops& hops, 
 }
 
 // The whole matrix: the rounds read other rows.
-void next_hops_on_host(MatrixView d, NextHops& hops, int threads, SolveTiming& t) {
+template <class T>
+void next_hops_on_host(BasicMatrixView<T> d, NextHops& hops, int threads, SolveTiming& t) {
   const auto t0 = Clock::now();
   const Doing doing(fmt::format("allocating the {0} x {0} next-hop matrix", d.n),
                     matrix_bytes(d.n));
@@ -59,5 +60,7 @@ void next_hops_on_host(MatrixView d, NextHops& hops, int threads, SolveTiming& t
   next_hops_host(d, hops.edges, hops.matrix.get(), threads);
   t.add("next hops (CPU)", ms_since(t0));
 }
+template void next_hops_on_host(MatrixView, NextHops&, int, SolveTiming&);
+template void next_hops_on_host(MatrixView64, NextHops&, int, SolveTiming&);
 
 }  // namespace apsp::harness

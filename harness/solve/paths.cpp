@@ -43,9 +43,10 @@ bool smaller(int32_t k, int32_t than) {
 }
 
 // Round 0 of row i.
-void first_round(MatrixView d, const OutEdges& g, int i, int32_t* hop) {
+template <class T>
+void first_round(BasicMatrixView<T> d, const OutEdges& g, int i, int32_t* hop) {
   const int n = d.n;
-  const int32_t* di = d.row(i);
+  const T* di = d.row(i);
   std::fill(hop, hop + n, kNoHop);
   for (int64_t e = g.all.start[i]; e < g.all.start[i + 1]; ++e) {
     const int k = g.all.other[e];
@@ -55,28 +56,29 @@ void first_round(MatrixView d, const OutEdges& g, int i, int32_t* hop) {
       if (smaller(k, hop[k])) hop[k] = k;
       continue;
     }
-    const int32_t* dk = d.row(k);
+    const T* dk = d.row(k);
     for (int j = 0; j < n; ++j)
-      if (di[j] < kInf && w + dk[j] == di[j] && smaller(k, hop[j])) hop[j] = k;
+      if (di[j] < kUnreachableOf<T> && w + dk[j] == di[j] && smaller(k, hop[j])) hop[j] = k;
   }
 }
 
 // Round r > 0 of row i: returns whether it chose a hop. Other rows' entries are read while their
 // threads write them, hence atomic_ref (relaxed: an entry that turns from open to pending stays
 // unsettled either way, so what is read does not change the choice).
-bool zero_round(MatrixView d, const OutEdges& g, int i, int32_t* next) {
+template <class T>
+bool zero_round(BasicMatrixView<T> d, const OutEdges& g, int i, int32_t* next) {
   const int n = d.n;
-  const int32_t* di = d.row(i);
+  const T* di = d.row(i);
   int32_t* hop = next + static_cast<size_t>(i) * n;
   bool chose = false;
   for (int64_t e = g.zero.start[i]; e < g.zero.start[i + 1]; ++e) {
     const int k = g.zero.other[e];
-    const int32_t* dk = d.row(k);
+    const T* dk = d.row(k);
     int32_t* hop_k = next + static_cast<size_t>(k) * n;
     for (int j = 0; j < n; ++j) {
       std::atomic_ref<int32_t> mine(hop[j]);
       const int32_t now = mine.load(std::memory_order_relaxed);
-      if (now >= 0 || j == i || di[j] >= kInf || dk[j] != di[j]) continue;
+      if (now >= 0 || j == i || di[j] >= kUnreachableOf<T> || dk[j] != di[j]) continue;
       if (now != kNoHop && -2 - now < k) continue;  // a smaller k already chosen this round
       if (std::atomic_ref<int32_t>(hop_k[j]).load(std::memory_order_relaxed) < 0) continue;
       mine.store(pending(k), std::memory_order_relaxed);
@@ -87,35 +89,38 @@ bool zero_round(MatrixView d, const OutEdges& g, int i, int32_t* next) {
 }
 
 // Settles row i's pending hops; returns how many finite entries it still has open.
-int64_t settle(MatrixView d, int i, int32_t* hop) {
-  const int32_t* di = d.row(i);
+template <class T>
+int64_t settle(BasicMatrixView<T> d, int i, int32_t* hop) {
+  const T* di = d.row(i);
   int64_t open = 0;
   for (int j = 0; j < d.n; ++j) {
     if (hop[j] <= -2) hop[j] = -2 - hop[j];
-    open += hop[j] == kNoHop && j != i && di[j] < kInf;
+    open += hop[j] == kNoHop && j != i && di[j] < kUnreachableOf<T>;
   }
   return open;
 }
 
 // The fault of the lowest entry left open in row i.
-std::string row_fault(MatrixView d, const int32_t* next, int i) {
+template <class T>
+std::string row_fault(BasicMatrixView<T> d, const int32_t* next, int i) {
   const int32_t* hop = next + static_cast<size_t>(i) * d.n;
   for (int j = 0; j < d.n; ++j)
-    if (hop[j] == kNoHop && j != i && d.row(i)[j] < kInf)
+    if (hop[j] == kNoHop && j != i && d.row(i)[j] < kUnreachableOf<T>)
       return open_entry_fault(i, j, d.row(i)[j]);
   return "";
 }
 
 }  // namespace
 
-std::string open_entry_fault(int i, int j, int32_t dij) {
+std::string open_entry_fault(int i, int j, int64_t dij) {
   return fmt::format(
       "d[{0}][{1}] = {2}: no edge out of {0} starts a shortest path to {1} whose hops end there "
       "(not this graph's distance matrix)",
       i, j, dij);
 }
 
-void next_hops_host(MatrixView d, const OutEdges& g, int32_t* next, int threads) {
+template <class T>
+void next_hops_host(BasicMatrixView<T> d, const OutEdges& g, int32_t* next, int threads) {
   const int n = d.n;
   std::vector<int64_t> open(static_cast<size_t>(n));
   parallel_for(n, threads, [&](int i) {
@@ -138,6 +143,9 @@ void next_hops_host(MatrixView d, const OutEdges& g, int32_t* next, int threads)
   }
 }
 
+template void next_hops_host(MatrixView, const OutEdges&, int32_t*, int);
+template void next_hops_host(MatrixView64, const OutEdges&, int32_t*, int);
+
 // out[j][i] = in[i][j], n x n, in 64 x 64 blocks (each read and written a cache line at a time).
 void transpose_host(const int32_t* in, int32_t* out, int n, int threads) {
   constexpr int kBlock = 64;
@@ -155,7 +163,7 @@ void predecessors_host(MatrixView d, const EdgeList& g, int32_t* pred, int threa
   const size_t cells = static_cast<size_t>(n) * n;
   std::unique_ptr<int32_t[]> scratch = std::make_unique_for_overwrite<int32_t[]>(cells);
   transpose_host(d.data, scratch.get(), n, threads);  // the reversed graph's distances
-  next_hops_host({n, scratch.get()}, OutEdges::of_reversed(g), pred, threads);
+  next_hops_host(MatrixView{n, scratch.get()}, OutEdges::of_reversed(g), pred, threads);
   std::copy_n(pred, cells, scratch.get());
   transpose_host(scratch.get(), pred, n, threads);
 }
@@ -173,7 +181,12 @@ std::vector<int32_t> follow_hops(const int32_t* column, int n, int s, int t) {
   return path;
 }
 
-std::string describe_path(int s, int t, const std::vector<int32_t>& path, int32_t length) {
+std::string describe_path(int s, int t, const std::vector<int32_t>& path, int64_t length) {
+  return describe_path(int64_t{s}, int64_t{t}, std::vector<int64_t>(path.begin(), path.end()),
+                       length);
+}
+
+std::string describe_path(int64_t s, int64_t t, const std::vector<int64_t>& path, int64_t length) {
   if (path.empty()) return fmt::format("path {} -> {}: unreachable", s, t);
   return fmt::format("path {} -> {}: {} (length {})", s, t, fmt::join(path, " "), length);
 }

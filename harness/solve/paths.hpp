@@ -45,12 +45,14 @@ struct OutEdges {
   size_t bytes() const { return all.bytes() + zero.bytes() + zero_sources.size() * 4; }
 };
 
-// next[n * n] for d, the graph's shortest-distance matrix. Throws std::runtime_error (one line,
-// the lowest entry left open) when d is not that matrix.
-void next_hops_host(MatrixView d, const OutEdges& g, int32_t* next, int threads = 0);
+// next[n * n] for d, the graph's shortest-distance matrix (int32, or the 64-bit path's int64:
+// the same rule, the same hops). Throws std::runtime_error (one line, the lowest entry left
+// open) when d is not that matrix.
+template <class T>
+void next_hops_host(BasicMatrixView<T> d, const OutEdges& g, int32_t* next, int threads = 0);
 
 // The one line for an entry left open: "d[3][7] = 12: no edge out of 3 starts ...".
-std::string open_entry_fault(int i, int j, int32_t dij);
+std::string open_entry_fault(int i, int j, int64_t dij);
 
 // The same on the device, into next (n x n, device memory) from d (device memory); returns when
 // done. The edges are uploaded for the call: next_hops_device_bytes more device memory.
@@ -76,6 +78,8 @@ uint64_t predecessors_device_bytes(int n, size_t edges);
 std::vector<int32_t> follow_hops(const int32_t* column, int n, int s, int t);
 
 // "path 3 -> 7: 3 5 9 7 (length 42)", or "path 3 -> 7: unreachable".
-std::string describe_path(int s, int t, const std::vector<int32_t>& path, int32_t length);
+std::string describe_path(int s, int t, const std::vector<int32_t>& path, int64_t length);
+// The same with the vertices named by the file's ids (a SNAP list's).
+std::string describe_path(int64_t s, int64_t t, const std::vector<int64_t>& path, int64_t length);
 
 }  // namespace apsp::harness

@@ -29,11 +29,13 @@ struct SolveRequest {
                  // or under a launcher every process's
   std::string transport = kDefaultTransport;  // how those ranks exchange panels (registered name)
   bool verify = false;  // the shortest-path certificate, before anything is written
-  // One shortest path (s, t), read from the next hops after the solve (Solver::path_line).
-  std::optional<std::pair<int, int>> path;
+  // One shortest path (s, t), read from the next hops after the solve (Solver::path_line); s and
+  // t, as `sources` and the vertices the next hops name, are the file's ids (a SNAP list's ids,
+  // EdgeList::ids; the vertex numbers of every other input).
+  std::optional<std::pair<int64_t, int64_t>> path;
   // Where the distances and the next-hop matrix go: a file (it appears only when whole), or "-"
-  // for standard output; nullopt: not written.
-  std::optional<std::string> distances_to, next_hops_to;
+  // for standard output; nullopt: not written. row_ids_to: the file's id of each row, one a line.
+  std::optional<std::string> distances_to, next_hops_to, row_ids_to;
   // The predecessor matrix, for Solver::each_predecessor_band (harness/solve/paths.hpp).
   bool predecessors = false;
   // False: distances past int32 are refused (std::range_error, one line) rather than solved

@@ -43,6 +43,11 @@ SolveInput SolveInput::device_matrix(const int32_t* a, int n, size_t stride, int
   return in;
 }
 
+const std::vector<int64_t>& SolveInput::ids() const {
+  static const std::vector<int64_t> none;
+  return kind_ == Kind::kEdges ? edges_->list.ids : none;
+}
+
 const EdgeList& SolveInput::edges() const {
   if (kind_ == Kind::kEdges) return edges_->list;
   if (kind_ == Kind::kDeviceMatrix)

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "core/dist_matrix.hpp"
 
@@ -37,6 +38,9 @@ class SolveInput {
   const EdgeList& edges() const;
   // How many edges: the graph's, or the matrix's count given (0 when it was not counted).
   size_t edge_count() const { return edge_count_; }
+  // The file's id of each vertex (EdgeList::ids: a SNAP list's); empty: vertex k is id k, as for
+  // every matrix.
+  const std::vector<int64_t>& ids() const;
 
   // Device memory the build needs beside the matrix (the edges' upload; 0 for a matrix).
   uint64_t device_build_bytes() const;

@@ -44,15 +44,17 @@ struct Choice {
 // given. Throws std::invalid_argument (one line) when they are wrong or disagree.
 Choice asked_variant(SolveRequest& r);
 
-// The variant and config for V = n on `dev`, asked or auto (harness/tune/solver_choice.hpp), and
-// why (auto: from the choice's database, read before).
+// The variant and config for V = n on `dev`, asked or auto (harness/tune/solver_choice.hpp:
+// distance_floor is a lower bound of the largest distance, 0 when none is known), and why (auto:
+// from the choice's database, read before).
 std::pair<NamedConfig, std::string> pick(const Choice& c, const DeviceInfo& dev, int n,
-                                         int64_t max_weight);
+                                         int64_t max_weight, int64_t distance_floor = 0);
 // The variant to run on one GPU, checked; throws std::runtime_error (one line) when it does not
 // solve this graph exactly (Variant::admits), cannot run at this size or the device lacks the
 // memory. `beside`: device memory needed beside the solve's buffer at its peak, for its row pitch.
 NamedConfig choose(const Choice& c, const DeviceInfo& dev, int n, int64_t max_weight,
-                   const std::function<uint64_t(int pitch)>& beside, const Log& log);
+                   int64_t distance_floor, const std::function<uint64_t(int pitch)>& beside,
+                   const Log& log);
 // The config for a solve over `gpus` GPUs, checked against the engine and each GPU's memory
 // (a rank's block and panels, and `beside` at its peak: the build's edges, the certificate) and
 // the host's (`host_matrices` n x n matrices: the gathered distances for the next hops and the
@@ -78,7 +80,8 @@ struct NextHops {
 };
 // Next hops from the solved d (n x n, row-major), still on the device; or on the host.
 void next_hops_on_device(const int32_t* d, cudaStream_t stream, NextHops& hops, SolveTiming& t);
-void next_hops_on_host(MatrixView d, NextHops& hops, int threads, SolveTiming& t);
+template <class T>
+void next_hops_on_host(BasicMatrixView<T> d, NextHops& hops, int threads, SolveTiming& t);
 
 // Host memory for `count` more n x n matrices and extra_bytes beside, checked before they are
 // allocated; throws std::runtime_error (one line) when it is not there.

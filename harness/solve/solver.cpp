@@ -46,10 +46,13 @@ struct Solver::State {
   std::optional<DistMatrix> host;        // the CPU's, or the gathered multi-GPU result
   std::optional<DistMatrix64> wide;      // the 64-bit path's result, on the host
   int64_t max_weight = 0;                // the graph's largest edge weight (self loops left out)
+  int64_t distance_floor = 0;            // a lower bound of its largest distance (0: none known)
   bool wide_only = false;                // weights int32 does not take: the 64-bit path alone
   NextHops hops;
   std::unique_ptr<int32_t[]> predecessors;  // n x n, when asked for
-  std::vector<int> sources;                 // the rows of the distances to write (all when empty)
+  std::vector<int64_t> source_ids;          // the request's sources, the file's ids
+  std::vector<int> sources;                 // their rows of the distances (all when empty)
+  std::pair<int, int> path;                 // the request's path, as vertices
   std::string summary_lines;                // when asked for, once computed
   uint64_t out_bytes = 0;
   // Under a launcher (harness/multigpu/launch.hpp): this process's part of the world; process 0
@@ -90,11 +93,13 @@ void compile_kernel(Solver::State& s) {
 void check_outputs(const SolveRequest& r) {
   if (r.distances_to) check_output_path(*r.distances_to, "-o", /*dash_is_stdout=*/true);
   if (r.next_hops_to) check_output_path(*r.next_hops_to, "--paths", /*dash_is_stdout=*/true);
+  if (r.row_ids_to) check_output_path(*r.row_ids_to, "--row-ids", /*dash_is_stdout=*/true);
   if (r.per_vertex_to) check_output_path(*r.per_vertex_to, "-o", /*dash_is_stdout=*/true);
   if (r.summary_json_to)
     check_output_path(*r.summary_json_to, "--summary-json", /*dash_is_stdout=*/true);
   check_distinct_files({{r.distances_to.value_or(""), "-o"},
                         {r.next_hops_to.value_or(""), "--paths"},
+                        {r.row_ids_to.value_or(""), "--row-ids"},
                         {r.per_vertex_to.value_or(""), "-o"},
                         {r.summary_json_to.value_or(""), "--summary-json"},
                         {sources_file(r.sources), "--sources", /*output=*/false},
@@ -124,7 +129,7 @@ void check_request(Solver::State& s) {
   if (!s.r.kernel.empty()) compile_kernel(s);
   s.choice = asked_variant(s.r);
   s.choice.db = std::move(db);
-  if (!s.r.sources.empty()) s.sources = parse_sources(s.r.sources);
+  if (!s.r.sources.empty()) s.source_ids = parse_sources(s.r.sources);
   if (s.r.gpus > 1 && s.r.variant == "cpu")
     throw std::invalid_argument("--gpus and --variant cpu disagree");
   if (s.r.gpus > 1 && !s.r.kernel.empty())
@@ -202,7 +207,26 @@ NamedConfig choose_device_solve(Solver::State& s, const Choice& choice, int64_t 
     if (s.r.summary) most = std::max(most, reduction_device_bytes(n));
     return most;
   };
-  return choose(choice, query_device(), n, max_weight, beside, log);
+  return choose(choice, query_device(), n, max_weight, s.distance_floor, beside, log);
+}
+
+// Before auto tries 16 bits where nothing proves them beforehand: the largest distance bounded
+// from below by one sweep (core/precision.hpp, largest_distance_floor), so that a graph whose
+// 16-bit proof cannot hold (a road graph's long distances) is solved once, in int32.
+void bound_largest_distance(Solver::State& s) {
+  if (s.choice.asked || s.r.gpus > 1 || s.r.graph || s.wide_only) return;
+  if (!weights_fit(kPrecisionU16x2, s.max_weight).empty()) return;
+  if (u16_admission(s.graph.n(), s.max_weight).empty()) return;  // proven before the solve
+  const auto t0 = Clock::now();
+  const DistanceFloor f = largest_distance_floor(s.graph.edges(), kInf16 - s.max_weight);
+  s.t.add("distance floor", ms_since(t0));
+  s.distance_floor = f.distance;
+  if (exactness_fault(f.distance, s.max_weight, kInf16).empty()) return;
+  s.say(fmt::format(
+      "not 16 bits: vertex {} reaches a vertex {} or more away, which with the largest weight {} "
+      "reaches the 16-bit unreachable value {}, so their proof could not hold (one sweep, "
+      "{:.1f} ms)",
+      f.source, f.distance, s.max_weight, kInf16, ms_since(t0)));
 }
 
 // The matrix solved on the GPU with the chosen config, kept there; then the next hops asked for.
@@ -272,7 +296,8 @@ void verify(Solver::State& s) {
   const InEdges in = InEdges::of(s.graph.edges());
   const std::string fault = s.solved  ? s.solved->certify(in)
                             : s.ranks ? s.ranks->certify(in)
-                                      : certify_host(s.host->view(), in);
+                            : s.wide  ? certify_host(s.wide->view(), in, s.r.threads)
+                                      : certify_host(s.host->view(), in, s.r.threads);
   s.t.add("verify", ms_since(t0));
   if (!fault.empty())
     throw std::runtime_error("the result fails the shortest-path certificate: " + fault);
@@ -312,19 +337,40 @@ struct MatrixSource {
   }
 };
 
-// What the 64-bit path does not do: next hops and the certificate are int32's. Throws
-// std::runtime_error (one line).
+// The next hops to write, naming vertices as the file does: a SNAP list's ids in place of rows,
+// a band at a time into `buf`, where every id fits the matrix's int32 (else the rows, said:
+// --row-ids maps them). kNoHop stays.
+MatrixSource next_hops_source(const Solver::State& s, std::vector<int32_t>& buf) {
+  const int n = s.graph.n();
+  const MatrixSource rows = MatrixSource::of(MatrixView{n, s.hops.matrix.get()});
+  const std::vector<int64_t>& ids = s.graph.ids();
+  if (ids.empty()) return rows;
+  if (ids.front() < 0 || ids.back() > INT32_MAX) {
+    s.say("the next hops name rows, not the file's ids, which pass int32: --row-ids maps them");
+    return rows;
+  }
+  const int band_rows = std::clamp(int((size_t{16} << 20) / (4 * std::max<size_t>(n, 1))), 1, n);
+  buf.resize(static_cast<size_t>(band_rows) * n);
+  return {n, band_rows, [&s, &buf, &ids, n](int first, int count) {
+            const int32_t* from = s.hops.matrix.get() + static_cast<size_t>(first) * n;
+            std::transform(from, from + static_cast<size_t>(count) * n, buf.begin(),
+                           [&](int32_t k) { return k < 0 ? k : static_cast<int32_t>(ids[k]); });
+            return static_cast<const int32_t*>(buf.data());
+          }};
+}
+
+// What the 64-bit path does not do: the predecessors are int32's, and it solves on one GPU or
+// the CPU (its certificate, next hops and reductions run on the host). Throws std::runtime_error
+// (one line).
 void check_wide_request(const Solver::State& s) {
   const std::string why =
       "the distances need the 64-bit path (weights or distances past int32's 1073741823), which "
-      "solves on one GPU or the CPU and writes distances only";
-  if (s.hops.wanted()) throw std::runtime_error("--paths and --path: " + why);
+      "solves on one GPU or the CPU and gives no predecessors";
   if (s.r.predecessors) throw std::runtime_error("predecessors: " + why);
-  if (s.r.verify) throw std::runtime_error("--verify: " + why);
-  if (s.r.summary) throw std::runtime_error("--summary: " + why);
-  if (!s.sources.empty()) throw std::runtime_error("--sources: " + why);
   if (s.r.gpus > 1) throw std::runtime_error(fmt::format("--gpus {}: {}", s.r.gpus, why));
   if (!s.r.kernel.empty()) throw std::runtime_error("--kernel: " + why);
+  if (s.hops.wanted())
+    check_host_matrices(s.graph.n(), 3, "the 64-bit distances and the next hops");
 }
 
 // The exact 64-bit path, proven; says which ran, and the proof's numbers.
@@ -332,6 +378,8 @@ void solve_and_prove_wide(Solver::State& s) {
   s.solved.reset();
   s.host.reset();
   s.ranks.reset();
+  s.hops.matrix.reset();
+  s.hops.column.clear();
   s.wide = solve_wide(s.graph, s.device, s.r.threads, s.r.log, s.t);
   const int64_t most = max_finite_entry(*s.wide, s.r.threads);
   if (const std::string fault = exactness_fault(most, s.max_weight, kInf64); !fault.empty())
@@ -340,6 +388,7 @@ void solve_and_prove_wide(Solver::State& s) {
       fmt::format("exact (int64): largest distance {} + largest weight {} = {} < {}, the "
                   "unreachable value, so no distance was clipped (proof: docs/graphs.md)",
                   most, s.max_weight, most + s.max_weight, kInf64));
+  if (s.hops.wanted()) next_hops_on_host(s.wide->view(), s.hops, s.r.threads, s.t);
 }
 
 // The result's largest entry below kInf, where the result is: on the device, on the host, or
@@ -403,9 +452,27 @@ uint64_t write_output(const Solver::State& s, const std::string& path, const Mat
   return write_matrix_output(path, m.n, m.band_rows, m.band, *s.r.format, s.r.threads, what);
 }
 
+// The contest's text format holds distances below 1073741823 and saturates the others to it, as
+// the contest's reference does (core/matrix_io.hpp): said, with how many pairs and what writes
+// them exactly. The rows written: `sources`, or all when empty.
+void say_saturated(const Solver::State& s, const std::vector<int>& sources) {
+  if (!s.wide || s.r.format != &text_matrix_format()) return;
+  const size_t n = static_cast<size_t>(s.wide->n());
+  uint64_t saturated = 0;
+  if (sources.empty()) saturated = count_saturated(s.wide->data(), n * n, s.r.threads);
+  for (const int i : sources) saturated += count_saturated(s.wide->row(i), n, 1);
+  if (saturated == 0) return;
+  s.say(fmt::format(
+      "{} pairs have distances of {} or more, which the contest's text format cannot hold: "
+      "written as {} (saturated, as the contest's reference does, so they read as unreachable); "
+      "--format npy or bin writes every distance exactly",
+      saturated, kInf, kInf));
+}
+
 // The distances, in the format's int64 form when the 64-bit path solved them.
 uint64_t write_distances(Solver::State& s, const std::string& path) {
   if (!s.wide) return write_output(s, path, MatrixSource::of(s), "the distances");
+  say_saturated(s, {});
   const DistMatrix64& d = *s.wide;
   return write_matrix_output64(
       path, d.n(), std::max(d.n(), 1), [&d](int first, int) { return d.row(first); }, *s.r.format,
@@ -415,11 +482,13 @@ uint64_t write_distances(Solver::State& s, const std::string& path) {
 bool is_stdout(const std::string& path) { return path.empty() || path == "-"; }
 
 SolvedDistances solved_distances(Solver::State& s) {
-  return {s.solved.get(), s.ranks.get(), s.host ? &*s.host : nullptr};
+  return {s.solved.get(), s.ranks.get(), s.host ? &*s.host : nullptr, s.wide ? &*s.wide : nullptr};
 }
 
 SolvedWith summary_solved_with(const Solver::State& s) {
-  if (!s.device) return {s.r.input, "cpu", kPrecisionInt32, "CPU", 0};
+  const std::string precision = s.wide ? kPrecisionInt64 : kPrecisionInt32;
+  if (!s.device || (s.wide && !wide_variant())) return {s.r.input, "cpu", precision, "CPU", 0};
+  if (s.wide) return {s.r.input, wide_variant()->name, precision, query_device().name, 1};
   const Variant& v = *s.chosen.variant;
   return {s.r.input, config_name(v.name, s.chosen.config), v.precision, query_device().name,
           s.r.gpus};
@@ -453,6 +522,43 @@ void join_launched_world(Solver::State& s) {
   if (w.rank != 0) s.r.log = nullptr;  // every line of the run is process 0's
   s.home_device = w.local_rank % std::max(device_count(), 1);
   APSP_CUDA_CHECK(cudaSetDevice(s.home_device));
+}
+
+// One line for a vertex id the graph does not have: out of [0, n), or none of a SNAP list's ids.
+std::string no_such_vertex(int64_t id, const std::vector<int64_t>& ids, int n,
+                           const std::string& input) {
+  const std::string of = input == "-" ? "<stdin>" : input;
+  if (ids.empty()) return fmt::format("vertex {} is out of range [0, {}) of {}", id, n, of);
+  return fmt::format("{} names no vertex of {} (its ids run from {} to {})", id, of, ids.front(),
+                     ids.back());
+}
+
+// The request's vertices (the path's ends, the sources: the file's ids) as rows. Throws
+// SolveError (refused, one line) for one the graph does not have.
+void find_request_vertices(Solver::State& s) {
+  const int n = s.graph.n();
+  const std::vector<int64_t>& ids = s.graph.ids();
+  if (const auto p = s.r.path) {
+    for (const int64_t id : {p->first, p->second})
+      if (vertex_of_id(id, ids, n) < 0)
+        throw SolveError(SolveFault::kRefused, fmt::format("--path {} {}: {}", p->first, p->second,
+                                                           no_such_vertex(id, ids, n, s.r.input)));
+    s.path = {vertex_of_id(p->first, ids, n), vertex_of_id(p->second, ids, n)};
+    s.hops.want_column = s.path.second;
+  }
+  for (const int64_t id : s.source_ids) {
+    const int v = vertex_of_id(id, ids, n);
+    if (v < 0)
+      throw SolveError(SolveFault::kRefused, "--sources: " + no_such_vertex(id, ids, n, s.r.input));
+    s.sources.push_back(v);
+  }
+}
+
+// The file's id of each row, one a line (--row-ids).
+void write_row_ids(const Solver::State& s, const std::string& path) {
+  std::string text;
+  for (int v = 0; v < s.graph.n(); ++v) text += fmt::format("{}\n", id_of_vertex(v, s.graph.ids()));
+  write_text_output(path, text);
 }
 
 // Another process's share of writing the distances: every band read in the writer's order, so
@@ -503,20 +609,15 @@ void Solver::read() {
   try {
     read_input(s);
     const int n = s.graph.n();
-    if (const auto p = s.r.path; p && std::max(p->first, p->second) >= n)
-      throw SolveError(
-          SolveFault::kRefused,
-          fmt::format("--path {} {}: vertex {} is out of range [0, {}) of {}", p->first, p->second,
-                      std::max(p->first, p->second), n, s.r.input == "-" ? "<stdin>" : s.r.input));
-    if (const std::string why = sources_problem(s.sources, n, s.r.input); !why.empty())
-      throw SolveError(SolveFault::kRefused, why);
+    find_request_vertices(s);
     s.max_weight = s.graph.max_weight();
     s.wide_only = !weights_fit(kPrecisionInt32, s.max_weight).empty();
     if (s.wide_only) check_wide_request(s);
     if (s.hops.wanted()) s.hops.edges = OutEdges::of(s.graph.edges());
-    if (s.device && !s.wide_only)
+    if (s.device && !s.wide_only) {
+      bound_largest_distance(s);
       s.chosen = choose_device_solve(s, s.choice, s.max_weight);
-    else if (s.hops.wanted())
+    } else if (s.hops.wanted())
       check_host_matrices(n, 2, "the distances and the next hops");
     // The result's matrix, and on the host two more the rule works in (harness/solve/paths.cpp);
     // the edges, listed from a matrix input (two copies at the peak of the listing), grouped by
@@ -545,12 +646,13 @@ void Solver::solve_and_write() {
     if (s.r.predecessors) find_predecessors(s);
     if (s.r.summary)
       s.summary_lines = answer_summary(s.r, solved_distances(s), s.graph.edge_count(),
-                                       summary_solved_with(s), s.t, to_stdout);
+                                       s.graph.ids(), summary_solved_with(s), s.t, to_stdout);
     if (s.r.distances_to && !s.speaks()) {
       send_bands(s);
     } else if (s.r.distances_to) {
       const auto t0 = Clock::now();
       to_stdout = is_stdout(*s.r.distances_to);
+      if (!s.sources.empty()) say_saturated(s, s.sources);
       s.out_bytes = s.sources.empty()
                         ? write_distances(s, *s.r.distances_to)
                         : write_source_rows(*s.r.distances_to, s.sources, solved_distances(s),
@@ -560,9 +662,13 @@ void Solver::solve_and_write() {
     if (s.r.next_hops_to) {
       const auto t0 = Clock::now();
       to_stdout = is_stdout(*s.r.next_hops_to);
-      const MatrixView hops{s.graph.n(), s.hops.matrix.get()};
-      write_output(s, *s.r.next_hops_to, MatrixSource::of(hops), "the next hops");
+      std::vector<int32_t> buf;
+      write_output(s, *s.r.next_hops_to, next_hops_source(s, buf), "the next hops");
       s.t.add("write next hops", ms_since(t0));
+    }
+    if (s.r.row_ids_to) {
+      to_stdout = is_stdout(*s.r.row_ids_to);
+      write_row_ids(s, *s.r.row_ids_to);
     }
   } catch (const std::range_error&) {
     throw;  // int32 asked for, and the distances need more (SolveRequest::allow_64_bits)
@@ -573,11 +679,15 @@ void Solver::solve_and_write() {
 
 std::string Solver::path_line() const {
   State& s = *s_;
-  const auto [src, target] = s.r.path.value();
+  const auto [src, target] = s.path;
   const int n = s.graph.n();
   const std::vector<int32_t> path = follow_hops(s.hops.column_of(n, target).data(), n, src, target);
-  const int32_t length = s.solved ? s.solved->at(src, target) : s.host->view().row(src)[target];
-  return describe_path(src, target, path, length);
+  const int64_t length = s.solved ? s.solved->at(src, target)
+                         : s.wide ? s.wide->at(src, target)
+                                  : s.host->view().row(src)[target];
+  std::vector<int64_t> ids;
+  for (const int32_t v : path) ids.push_back(id_of_vertex(v, s.graph.ids()));
+  return describe_path(s.r.path->first, s.r.path->second, ids, length);
 }
 
 const SolveTiming& Solver::timing() const { return s_->t; }

@@ -22,22 +22,34 @@ VertexReductions::VertexReductions(int n)
 
 namespace {
 
+// to += x, for sums of distances of T: int32 ones cannot pass 2^64 in a row or a column
+// (V <= 2^20), int64 ones can.
+template <class T>
+void add_distance(uint64_t& to, uint64_t x) {
+  if constexpr (sizeof(T) == 4) {
+    to += x;
+  } else if (__builtin_add_overflow(to, x, &to)) {
+    throw std::overflow_error("a vertex's sum of distances passes 2^64, which --summary holds");
+  }
+}
+
 // Rows [first, last) of d into r's row values, and their columns' into counts and sums.
-void reduce_host_rows(MatrixView d, int first, int last, VertexReductions& r,
+template <class T>
+void reduce_host_rows(BasicMatrixView<T> d, int first, int last, VertexReductions& r,
                       std::vector<uint32_t>& counts, std::vector<uint64_t>& sums) {
   for (int i = first; i < last; ++i) {
-    const int32_t* row = d.row(i);
-    int32_t most = 0;
+    const T* row = d.row(i);
+    T most = 0;
     uint32_t count = 0;
     uint64_t sum = 0;
     for (int j = 0; j < d.n; ++j) {
-      const int32_t x = row[j];
-      if (j == i || x >= kInf) continue;
+      const T x = row[j];
+      if (j == i || x >= kUnreachableOf<T>) continue;
       most = std::max(most, x);
       ++count;
-      sum += static_cast<uint64_t>(x);
+      add_distance<T>(sum, static_cast<uint64_t>(x));
       ++counts[j];
-      sums[j] += static_cast<uint64_t>(x);
+      add_distance<T>(sums[j], static_cast<uint64_t>(x));
     }
     r.eccentricity[i] = most;
     r.reaches[i] = count;
@@ -47,7 +59,8 @@ void reduce_host_rows(MatrixView d, int first, int last, VertexReductions& r,
 
 }  // namespace
 
-VertexReductions reduce_on_host(MatrixView d, int threads) {
+template <class T>
+VertexReductions reduce_on_host(BasicMatrixView<T> d, int threads) {
   const int n = d.n;
   VertexReductions r(n);
   const int tasks = std::clamp(threads > 0 ? threads : hardware_threads(), 1, std::max(n, 1));
@@ -61,11 +74,13 @@ VertexReductions reduce_on_host(MatrixView d, int threads) {
   for (int t = 0; t < tasks; ++t) {
     for (int j = 0; j < n; ++j) {
       r.reached_by[j] += counts[t][j];
-      r.in_sum[j] += sums[t][j];
+      add_distance<T>(r.in_sum[j], sums[t][j]);
     }
   }
   return r;
 }
+template VertexReductions reduce_on_host(MatrixView, int);
+template VertexReductions reduce_on_host(MatrixView64, int);
 
 double closeness(const VertexReductions& r, int v) {
   const int n = r.n();
@@ -142,12 +157,12 @@ std::string summary_json(const GraphSummary& s, const SolvedWith& with) {
   return j.dump(2) + "\n";
 }
 
-std::string per_vertex_csv(const VertexReductions& r) {
+std::string per_vertex_csv(const VertexReductions& r, const std::vector<int64_t>& ids) {
   std::string out = "vertex,eccentricity,closeness,reaches,reached_by\n";
   auto it = std::back_inserter(out);
   for (int v = 0; v < r.n(); ++v)
-    fmt::format_to(it, "{},{},{},{},{}\n", v, r.eccentricity[v], closeness(r, v), r.reaches[v],
-                   r.reached_by[v]);
+    fmt::format_to(it, "{},{},{},{},{}\n", id_of_vertex(v, ids), r.eccentricity[v], closeness(r, v),
+                   r.reaches[v], r.reached_by[v]);
   return out;
 }
 
@@ -160,7 +175,8 @@ void write_text_output(const std::string& path, const std::string& text) {
 }
 
 std::string answer_summary(const SolveRequest& r, const SolvedDistances& d, uint64_t edges,
-                           const SolvedWith& with, SolveTiming& t, bool& to_stdout) {
+                           const std::vector<int64_t>& ids, const SolvedWith& with, SolveTiming& t,
+                           bool& to_stdout) {
   const auto t0 = std::chrono::steady_clock::now();
   const VertexReductions v = reduce(d, r.threads);
   t.add("summary",
@@ -168,7 +184,7 @@ std::string answer_summary(const SolveRequest& r, const SolvedDistances& d, uint
   const GraphSummary g = summarize(v, edges);
   if (r.per_vertex_to) {
     to_stdout = *r.per_vertex_to == "-";
-    write_text_output(*r.per_vertex_to, per_vertex_csv(v));
+    write_text_output(*r.per_vertex_to, per_vertex_csv(v, ids));
   }
   if (r.summary_json_to) {
     to_stdout = *r.summary_json_to == "-";
@@ -183,10 +199,17 @@ std::string sources_file(const std::string& text) {
 
 namespace {
 
-// The ids in `text`, separated by spaces, commas or line ends; '#' comments when `comments`.
-std::vector<int> source_ids(const std::string& text, bool comments, const std::string& where) {
-  std::vector<int> ids;
+// The ids in `text`, separated by spaces, commas or line ends ('0,,1' is refused: an id left
+// out, not a separator); '#' comments when `comments`.
+std::vector<int64_t> source_ids(const std::string& text, bool comments, const std::string& where) {
+  std::vector<int64_t> ids;
   size_t line = 1, i = 0;
+  bool after_comma = false;  // a comma, and no id since
+  const auto empty_entry = [&] {
+    return std::invalid_argument(fmt::format("--sources {}{}: an empty entry at character {}",
+                                             where, comments ? fmt::format(":{}", line) : "",
+                                             i + 1));
+  };
   while (i < text.size()) {
     const char c = text[i];
     if (c == '\n') ++line;
@@ -195,14 +218,17 @@ std::vector<int> source_ids(const std::string& text, bool comments, const std::s
       if (i == std::string::npos) break;
       continue;
     }
+    if (c == ',' && after_comma) throw empty_entry();
+    if (c == ',') after_comma = true;
     if (c == ',' || c == ' ' || c == '\t' || c == '\r' || c == '\n') {
       ++i;
       continue;
     }
+    after_comma = false;
     const size_t end = text.find_first_of(comments ? ", \t\r\n#" : ", \t\r\n", i);
     const std::string token = text.substr(i, end == std::string::npos ? end : end - i);
     try {
-      ids.push_back(parse_integer<int>(token, 0, INT32_MAX));
+      ids.push_back(parse_integer<int64_t>(token, INT64_MIN, INT64_MAX));
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(fmt::format("--sources {}{}: {}", where,
                                               comments ? fmt::format(":{}", line) : "", e.what()));
@@ -215,7 +241,7 @@ std::vector<int> source_ids(const std::string& text, bool comments, const std::s
 
 }  // namespace
 
-std::vector<int> parse_sources(const std::string& text) {
+std::vector<int64_t> parse_sources(const std::string& text) {
   const std::string file = sources_file(text);
   if (file.empty()) return source_ids(text, /*comments=*/false, fmt::format("'{}'", escaped(text)));
   std::string content;
@@ -227,12 +253,10 @@ std::vector<int> parse_sources(const std::string& text) {
   return source_ids(content, /*comments=*/true, "@" + file);
 }
 
-std::string sources_problem(const std::vector<int>& sources, int n, const std::string& input) {
-  for (const int s : sources)
-    if (s >= n)
-      return fmt::format("--sources: vertex {} is out of range [0, {}) of {}", s, n,
-                         input == "-" ? "<stdin>" : input);
-  return "";
+int vertex_of_id(int64_t id, const std::vector<int64_t>& ids, int n) {
+  if (ids.empty()) return id >= 0 && id < n ? static_cast<int>(id) : -1;
+  const auto at = std::lower_bound(ids.begin(), ids.end(), id);
+  return at != ids.end() && *at == id ? static_cast<int>(at - ids.begin()) : -1;
 }
 
 }  // namespace apsp::harness

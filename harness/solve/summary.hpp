@@ -21,8 +21,9 @@
 //   closeness(u) = (r - 1) / S(u) * (r - 1) / (V - 1),  S(u) = the sum of d(v, u) over those v,
 // and 0 when S(u) = 0 or V = 1; the same operations in the same order as NetworkX, so the same
 // double.
-// The sums are integers, exact: a row's or column's fits 64 bits (V <= 2^20 entries below 2^30),
-// the matrix's 128; the average is that sum converted to double and divided once.
+// The sums are integers, exact: a row's or column's fits 64 bits (V <= 2^20 entries below 2^30;
+// on the 64-bit path a sum that would pass 2^64 is refused, std::overflow_error), the matrix's
+// 128; the average is that sum converted to double and divided once.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -43,7 +44,7 @@ class MultiGpuSolve;  // harness/multigpu/multi_gpu_solve.hpp
 
 // The reductions of every vertex: rows (out of i) and columns (into j); diagonal left out.
 struct VertexReductions {
-  std::vector<int32_t> eccentricity;  // the largest finite d(i, j); 0 when there is none
+  std::vector<int64_t> eccentricity;  // the largest finite d(i, j); 0 when there is none
   std::vector<uint32_t> reaches;      // finite d(i, j), j != i
   std::vector<uint64_t> out_sum;      // their sum
   std::vector<uint32_t> reached_by;   // finite d(i, j), i != j, down column j
@@ -54,8 +55,9 @@ struct VertexReductions {
 };
 
 // On the host, the reference the device's are tested against: rows split over `threads` threads
-// (0: all cores), each adding its rows into columns of its own.
-VertexReductions reduce_on_host(MatrixView d, int threads = 0);
+// (0: all cores), each adding its rows into columns of its own. int32, or the 64-bit path's int64.
+template <class T>
+VertexReductions reduce_on_host(BasicMatrixView<T> d, int threads = 0);
 
 // On the device: d holds the n x n matrix with rows `pitch` apart (Variant::pitch), reduced a
 // band of `band_rows` rows at a time (0: about 256 MB a band). Device memory it takes:
@@ -66,12 +68,13 @@ uint64_t reduction_device_bytes(int n);
 // partially), and the host adds the ranks' columns up. Nothing of V x V comes to the host.
 VertexReductions reduce_on_ranks(const MultiGpuSolve& ranks, int band_rows = 0);
 
-// The solved distances where they are: one GPU's, the ranks', or host memory (the first of them
-// that is set is read).
+// The solved distances where they are: one GPU's, the ranks', host memory, or the 64-bit path's
+// in host memory (the first of them that is set is read).
 struct SolvedDistances {
   DeviceSolve* device = nullptr;
   MultiGpuSolve* ranks = nullptr;
   const DistMatrix* host = nullptr;
+  const DistMatrix64* wide = nullptr;
 };
 VertexReductions reduce(const SolvedDistances& d, int threads);
 
@@ -93,7 +96,7 @@ struct GraphSummary {
   uint64_t reachable_pairs = 0;             // ordered, i != j
   uint64_t ordered_pairs = 0;               // V (V - 1)
   unsigned __int128 distance_sum = 0;       // of the finite d(i, j), i != j
-  int32_t diameter = 0, radius = 0;         // over reachable pairs (above)
+  int64_t diameter = 0, radius = 0;         // over reachable pairs (above)
   double average_shortest_path_length = 0;  // distance_sum / reachable_pairs, or 0
   bool strongly_connected() const { return reachable_pairs == ordered_pairs; }
 };
@@ -103,9 +106,10 @@ GraphSummary summarize(const VertexReductions& r, uint64_t edges);
 std::string summary_lines(const GraphSummary& s, const SolvedWith& with);
 // The JSON document of --summary-json (schema "apsp-summary/1", docs/apsp.md).
 std::string summary_json(const GraphSummary& s, const SolvedWith& with);
-// -o with --summary: "vertex,eccentricity,closeness,reaches,reached_by" then a line a vertex;
-// closeness as the shortest text that reads back as the same double.
-std::string per_vertex_csv(const VertexReductions& r);
+// -o with --summary: "vertex,eccentricity,closeness,reaches,reached_by" then a line a vertex,
+// named by its id in the file (`ids`, a SNAP list's; empty: its row); closeness as the shortest
+// text that reads back as the same double.
+std::string per_vertex_csv(const VertexReductions& r, const std::vector<int64_t>& ids = {});
 // The decimal digits of x.
 std::string decimal(unsigned __int128 x);
 
@@ -116,18 +120,27 @@ void write_text_output(const std::string& path, const std::string& text);
 // distances are (timed in t as "summary"), then the request's per_vertex_to and summary_json_to
 // written. Returns the lines. `to_stdout` tells, on a throw, whether the write that failed was
 // to standard output.
+// per_vertex_to names each vertex by its id in the file (`ids`: per_vertex_csv).
 std::string answer_summary(const SolveRequest& r, const SolvedDistances& d, uint64_t edges,
-                           const SolvedWith& with, SolveTiming& t, bool& to_stdout);
+                           const std::vector<int64_t>& ids, const SolvedWith& with, SolveTiming& t,
+                           bool& to_stdout);
 
 // --sources: "0,5,17" (commas, spaces allowed), or "@FILE": ids separated by spaces, commas or
 // line ends, '#' starting a comment to the end of its line. In the order given, repeats kept.
-// Throws std::invalid_argument (one line) for an empty list, a token that is no vertex id, or a
-// file that cannot be read.
-std::vector<int> parse_sources(const std::string& text);
+// Throws std::invalid_argument (one line) for an empty list, an empty entry ("0,,1"), a token
+// that is no integer, or a file that cannot be read.
+std::vector<int64_t> parse_sources(const std::string& text);
 // The file "@FILE" names ("" for a list): an input, for check_distinct_files.
 std::string sources_file(const std::string& text);
-// "" when every source is below n; otherwise one line naming the first that is not.
-std::string sources_problem(const std::vector<int>& sources, int n, const std::string& input);
+
+// The vertex (row) of a file's vertex id: the id's place in `ids` (increasing, a SNAP list's),
+// or where ids is empty the id itself, when in [0, n); -1 when the graph has no such vertex.
+int vertex_of_id(int64_t id, const std::vector<int64_t>& ids, int n);
+// The file's id of vertex v: ids[v], or v where ids is empty.
+inline int64_t id_of_vertex(int v, const std::vector<int64_t>& ids) {
+  return ids.empty() ? v : ids[static_cast<size_t>(v)];
+}
+
 // The rows of `sources`, in their order, to `path` in `format` (a file appears only when whole;
 // "-" standard output): rows x V, with the format's header for chosen rows. Returns the bytes.
 uint64_t write_source_rows(const std::string& path, const std::vector<int>& sources,

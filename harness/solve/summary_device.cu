@@ -58,14 +58,16 @@ class DeviceReducer {
     const auto down = [&](void* to, const void* from, size_t bytes) {
       APSP_CUDA_CHECK(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToHost, stream));
     };
+    std::vector<int32_t> most(std::max(rows, 0));
     if (rows > 0) {
-      down(r.eccentricity.data() + i0, row_max_.get() + i0, rows * sizeof(int32_t));
+      down(most.data(), row_max_.get() + i0, rows * sizeof(int32_t));
       down(r.reaches.data() + i0, row_count_.get() + i0, rows * sizeof(uint32_t));
       down(r.out_sum.data() + i0, row_sum_.get() + i0, rows * sizeof(uint64_t));
     }
     down(counts.data(), col_count_.get(), col_count_.bytes());
     down(sums.data(), col_sum_.get(), col_sum_.bytes());
     APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::copy(most.begin(), most.end(), r.eccentricity.begin() + i0);
     for (int j = 0; j < n_; ++j) {
       r.reached_by[j] += counts[j];
       r.in_sum[j] += sums[j];
@@ -129,12 +131,18 @@ VertexReductions reduce_on_ranks(const MultiGpuSolve& ranks, int band_rows) {
 VertexReductions reduce(const SolvedDistances& d, int threads) {
   if (d.device) return reduce_on_device(d.device->matrix(), d.device->pitch(), d.device->n());
   if (d.ranks) return reduce_on_ranks(*d.ranks);
+  if (d.wide) return reduce_on_host(d.wide->view(), threads);
   return reduce_on_host(d.host->view(), threads);
 }
 
 uint64_t write_source_rows(const std::string& path, const std::vector<int>& sources,
                            const SolvedDistances& d, int n, const MatrixFormat& format,
                            int threads) {
+  if (d.wide)  // in host memory: each row where it is
+    return write_rows_output64(
+        path, static_cast<int>(sources.size()), n, 1,
+        [&](int first, int) { return d.wide->row(sources[first]); }, format, threads,
+        "the rows of the sources");
   const size_t row_bytes = sizeof(int32_t) * static_cast<size_t>(std::max(n, 1));
   const int band_rows = static_cast<int>(
       std::clamp<size_t>((size_t{64} << 20) / row_bytes, 1, std::max<size_t>(sources.size(), 1)));

@@ -11,15 +11,23 @@
 
 namespace apsp::harness {
 
-const Variant& solver_for(int64_t max_weight) {
+namespace {
+// Whether a variant of `precision` may solve the graph and prove its result (core/precision.hpp).
+bool may_prove(const std::string& precision, int64_t max_weight, int64_t distance_floor) {
+  return weights_fit(precision, max_weight).empty() &&
+         exactness_fault(distance_floor, max_weight, unreachable_of(precision)).empty();
+}
+}  // namespace
+
+const Variant& solver_for(int64_t max_weight, int64_t distance_floor) {
   const Variant* u16 = find_variant(kSolverVariantU16);
-  if (u16 && weights_fit(u16->precision, max_weight).empty()) return *u16;
+  if (u16 && may_prove(u16->precision, max_weight, distance_floor)) return *u16;
   return *find_variant(kSolverVariant);
 }
 
 SolverChoice choose_solver(const DeviceInfo& dev, int n, int64_t max_weight, const TuningDb* db,
-                           const std::string& db_path) {
-  const Variant& solver = solver_for(max_weight);
+                           const std::string& db_path, int64_t distance_floor) {
+  const Variant& solver = solver_for(max_weight, distance_floor);
   const DefaultChoice d = default_config(solver, n, &dev);
   // Why 16 bits, when so: the rule with this graph's numbers.
   const std::string precision =
@@ -40,7 +48,7 @@ SolverChoice choose_solver(const DeviceInfo& dev, int n, int64_t max_weight, con
   };
   auto admits = [&](const std::string& name) {
     const Variant* v = find_variant(name);
-    return v && weights_fit(v->precision, max_weight).empty();
+    return v && may_prove(v->precision, max_weight, distance_floor);
   };
   const auto pick = pick_tuned(*db, match, "", n, reference_at, admits);
   if (!pick) {

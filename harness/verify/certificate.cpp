@@ -64,16 +64,18 @@ namespace {
 // The lowest fault of row s over g (the rules 1 to 3), as (v, fault); v = -1 when the row is
 // right. Every entry is looked at (a fault does not stop the scan), so that an ungrounded entry
 // before the first relaxed one is the one reported, as on the device.
-std::pair<int, Fault> certify_row(MatrixView d, const InEdges& g, int s,
+template <class T>
+std::pair<int, Fault> certify_row(BasicMatrixView<T> d, const InEdges& g, int s,
                                   std::vector<char>& grounded) {
-  const int32_t* row = d.row(s);
+  constexpr T kUnreachable = kUnreachableOf<T>;
+  const T* row = d.row(s);
   std::pair<int, Fault> first{-1, Fault::kNone};
   auto found = [&](int v, Fault f) {
     if (first.first < 0) first = {v, f};
   };
   for (int v = 0; v < g.n; ++v) {
     grounded[v] = 0;
-    if (row[v] < 0 || row[v] > kInf) {
+    if (row[v] < 0 || row[v] > kUnreachable) {
       found(v, Fault::kRange);
       continue;
     }
@@ -83,8 +85,8 @@ std::pair<int, Fault> certify_row(MatrixView d, const InEdges& g, int s,
     }
     bool positive_tight = false, relaxed = false;
     for (int64_t e = g.start[v]; e < g.start[v + 1] && !relaxed; ++e) {
-      const int32_t du = row[g.from[e]];
-      if (du < 0 || du >= kInf) continue;  // a fault of its own entry, or unreachable
+      const T du = row[g.from[e]];
+      if (du < 0 || du >= kUnreachable) continue;  // a fault of its own entry, or unreachable
       const int64_t via = int64_t{du} + g.weight[e];
       relaxed = via < row[v];
       positive_tight |= via == row[v] && g.weight[e] > 0;
@@ -96,7 +98,8 @@ std::pair<int, Fault> certify_row(MatrixView d, const InEdges& g, int s,
   for (bool changed = true; changed;) {
     changed = false;
     for (const Edge& e : g.zero) {
-      if (!grounded[e.dst] && grounded[e.src] && row[e.src] == row[e.dst] && row[e.dst] < kInf) {
+      if (!grounded[e.dst] && grounded[e.src] && row[e.src] == row[e.dst] &&
+          row[e.dst] < kUnreachable) {
         grounded[e.dst] = 1;
         changed = true;
       }
@@ -104,15 +107,16 @@ std::pair<int, Fault> certify_row(MatrixView d, const InEdges& g, int s,
   }
   const int end = first.first < 0 ? g.n : first.first;
   for (int v = 0; v < end; ++v)
-    if (row[v] < kInf && !grounded[v]) return {v, Fault::kUngrounded};
+    if (row[v] < kUnreachable && !grounded[v]) return {v, Fault::kUngrounded};
   return first;
 }
 
 // The first pass's verdict on edge u -> v (u != v) of weight w: the fault it shows, if any.
-Fault edge_fault(MatrixView d, int u, int v, int32_t w) {
-  const int32_t duv = d.row(u)[v];
+template <class T>
+Fault edge_fault(BasicMatrixView<T> d, int u, int v, int32_t w) {
+  const T duv = d.row(u)[v];
   if (d.row(u)[u] != 0) return Fault::kDiagonal;  // reported at (u, u)
-  if (duv < 0 || duv > kInf) return Fault::kRange;
+  if (duv < 0 || duv > kUnreachableOf<T>) return Fault::kRange;
   return duv > w ? Fault::kRelaxed : Fault::kNone;
 }
 
@@ -124,7 +128,8 @@ void keep_lowest(std::atomic<uint64_t>& first, uint64_t key) {
 
 // The lowest fault of the rows over g, found by all threads; a thread skips rows past the
 // lowest faulty row found so far, so the result does not depend on the thread count.
-uint64_t certify_rows(MatrixView d, const InEdges& g, int threads) {
+template <class T>
+uint64_t certify_rows(BasicMatrixView<T> d, const InEdges& g, int threads) {
   std::atomic<uint64_t> first{kNoFault};
   parallel_for(g.n, threads, [&](int s) {
     if (fault_key(s, 0, g.n, Fault::kNone) > first.load()) return;
@@ -138,7 +143,9 @@ uint64_t certify_rows(MatrixView d, const InEdges& g, int threads) {
 
 }  // namespace
 
-std::string describe_fault(const int32_t* row, const InEdges& g, int s, int v, Fault f) {
+template <class T>
+std::string describe_fault(const T* row, const InEdges& g, int s, int v, Fault f) {
+  constexpr T kUnreachable = kUnreachableOf<T>;
   const std::string entry = fmt::format("d[{}][{}] = {}", s, v, row[v]);
   switch (f) {
     case Fault::kNone:
@@ -146,13 +153,13 @@ std::string describe_fault(const int32_t* row, const InEdges& g, int s, int v, F
     case Fault::kDiagonal:
       return entry + ": a vertex's distance to itself must be 0";
     case Fault::kRange:
-      return fmt::format("{}: outside [0, {}]", entry, kInf);
+      return fmt::format("{}: outside [0, {}]", entry, kUnreachable);
     case Fault::kRelaxed:
       for (int64_t e = g.start[v]; e < g.start[v + 1]; ++e) {
-        const int32_t du = row[g.from[e]];
-        if (du >= 0 && du < kInf && int64_t{du} + g.weight[e] < row[v]) {
+        const int64_t du = row[g.from[e]];
+        if (du >= 0 && du < kUnreachable && du + g.weight[e] < row[v]) {
           return fmt::format("{}: an edge relaxes it (d[{}][{}] + w({} -> {}) = {})", entry, s,
-                             g.from[e], g.from[e], v, int64_t{du} + g.weight[e]);
+                             g.from[e], g.from[e], v, du + g.weight[e]);
         }
       }
       return entry + ": an edge relaxes it";
@@ -164,7 +171,8 @@ std::string describe_fault(const int32_t* row, const InEdges& g, int s, int v, F
   return "";
 }
 
-Essential essential_edges(MatrixView d, const InEdges& g, int threads) {
+template <class T>
+Essential essential_edges(BasicMatrixView<T> d, const InEdges& g, int threads) {
   Essential out;
   InEdges& kept = out.graph;
   kept.n = g.n;
@@ -201,7 +209,8 @@ Essential essential_edges(MatrixView d, const InEdges& g, int threads) {
   return out;
 }
 
-std::string certify_host(MatrixView d, const InEdges& g, int threads) {
+template <class T>
+std::string certify_host(BasicMatrixView<T> d, const InEdges& g, int threads) {
   const Essential reduced = essential_edges(d, g, threads);
   uint64_t first = reduced.first_fault;
   if (first == kNoFault) first = certify_rows(d, reduced.graph, threads);
@@ -209,5 +218,12 @@ std::string certify_host(MatrixView d, const InEdges& g, int threads) {
   const FaultAt at = decode_fault(first, g.n);
   return describe_fault(d.row(at.s), g, at.s, at.v, at.fault);
 }
+
+template std::string describe_fault(const int32_t*, const InEdges&, int, int, Fault);
+template std::string describe_fault(const int64_t*, const InEdges&, int, int, Fault);
+template Essential essential_edges(MatrixView, const InEdges&, int);
+template Essential essential_edges(MatrixView64, const InEdges&, int);
+template std::string certify_host(MatrixView, const InEdges&, int);
+template std::string certify_host(MatrixView64, const InEdges&, int);
 
 }  // namespace apsp::harness

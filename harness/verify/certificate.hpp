@@ -69,14 +69,18 @@ struct Essential {
   InEdges graph;
   uint64_t first_fault = kNoFault;
 };
-Essential essential_edges(MatrixView d, const InEdges& g, int threads = 0);
+// d is int32 (unreachable kInf) or the 64-bit path's int64 (kInf64), here and below.
+template <class T>
+Essential essential_edges(BasicMatrixView<T> d, const InEdges& g, int threads = 0);
 
 // One line: "d[3][7] = 12: an edge relaxes it (d[3][5] + w(5 -> 7) = 9)"; `row` is row s.
-std::string describe_fault(const int32_t* row, const InEdges& g, int s, int v, Fault f);
+template <class T>
+std::string describe_fault(const T* row, const InEdges& g, int s, int v, Fault f);
 
 // "" when d is the graph's shortest-distance matrix; else the first pass's lowest fault, or
 // when it holds, the lowest fault of the rows over G'.
-std::string certify_host(MatrixView d, const InEdges& g, int threads = 0);
+template <class T>
+std::string certify_host(BasicMatrixView<T> d, const InEdges& g, int threads = 0);
 
 // Device memory the certificate takes at most for a graph of n vertices and `edges` edges: the
 // in-edges, the essential subgraph (at most as large) and a batch's flags (256 MB at most).

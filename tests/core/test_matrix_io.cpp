@@ -100,7 +100,8 @@ TEST(MatrixFormats, RegistryNamesEachFormatOnce) {
   EXPECT_EQ(parse_matrix_format(""), nullptr);
   EXPECT_EQ(
       matrix_formats_help(),
-      "text (the contest's: V lines of V distances), bin ('APSPDST1', V as int64, V*V int32, "
+      "text (the contest's: V lines of V distances, 1073741823 for no path), bin ('APSPDST1', V as "
+      "int64, V*V int32, "
       "little-endian) or npy (NumPy: np.load reads an int32 (V, V) array (int64 on the 64-bit "
       "path))");
 }
@@ -118,9 +119,11 @@ TEST(MatrixFormats, BinaryHeaders) {
 }
 
 // The 64-bit path's outputs: every format's int64 form, through the same banded, atomic writer:
-// distances past int32 written whole, unreachable as kInf64, bin's and npy's headers say int64.
+// bin and npy write distances past int32 whole and unreachable as kInf64, their headers saying
+// int64; text is the contest's whatever solved it: unreachable 1073741823, a distance of
+// 1073741823 or more saturated to it, 1073741822 written as it is.
 TEST(MatrixFormats, SixtyFourBitOutputs) {
-  const std::vector<int64_t> m{0, 3000000000, kInf64, 7, 0, 4611686018427387902, kInf64, kInf64, 0};
+  const std::vector<int64_t> m{0, 3000000000, kInf64, 7, 0, 1073741822, kInf64, kInf, 0};
   const RowBand64 band = [&](int first, int) { return m.data() + static_cast<size_t>(first) * 3; };
   test::ScratchDir dir;
   const auto written = [&](const MatrixFormat& f) {
@@ -132,8 +135,8 @@ TEST(MatrixFormats, SixtyFourBitOutputs) {
     return got;
   };
   EXPECT_EQ(written(text_matrix_format()),
-            "0 3000000000 4611686018427387903\n7 0 4611686018427387902\n4611686018427387903 "
-            "4611686018427387903 0\n");
+            "0 1073741823 1073741823\n7 0 1073741822\n1073741823 1073741823 0\n");
+  EXPECT_EQ(count_saturated(m.data(), m.size(), 2), 2u) << "3000000000 and kInf; not kInf64";
   const std::string raw(reinterpret_cast<const char*>(m.data()), m.size() * sizeof(int64_t));
   EXPECT_EQ(written(bin_matrix_format()), std::string("APSPDS64\x03\0\0\0\0\0\0\0", 16) + raw);
   const std::string npy = written(npy_matrix_format());

@@ -90,5 +90,24 @@ TEST(U16Admission, TheVariantsDeclareIt) {
   }
 }
 
+// The largest distance bounded from below by one sweep from the vertex with the most out-edges:
+// exact below `enough`, `enough` where a vertex is at least that far, and a vertex first reached
+// far but then by a shorter way is not counted as far.
+TEST(DistanceFloor, OneSweepFromTheBusiestVertex) {
+  const EdgeList chain{4, {{0, 1, 10}, {1, 2, 10}, {2, 3, 10}}};
+  EXPECT_EQ(largest_distance_floor(chain, 1000).distance, 30);
+  EXPECT_EQ(largest_distance_floor(chain, 1000).source, 0);
+  EXPECT_EQ(largest_distance_floor(chain, 25).distance, 25) << "vertex 3 is 30 away";
+  EXPECT_EQ(largest_distance_floor(chain, 30).distance, 30);
+  EXPECT_EQ(largest_distance_floor(chain, 31).distance, 30);
+  const EdgeList shortcut{3, {{0, 1, 100}, {0, 2, 1}, {2, 1, 1}, {1, 1, 0}}};
+  EXPECT_EQ(largest_distance_floor(shortcut, 50).distance, 2);
+  const EdgeList busy{4, {{3, 0, 7}, {3, 1, 9}, {0, 1, 1}, {2, 2, 5}, {2, 2, 5}}};
+  EXPECT_EQ(largest_distance_floor(busy, 100).source, 3) << "self loops are no out-edges";
+  EXPECT_EQ(largest_distance_floor(busy, 100).distance, 8);
+  EXPECT_EQ(largest_distance_floor(EdgeList{3, {}}, 100).distance, 0);
+  EXPECT_THROW(largest_distance_floor(chain, (int64_t{1} << 24) + 1), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace apsp

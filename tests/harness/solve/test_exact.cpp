@@ -14,6 +14,7 @@
 #include "core/precision.hpp"
 #include "core/reference.hpp"
 #include "harness/solve/solver.hpp"
+#include "harness/verify/certificate.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 namespace apsp::harness {
@@ -110,15 +111,28 @@ TEST(Exactness, WeightsPastInt32GoStraightToSixtyFourBits) {
   const DistMatrix64 want = dijkstra_all_pairs64(g);
   EXPECT_EQ(entries64(run.scratch.file("d.bin")),
             std::vector<int64_t>(want.data(), want.data() + want.size()));
-  // What the 64-bit path does not do is refused before any work.
+  // The certificate holds in 64 bits, and fails where an entry is wrong.
   CpuRun verify(g);
   verify.r.verify = true;
+  Solver(verify.r).run();
+  EXPECT_TRUE(verify.said("verified: the shortest-path certificate holds"))
+      << ::testing::PrintToString(verify.lines);
+  const InEdges in = InEdges::of(g);
+  EXPECT_EQ(certify_host(want.view(), in), "");
+  DistMatrix64 wrong = want;
+  wrong.at(5, 6) += 1;  // 0 through the zero-weight edge
+  EXPECT_EQ(certify_host(wrong.view(), in).rfind("d[5][6] = 1: an edge relaxes it", 0), 0u)
+      << certify_host(wrong.view(), in);
+  // What the 64-bit path does not do is refused before any work.
+  CpuRun predecessors(g);
+  predecessors.r.predecessors = true;
   try {
-    Solver(verify.r).run();
+    Solver(predecessors.r).run();
     FAIL() << "solved";
   } catch (const SolveError& e) {
     EXPECT_EQ(e.fault, SolveFault::kRefused);
-    EXPECT_EQ(std::string(e.what()).rfind("--verify: the distances need the 64-bit path", 0), 0u)
+    EXPECT_EQ(std::string(e.what()).rfind("predecessors: the distances need the 64-bit path", 0),
+              0u)
         << e.what();
   }
 }
@@ -135,6 +149,78 @@ TEST(Exactness, TheProofsArithmetic) {
   EXPECT_EQ(weights_fit(kPrecisionU16x2, 0x7FFF),
             "u16x2 solves weights below 32767; the largest weight here is 32767");
   EXPECT_EQ(weights_fit(kPrecisionInt64, kInf), "");
+}
+
+// The contest's text format keeps its meaning whatever precision solved the graph: unreachable is
+// 1073741823 where the 64-bit path solved it. Both sides of the boundary: the largest distance
+// 2^30 - 2 is written as it is; 2^30 - 1, which the format cannot hold, is saturated and said.
+TEST(Exactness, TheContestTextFormatKeepsItsMeaningInSixtyFourBits) {
+  const auto solved = [](int32_t first_weight, std::vector<std::string>* lines) {
+    CpuRun run(EdgeList{3, {{0, 1, first_weight}, {1, 2, 1}}});
+    run.r.format = &text_matrix_format();
+    run.r.distances_to = run.scratch.file("d.txt");
+    Solver(run.r).run();
+    *lines = run.lines;
+    return contents(run.scratch.file("d.txt"));
+  };
+  std::vector<std::string> lines;
+  EXPECT_EQ(solved(kInf - 2, &lines),
+            "0 1073741821 1073741822\n1073741823 0 1\n1073741823 1073741823 0\n");
+  const auto said = [&](const std::string& start) {
+    for (const std::string& l : lines)
+      if (l.rfind(start, 0) == 0) return true;
+    return false;
+  };
+  EXPECT_TRUE(said("exact (int64)")) << "the int32 proof fails: " << testing::PrintToString(lines);
+  EXPECT_FALSE(said("1 pairs")) << testing::PrintToString(lines);
+  EXPECT_EQ(solved(kInf - 1, &lines),
+            "0 1073741822 1073741823\n1073741823 0 1\n1073741823 1073741823 0\n");
+  EXPECT_TRUE(
+      said("1 pairs have distances of 1073741823 or more, which the contest's text format "
+           "cannot hold: written as 1073741823 (saturated"))
+      << testing::PrintToString(lines);
+}
+
+// The 64-bit path answers what int32 answers: the summary, chosen rows, the next hops and a path.
+TEST(Exactness, SixtyFourBitsAnswerTheSummaryTheSourcesAndThePaths) {
+  EdgeList chain{2000, {}};
+  for (int v = 0; v + 1 < 2000; ++v) chain.edges.push_back({v, v + 1, 1000000});
+  CpuRun summary(chain);
+  summary.r.summary = true;
+  summary.r.distances_to.reset();
+  Solver s(summary.r);
+  s.run();
+  EXPECT_EQ(s.precision(), kPrecisionInt64);
+  EXPECT_NE(s.summary_lines().find("diameter: 1999000000\n"), std::string::npos)
+      << s.summary_lines();
+  // sum over i < j of (j - i) * 10^6 = 10^6 * C(2001, 3), over C(2000, 2) pairs: 667000000.
+  EXPECT_NE(s.summary_lines().find("average shortest path length: 667000000 (= "
+                                   "1333333000000000 / 1999000:"),
+            std::string::npos)
+      << s.summary_lines();
+
+  const EdgeList g{4, {{0, 1, 2147483647}, {1, 2, 5}, {0, 2, 2147483647}, {2, 3, 0}}};
+  CpuRun rows(g);
+  rows.r.sources = "2,0";
+  Solver(rows.r).run();
+  const std::string bytes = contents(rows.scratch.file("d.bin"));
+  ASSERT_EQ(bytes.size(), 24 + 8 * 8u);
+  EXPECT_EQ(bytes.substr(0, 8), "APSPRO64");
+  std::vector<int64_t> got(8);
+  std::memcpy(got.data(), bytes.data() + 24, 64);
+  EXPECT_EQ(got,
+            (std::vector<int64_t>{kInf64, kInf64, 0, 0, 0, 2147483647, 2147483647, 2147483647}));
+
+  CpuRun path(g);
+  path.r.path = {{0, 3}};
+  path.r.next_hops_to = path.scratch.file("next.txt");
+  path.r.format = &text_matrix_format();
+  path.r.distances_to.reset();
+  Solver p(path.r);
+  p.run();
+  EXPECT_EQ(p.path_line(), "path 0 -> 3: 0 2 3 (length 2147483647)");
+  EXPECT_EQ(contents(path.scratch.file("next.txt")),
+            "-1 1 2 2\n-1 -1 2 2\n-1 -1 -1 3\n-1 -1 -1 -1\n");
 }
 
 }  // namespace

@@ -44,7 +44,7 @@ VertexReductions by_definition(const DistMatrix& d) {
     for (int j = 0; j < d.n(); ++j) {
       const int32_t x = d.at(i, j);
       if (i == j || x >= kInf) continue;
-      r.eccentricity[i] = std::max(r.eccentricity[i], x);
+      r.eccentricity[i] = std::max<int64_t>(r.eccentricity[i], x);
       ++r.reaches[i];
       r.out_sum[i] += x;
       ++r.reached_by[j];
@@ -69,7 +69,7 @@ DistMatrix chain_and_one_alone() {
 
 TEST(Summary, OverReachablePairsOnly) {
   const VertexReductions r = reduce_on_host(chain_and_one_alone().view());
-  EXPECT_EQ(r.eccentricity, (std::vector<int32_t>{3, 2, 0, 0}));
+  EXPECT_EQ(r.eccentricity, (std::vector<int64_t>{3, 2, 0, 0}));
   EXPECT_EQ(r.reaches, (std::vector<uint32_t>{2, 1, 0, 0}));
   EXPECT_EQ(r.reached_by, (std::vector<uint32_t>{0, 1, 2, 0}));
   EXPECT_EQ(r.in_sum, (std::vector<uint64_t>{0, 1, 5, 0}));
@@ -137,26 +137,40 @@ TEST(Summary, DecimalPastSixtyFourBits) {
 }
 
 TEST(Sources, ListsAndFiles) {
-  EXPECT_EQ(parse_sources("0,5,17"), (std::vector<int>{0, 5, 17}));
-  EXPECT_EQ(parse_sources(" 3 , 4,4"), (std::vector<int>{3, 4, 4}));
+  EXPECT_EQ(parse_sources("0,5,17"), (std::vector<int64_t>{0, 5, 17}));
+  EXPECT_EQ(parse_sources(" 3 , 4,4"), (std::vector<int64_t>{3, 4, 4}));
   test::ScratchDir dir;
   const std::string file = dir.file("ids.txt");
   std::ofstream(file) << "# the sources\n7 2, 9\n\n11 # the last\n";
   EXPECT_EQ(sources_file("@" + file), file);
   EXPECT_EQ(sources_file("1,2"), "");
-  EXPECT_EQ(parse_sources("@" + file), (std::vector<int>{7, 2, 9, 11}));
+  EXPECT_EQ(parse_sources("@" + file), (std::vector<int64_t>{7, 2, 9, 11}));
   const auto message = [](const std::string& text) {
     return test::message_of([&] { parse_sources(text); });
   };
   EXPECT_EQ(message(" , "), "--sources ' , ': no vertex");
   EXPECT_EQ(message("1,x2"), "--sources '1,x2': 'x2' is not an integer");
-  EXPECT_EQ(message("-1"), "--sources '-1': -1 is out of range [0, 2147483647]");
+  EXPECT_EQ(message("0,,1"), "--sources '0,,1': an empty entry at character 3")
+      << "an id left out is no separator";
+  EXPECT_EQ(message("0, ,1"), "--sources '0, ,1': an empty entry at character 4");
+  EXPECT_EQ(parse_sources("-1"), (std::vector<int64_t>{-1})) << "a SNAP list's id may be negative";
   std::ofstream(file) << "1\n2\n3y\n";
   EXPECT_EQ(message("@" + file), "--sources @" + file + ":3: '3y' is not an integer");
   EXPECT_NE(message("@" + dir.file("none")).find("cannot open"), std::string::npos);
-  EXPECT_EQ(sources_problem({1, 4}, 5, "g.txt"), "");
-  EXPECT_EQ(sources_problem({1, 5}, 5, "g.txt"),
-            "--sources: vertex 5 is out of range [0, 5) of g.txt");
+}
+
+// A file's ids to rows: the vertex numbers themselves, or a SNAP list's ids (increasing) by place.
+TEST(Sources, IdsToVertices) {
+  EXPECT_EQ(vertex_of_id(4, {}, 5), 4);
+  EXPECT_EQ(vertex_of_id(5, {}, 5), -1);
+  EXPECT_EQ(vertex_of_id(-1, {}, 5), -1);
+  const std::vector<int64_t> ids{-3, 5, 7, 100};
+  EXPECT_EQ(vertex_of_id(7, ids, 4), 2);
+  EXPECT_EQ(vertex_of_id(-3, ids, 4), 0);
+  EXPECT_EQ(vertex_of_id(6, ids, 4), -1);
+  EXPECT_EQ(vertex_of_id(1, ids, 4), -1) << "a row number is no id";
+  EXPECT_EQ(id_of_vertex(3, ids), 100);
+  EXPECT_EQ(id_of_vertex(3, {}), 3);
 }
 
 TEST(Sources, RowsInEveryFormat) {

@@ -264,6 +264,16 @@ TEST(SolverChoice, AutoSaysWhyItTakesSixteenBits) {
   EXPECT_EQ(w.why.find("16-bit"), std::string::npos) << w.why;
 }
 
+// A lower bound of the largest distance that, with the largest weight, reaches 0x7FFF rules 16
+// bits out (their proof could not hold), one below it does not; nor does a database's 16-bit pick.
+TEST(SolverChoice, ADistanceFloorThatRulesSixteenBitsOutTakesInt32) {
+  const DeviceInfo dev = h200();
+  EXPECT_EQ(choose_solver(dev, 10000, 100, nullptr, "", 32666).chosen.variant->name, "sm90_u16");
+  EXPECT_EQ(choose_solver(dev, 10000, 100, nullptr, "", 32667).chosen.variant->name, "sm90")
+      << "32667 + 100 = 0x7FFF";
+  EXPECT_EQ(solver_for(100, 32667).name, "sm90");
+}
+
 // A database's 16-bit entry is never picked for weights 16 bits do not hold, however fast; for one they do, the reference it must beat is sm90_u16's default.
 TEST(SolverChoice, ADatabaseNeverPicksSixteenBitsForWeightsThatDoNotFit) {
   const DeviceInfo dev = h200();
