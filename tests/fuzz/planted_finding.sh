@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A finding fails the fuzz test: fuzz_planted (tests/fuzz/fuzz_planted.cpp) fuzzed through fuzz.sh,
-# as ctest runs every fuzz_* test, with one plant at a time (a fuzz_check finding, a leak,
-# undefined behaviour, a timeout). Each run must exit 1, and a ctest project of those runs,
+# as ctest runs every fuzz_* test, with one plant at a time (a fuzz_check finding, a leak, an
+# allocation beyond the limit, undefined behaviour, a timeout). Each run must exit 1, and a ctest project of those runs,
 # registered as the real ones are (SKIP_RETURN_CODE 77), must say Failed for every one, never
 # Skipped; beside them a run with no plant Passed, and a run with no fuzzer built is Skipped
 # outside CI and Failed under CI=true.
@@ -20,7 +20,7 @@ trap 'rm -rf "$tmp"' EXIT
 # One build folder per plant (fuzz.sh keeps its corpus and artifacts per folder); one seed.
 mkdir -p "$tmp/seeds"
 printf 'planted' > "$tmp/seeds/input"
-for plant in F L U T clean; do
+for plant in F L M U T clean; do
   mkdir -p "$tmp/$plant"
   ln -s "$fuzz_dir/fuzz_planted" "$tmp/$plant/fuzz_planted"
 done
@@ -34,7 +34,7 @@ grep -q 'FUZZ FINDING: planted' <<< "$out" || fail "fuzz.sh did not show the fin
 # ctest on the same runs: each plant Failed; no fuzzer built is Skipped, or Failed under CI.
 mkdir -p "$tmp/ctest" "$tmp/none"
 {
-  for plant in F L U T; do
+  for plant in F L M U T; do
     echo "add_test(plant_$plant bash $here/fuzz.sh run $tmp/$plant planted 30 $tmp/seeds)"
     echo "set_tests_properties(plant_$plant PROPERTIES SKIP_RETURN_CODE 77 ENVIRONMENT APSP_FUZZ_PLANT=$plant)"
   done
@@ -46,14 +46,15 @@ mkdir -p "$tmp/ctest" "$tmp/none"
 } > "$tmp/ctest/CTestTestfile.cmake"
 report=$("$ctest" --test-dir "$tmp/ctest" 2>&1)
 echo "$report"
-for expected in "plant_F Failed" "plant_L Failed" "plant_U Failed" "plant_T Failed" "clean Passed" \
-                "none_ci_false Skipped" "none_ci_true Failed"; do
+for expected in "plant_F Failed" "plant_L Failed" "plant_M Failed" "plant_U Failed" \
+                "plant_T Failed" "clean Passed" "none_ci_false Skipped" "none_ci_true Failed"; do
   name=${expected% *} status=${expected#* }
   grep -Eq "Test +#[0-9]+: $name \.+ *(\*\*\*)?$status " <<< "$report" ||
     fail "ctest did not report $name as $status"
 done
 # Each plant failed for its own fault, not another's.
 for expected in "F:FUZZ FINDING: planted" "L:ERROR: LeakSanitizer: detected memory leaks" \
+                "M:ERROR: libFuzzer: out-of-memory (malloc(3221225472))" \
                 "U:runtime error: signed integer overflow" "T:ERROR: libFuzzer: timeout"; do
   plant=${expected%%:*} fault=${expected#*:}
   grep -qF "$fault" "$tmp/$plant/fuzz_planted.log" || fail "plant_$plant did not fail with '$fault'"
