@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# A finding fails the fuzz test: fuzz_planted (tests/fuzz/fuzz_planted.cpp) fuzzed through fuzz.sh,
-# as ctest runs every fuzz_* test, with one plant at a time (a fuzz_check finding, a leak, an
-# allocation beyond the limit, undefined behaviour, a timeout). Each run must exit 1, and a ctest project of those runs,
-# registered as the real ones are (SKIP_RETURN_CODE 77), must say Failed for every one, never
-# Skipped; beside them a run with no plant Passed, and a run with no fuzzer built is Skipped
-# outside CI and Failed under CI=true.
+# A finding fails the fuzz test: fuzz_planted (tests/fuzz/fuzz_planted.cpp) fuzzed through
+# fuzz.sh, as ctest runs every fuzz_* test, with one plant at a time (a fuzz_check finding, a
+# leak, an allocation beyond the limit, undefined behaviour, a timeout). Each run must exit 1,
+# and a ctest project of those runs, registered as the real ones are (SKIP_RETURN_CODE 77), must
+# say Failed for every one, never Skipped; beside them a run with no plant Passed, and a run with
+# no fuzzer built is Skipped outside CI and Failed under CI=true.
 #   planted_finding.sh FUZZ_BUILD_DIR CTEST
 set -uo pipefail
 fuzz_dir=$(realpath -m "$1") ctest=$2
