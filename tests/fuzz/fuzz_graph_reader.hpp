@@ -27,16 +27,12 @@ inline constexpr uint64_t kMaxMatrixBytes = 64u << 20;
 inline constexpr std::string_view kSource = "fuzz";
 
 // The file's own id of each vertex, for a reader that renumbers (SNAP): none (the identity) or
-// one per vertex, strictly increasing, so that row k is the k-th smallest id. A template so that
-// the check compiles against an EdgeList with or without the field.
-template <class Graph>
-void check_ids(const Graph& g) {
-  if constexpr (requires { g.ids; }) {
-    expect(g.ids.empty() || g.ids.size() == static_cast<size_t>(g.num_vertices),
-           "accepted a graph whose ids are not one per vertex");
-    expect(std::adjacent_find(g.ids.begin(), g.ids.end(), std::greater_equal<>()) == g.ids.end(),
-           "accepted a graph whose ids are not strictly increasing");
-  }
+// one per vertex, strictly increasing, so that row k is the k-th smallest id.
+inline void check_ids(const EdgeList& g) {
+  expect(g.ids.empty() || g.ids.size() == static_cast<size_t>(g.num_vertices),
+         "accepted a graph whose ids are not one per vertex");
+  expect(std::adjacent_find(g.ids.begin(), g.ids.end(), std::greater_equal<>()) == g.ids.end(),
+         "accepted a graph whose ids are not strictly increasing");
 }
 
 inline bool same_edges(const EdgeList& a, const EdgeList& b) {
