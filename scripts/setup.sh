@@ -8,6 +8,9 @@ cd "$(dirname "$0")/.."
 # apsp_bench's --gbench-json files.
 packages=(g++ cmake ninja-build git python3 python3-pip libfmt-dev nlohmann-json3-dev libbenchmark-dev libgtest-dev zlib1g-dev
           libbenchmark-tools libcli11-dev clang clang-format)
+# Debian's headless Chromium and a font: the HTML report's browser test (tests/reports) opens
+# the page in it; under CI=true a missing browser fails that test.
+if apt-cache show chromium >/dev/null 2>&1; then packages+=(chromium fonts-dejavu-core); fi
 # clang's libFuzzer and sanitizer runtimes (the fuzz tests, tests/fuzz): only a recommendation of
 # clang, so named here; a release that packs them into clang itself has no such package.
 if apt-cache show libclang-rt-dev >/dev/null 2>&1; then packages+=(libclang-rt-dev); fi
