@@ -7,139 +7,84 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cstring>
 #include <iterator>
 #include <vector>
 
-#include "core/console.hpp"
+#include "core/graph_text.hpp"
 #include "core/memory.hpp"
 
 namespace apsp {
 
 namespace {
 
-// Walks the buffer line by line; each line is split into integer fields.
-class LineParser {
- public:
-  LineParser(std::string_view text, std::string_view source) : text_(text), source_(source) {}
+constexpr std::string_view kHeaderFields = "'V E'", kEdgeFields = "'src dst w'";
 
-  [[noreturn]] void fail(int64_t line, const std::string& what) const {
-    throw InputError(fmt::format("{}:{}: {}", source_, line, what));
-  }
+// The next of the `count` integers a line should have (`expected` names them); a line that ends
+// before says how many it had, at the column where the next should have been.
+int64_t field(GraphText& t, int index, int count, std::string_view expected) {
+  const std::string_view tok = t.token();
+  if (tok.empty()) t.fail(fmt::format("expected {} integers {}, found {}", count, expected, index));
+  return t.integer_of(tok, "");
+}
 
-  // Next line that is not blank; false at the end of the buffer. Its fields go to `out`.
-  bool next_fields(std::vector<int64_t>& out) {
-    out.clear();
-    while (pos_ < text_.size()) {
-      ++line_;
-      const size_t end = line_end();
-      parse_line(text_.substr(pos_, end - pos_), out);
-      pos_ = end < text_.size() ? end + 1 : end;
-      if (!out.empty()) return true;
-    }
-    return false;
-  }
-  int64_t line() const { return line_; }
-
- private:
-  size_t line_end() const {
-    const void* nl = std::memchr(text_.data() + pos_, '\n', text_.size() - pos_);
-    return nl ? static_cast<size_t>(static_cast<const char*>(nl) - text_.data()) : text_.size();
-  }
-  static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
-  void parse_line(std::string_view s, std::vector<int64_t>& out) const {
-    size_t i = 0;
-    while (true) {
-      while (i < s.size() && is_space(s[i])) ++i;
-      if (i == s.size()) return;
-      size_t j = i;
-      while (j < s.size() && !is_space(s[j])) ++j;
-      const std::string_view tok = s.substr(i, j - i);
-      int64_t v = 0;
-      auto [ptr, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), v);
-      if (ec == std::errc::result_out_of_range) {
-        fail(line_, fmt::format("integer out of range: '{}'", shorten(tok)));
-      }
-      if (ec != std::errc() || ptr != tok.data() + tok.size()) {
-        fail(line_, fmt::format("expected an integer, found '{}'", shorten(tok)));
-      }
-      out.push_back(v);
-      i = j;
-    }
-  }
-  // At most 24 bytes, non-printable ones escaped: a NUL must not cut the message, and an
-  // invisible byte must show.
-  static std::string shorten(std::string_view tok) {
-    const bool cut = tok.size() > 24;
-    return cut ? escaped(tok.substr(0, 21)) + "..." : escaped(tok);
-  }
-
-  std::string_view text_;
-  std::string_view source_;
-  size_t pos_ = 0;
-  int64_t line_ = 0;
-};
-
-}  // namespace
-
-namespace {
+// The end of a line of `count` integers: more are a fault at the first extra one.
+void end_of_fields(GraphText& t, int count, std::string_view expected) {
+  if (t.at_end_of_line()) return;
+  t.token();
+  const int64_t column = t.column();
+  int64_t found = count + 1;
+  while (!t.token().empty()) ++found;
+  t.fail_at(t.line(), column,
+            fmt::format("expected {} integers {}, found {}", count, expected, found));
+}
 
 struct Header {
-  int64_t V = 0, E = 0, line = 0;
+  int64_t V = 0, E = 0;
 };
 
-// The first line 'V E', checked, and the matrix it implies against `max_matrix_bytes` (0: the
-// memory available here), before anything the size of the graph is allocated.
-Header read_header(LineParser& p, uint64_t max_matrix_bytes) {
-  std::vector<int64_t> f;
-  if (!p.next_fields(f)) p.fail(1, "empty input: expected a first line 'V E'");
-  if (f.size() != 2) {
-    p.fail(p.line(), fmt::format("expected 2 integers 'V E', found {}", f.size()));
-  }
-  const Header h{f[0], f[1], p.line()};
-  if (h.V <= 0) p.fail(h.line, fmt::format("V must be positive, got {}", h.V));
-  if (h.E < 0) p.fail(h.line, fmt::format("E must be non-negative, got {}", h.E));
-  if (const std::string fault = vertex_count_fault(h.V, matrix_limit(max_matrix_bytes));
-      !fault.empty())
-    p.fail(h.line, fault);
-  return h;
+// The first line 'V E', checked, and the matrix it implies against the memory, before anything
+// the size of the graph is allocated.
+Header read_header(GraphText& t) {
+  if (!t.next_line("")) t.fail_at(1, 1, "empty input: expected a first line 'V E'");
+  const int64_t V = field(t, 0, 2, kHeaderFields);
+  if (V <= 0) t.fail(fmt::format("V must be positive, got {}", V));
+  t.check_vertex_count(V);
+  const int64_t E = field(t, 1, 2, kHeaderFields);
+  if (E < 0) t.fail(fmt::format("E must be non-negative, got {}", E));
+  end_of_fields(t, 2, kHeaderFields);
+  return Header{V, E};
 }
 
 // One edge line 'src dst w', checked against V.
-Edge read_edge(LineParser& p, const std::vector<int64_t>& f, int64_t V) {
-  const int64_t line = p.line();
-  if (f.size() != 3) {
-    p.fail(line, fmt::format("expected 3 integers 'src dst w', found {}", f.size()));
+Edge read_edge(GraphText& t, int64_t V) {
+  int32_t ends[2];
+  for (int k = 0; k < 2; ++k) {
+    const int64_t v = field(t, k, 3, kEdgeFields);
+    if (v < 0 || v >= V) t.fail(fmt::format("vertex {} out of range [0, {})", v, V));
+    ends[k] = static_cast<int32_t>(v);
   }
-  for (int c = 0; c < 2; ++c) {
-    if (f[c] < 0 || f[c] >= V) {
-      p.fail(line, fmt::format("vertex {} out of range [0, {})", f[c], V));
-    }
-  }
-  if (const std::string fault = weight_fault(f[2], std::to_string(f[2])); !fault.empty())
-    p.fail(line, fault);
-  return Edge{static_cast<int32_t>(f[0]), static_cast<int32_t>(f[1]), static_cast<int32_t>(f[2])};
+  const int64_t w = field(t, 2, 3, kEdgeFields);
+  if (w < 0 || w > kMaxWeight) t.fail(weight_fault(w, std::to_string(w)));
+  end_of_fields(t, 3, kEdgeFields);
+  return Edge{ends[0], ends[1], static_cast<int32_t>(w)};
 }
 
 EdgeList parse_edge_list_unchecked(std::string_view text, std::string_view source,
                                    uint64_t max_matrix_bytes) {
-  LineParser p(text, source);
-  const auto [V, E, header_line] = read_header(p, max_matrix_bytes);
+  GraphText t(text, source, max_matrix_bytes);
+  const auto [V, E] = read_header(t);
   EdgeList g;
   g.num_vertices = static_cast<int32_t>(V);
   // A bogus E must not allocate: an edge line takes at least 6 bytes ("0 0 0\n").
   g.edges.reserve(static_cast<size_t>(std::min<int64_t>(E, text.size() / 6 + 1)));
-  std::vector<int64_t> f;
   for (int64_t k = 0; k < E; ++k) {
-    if (!p.next_fields(f)) {
-      p.fail(p.line() + 1, fmt::format("end of input after {} of {} edges", k, E));
-    }
-    g.edges.push_back(read_edge(p, f, V));
+    if (!t.next_line("")) t.fail_at_end(fmt::format("end of input after {} of {} edges", k, E));
+    g.edges.push_back(read_edge(t, V));
   }
-  if (p.next_fields(f)) {
-    p.fail(p.line(), fmt::format("unexpected content after the {} edges the header announced", E));
+  if (t.next_line("")) {
+    t.token();
+    t.fail(fmt::format("unexpected content after the {} edges the header announced", E));
   }
   return g;
 }
@@ -169,14 +114,9 @@ std::string weight_fault(int64_t w, std::string_view shown) {
   return "";
 }
 
-// The encoding faults a text editor hides get their own message or a hint.
+// Lines ending in CR alone (classic Mac OS) read as one line: the fault gets a hint.
 EdgeList parse_edge_list(std::string_view text, std::string_view source,
                          uint64_t max_matrix_bytes) {
-  if (text.starts_with("\xEF\xBB\xBF"))
-    throw InputError(
-        fmt::format("{}:1: the file starts with a UTF-8 byte order mark (\\xEF\\xBB\\xBF): "
-                    "save it without one",
-                    source));
   try {
     return parse_edge_list_unchecked(text, source, max_matrix_bytes);
   } catch (const InputError& e) {

@@ -1,5 +1,6 @@
 // The contest's edge-list format (README, "Edge-list format"): "V E", then E lines "src dst w".
-// The reader is strict: every fault is one InputError naming the source, the line and the fault.
+// The reader is strict: every fault is one InputError "SOURCE:LINE:COLUMN: what" (the graph
+// readers' tokenizer, core/graph_text.hpp, which also skips a UTF-8 byte order mark).
 #pragma once
 
 #include <cstdint>

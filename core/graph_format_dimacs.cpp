@@ -58,23 +58,23 @@ EdgeList parse(std::string_view text, std::string_view source, uint64_t max_matr
   return g;
 }
 
-// The first line that is not a comment is the problem line.
+// DIMACS's own first token: a comment line 'c ...' or the problem line 'p ...' (whose reader then
+// says what is wrong with a problem other than 'sp').
 bool looks_like(std::string_view text) {
   GraphText t(text, "", 1);
-  while (t.next_line("")) {
-    const std::string_view tok = t.token();
-    if (tok == "c") continue;
-    return tok == "p" && t.token() == "sp";
-  }
-  return false;
+  if (!t.next_line("")) return false;
+  const std::string_view tok = t.token();
+  return tok == "c" || tok == "p";
 }
 
 }  // namespace
 
 const GraphFormat& dimacs_graph_format() {
   static const GraphFormat f{"dimacs",
-                             "DIMACS .gr: 'c' comments, 'p sp V E', arcs 'a u v w', 1-based", ".gr",
-                             parse, looks_like};
+                             "DIMACS .gr: 'c' comments, 'p sp V E', arcs 'a u v w', 1-based",
+                             {".gr"},
+                             parse,
+                             looks_like};
   return f;
 }
 

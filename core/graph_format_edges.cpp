@@ -1,8 +1,5 @@
-// The contest edge list, read by core/edge_list (line numbers in its faults, no column).
-#include <charconv>
-
+// The contest edge list, read by core/edge_list.
 #include "core/graph_formats.hpp"
-#include "core/graph_text.hpp"
 
 namespace apsp {
 
@@ -13,9 +10,8 @@ EdgeList parse(std::string_view text, std::string_view source, uint64_t max_matr
   return parse_edge_list(text, source, max_matrix_bytes);
 }
 
-// A first line of two integers "V E" and then exactly E lines that are not blank.
-// The format auto-detection falls back on: a text no other format claims is read as this one,
-// whose reader says best what is wrong with a file meant as the contest's.
+// The format auto-detection falls back on: the contest's has no signature of its own, so a text
+// that starts with no other format's is read as this one, and a malformed one is refused as one.
 bool looks_like(std::string_view /*text*/) { return true; }
 
 }  // namespace
@@ -23,7 +19,9 @@ bool looks_like(std::string_view /*text*/) { return true; }
 const GraphFormat& edges_graph_format() {
   static const GraphFormat f{"edges",
                              "the contest's edge list: 'V E', then E lines 'src dst w', 0-based",
-                             "", parse, looks_like};
+                             {},
+                             parse,
+                             looks_like};
   return f;
 }
 

@@ -86,14 +86,22 @@ EdgeList parse(std::string_view text, std::string_view source, uint64_t max_matr
   return g;
 }
 
-bool looks_like(std::string_view text) { return text.starts_with(kBanner); }
+// The banner's '%%' first (a banner with a typo is then refused by this reader, not read as a
+// SNAP comment).
+bool looks_like(std::string_view text) {
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && text.substr(first).starts_with("%%");
+}
 
 }  // namespace
 
 const GraphFormat& mtx_graph_format() {
   static const GraphFormat f{
-      "mtx", "Matrix Market coordinate: integer, real (integral) or pattern; general or symmetric",
-      ".mtx", parse, looks_like};
+      "mtx",
+      "Matrix Market coordinate: integer, real (integral) or pattern; general or symmetric",
+      {".mtx"},
+      parse,
+      looks_like};
   return f;
 }
 

@@ -6,13 +6,14 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/graph_text.hpp"
 #include "core/memory.hpp"
 
 namespace apsp {
 
 const std::vector<const GraphFormat*>& graph_formats() {
-  // Auto-detection asks each after the first in this order (mtx's banner is a SNAP comment, so
-  // mtx comes before snap), and falls back on the first.
+  // Auto-detection asks each after the first in this order (mtx's banner starts with SNAP's
+  // '%' comment, so mtx comes before snap), and falls back on the first.
   static const std::vector<const GraphFormat*> formats{
       &edges_graph_format(), &dimacs_graph_format(), &mtx_graph_format(), &snap_graph_format()};
   return formats;
@@ -31,7 +32,14 @@ std::vector<std::string> graph_format_names() {
 }
 
 std::string graph_formats_help() {
-  std::string help = "auto (by the extension after .gz: .gr dimacs, .mtx mtx; else by content)";
+  std::string by_extension;
+  for (const GraphFormat* f : graph_formats())
+    for (const std::string& ext : f->extensions)
+      by_extension += fmt::format("{}{} {}", by_extension.empty() ? "" : ", ", ext, f->name);
+  std::string help = fmt::format(
+      "auto (by the extension after .gz: {}; else by a format's own signature: 'p sp' or 'c', "
+      "%%MatrixMarket, a '#' or '%' comment; else edges)",
+      by_extension);
   for (const GraphFormat* f : graph_formats())
     help += fmt::format(", {} ({})", f->name, f->description);
   return help + "; any of them gzipped";
@@ -130,6 +138,25 @@ std::string_view extension_of(std::string_view path) {
 
 }  // namespace
 
+namespace {
+
+// What `why` holds when auto fell back on the contest edge list: never said, it tells parse_graph
+// that the format was a default, not a choice.
+constexpr std::string_view kFallback = "input format: edges, no other format's signature";
+
+// "snap, dimacs or mtx": the formats a fault's hint offers instead of `format`.
+std::string other_format_names(const GraphFormat& format) {
+  std::vector<std::string> names;
+  for (const GraphFormat* f : graph_formats())
+    if (f != &format) names.push_back(f->name);
+  std::string out;
+  for (size_t k = 0; k < names.size(); ++k)
+    out += (k == 0 ? "" : k + 1 == names.size() ? " or " : ", ") + names[k];
+  return out;
+}
+
+}  // namespace
+
 const GraphFormat& choose_graph_format(std::string_view requested, std::string_view path,
                                        std::string_view text, std::string* why) {
   if (why) why->clear();
@@ -139,20 +166,22 @@ const GraphFormat& choose_graph_format(std::string_view requested, std::string_v
   }
   const std::string_view ext = extension_of(path);
   for (const GraphFormat* f : graph_formats()) {
-    if (f->extension.empty() || f->extension != ext) continue;
+    if (ext.empty() ||
+        std::find(f->extensions.begin(), f->extensions.end(), ext) == f->extensions.end())
+      continue;
     if (why)
       *why = fmt::format("input format: {}, by the extension {} (--input-format overrides)",
                          f->name, ext);
     return *f;
   }
-  // The first format is the default: chosen without a word when no other claims the text.
   const auto& formats = graph_formats();
   for (auto f = formats.begin() + 1; f != formats.end(); ++f) {
-    if (!(*f)->looks_like(text)) continue;
+    if (!(*f)->looks_like(skip_byte_order_mark(text))) continue;
     if (why)
       *why = fmt::format("input format: {}, by its content (--input-format overrides)", (*f)->name);
     return **f;
   }
+  if (why) *why = kFallback;
   return *formats.front();
 }
 
@@ -167,9 +196,11 @@ EdgeList parse_graph(const GraphFormat& format, const std::string& why, std::str
     // A format auto chose may not be the one the user meant: the fault says which was read.
     if (why.empty()) throw;
     throw InputError(
-        fmt::format("{} (read as {}: --input-format names the format)", e.what(), format.name));
+        fmt::format("{} (read as {}: if this is another format, name it with "
+                    "--input-format {})",
+                    e.what(), format.name, other_format_names(format)));
   }
-  if (!why.empty()) say(why);
+  if (!why.empty() && why != kFallback) say(why);
   if (!note.empty()) say(note);
   return g;
 }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -26,23 +27,6 @@ std::string shown(std::string_view tok) {
   return tok.size() > 24 ? escaped(tok.substr(0, 21)) + "..." : escaped(tok);
 }
 
-// The usual token, up to 18 decimal digits after an optional '-', read without from_chars
-// (which took a quarter of a parse); false for anything else, which from_chars then reads
-// with its own faults. 18 digits never overflow int64.
-bool small_integer(std::string_view tok, int64_t& v) {
-  if (tok.empty() || tok.size() > 18) return false;
-  const bool negative = tok[0] == '-';
-  if (negative && tok.size() == 1) return false;
-  int64_t x = 0;
-  for (size_t i = negative; i < tok.size(); ++i) {
-    const unsigned digit = static_cast<unsigned char>(tok[i]) - unsigned{'0'};
-    if (digit > 9) return false;
-    x = x * 10 + digit;
-  }
-  v = negative ? -x : x;
-  return true;
-}
-
 // A real of integral value ("3.0", "3.000000000000000e+00", as SciPy and NetworkX write them);
 // false when tok is no real at all.
 bool parse_real(std::string_view tok, double& v) {
@@ -52,8 +36,12 @@ bool parse_real(std::string_view tok, double& v) {
 
 }  // namespace
 
+std::string_view skip_byte_order_mark(std::string_view text) {
+  return text.starts_with(kByteOrderMark) ? text.substr(kByteOrderMark.size()) : text;
+}
+
 GraphText::GraphText(std::string_view text, std::string_view source, uint64_t max_matrix_bytes)
-    : text_(text), source_(source), max_matrix_bytes_(max_matrix_bytes) {}
+    : text_(skip_byte_order_mark(text)), source_(source), max_matrix_bytes_(max_matrix_bytes) {}
 
 bool GraphText::next_line(std::string_view comments) {
   while (next_ < text_.size()) {
@@ -89,22 +77,44 @@ bool GraphText::at_end_of_line() {
   return rest_.empty();
 }
 
+std::string_view GraphText::rest_of_line() {
+  at_end_of_line();
+  return rest_;
+}
+
+std::string_view GraphText::take(size_t n) {
+  at_end_of_line();
+  n = std::min(n, rest_.size());
+  column_ = static_cast<int64_t>(rest_.data() - (text_.data() + line_start_)) + 1;
+  const std::string_view tok = rest_.substr(0, n);
+  rest_.remove_prefix(n);
+  return tok;
+}
+
 int64_t GraphText::integer(std::string_view what) {
   const std::string_view tok = token();
   if (tok.empty()) fail(fmt::format("missing {}: the line ends", what));
+  return integer_of(tok, what);
+}
+
+int64_t GraphText::integer_beyond_18_digits(std::string_view tok, std::string_view what) const {
   int64_t v = 0;
-  if (small_integer(tok, v)) return v;
+  const std::string field = what.empty() ? "" : fmt::format("{}: ", what);
   auto [ptr, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), v);
   if (ec == std::errc::result_out_of_range)
-    fail(fmt::format("{}: integer out of range: '{}'", what, shown(tok)));
+    fail(fmt::format("{}integer out of range: '{}'", field, shown(tok)));
   if (ec != std::errc() || ptr != tok.data() + tok.size())
-    fail(fmt::format("{}: expected an integer, found '{}'", what, shown(tok)));
+    fail(fmt::format("{}expected an integer, found '{}'", field, shown(tok)));
   return v;
 }
 
 int32_t GraphText::weight() {
   const std::string_view tok = token();
   if (tok.empty()) fail("missing the weight: the line ends");
+  return weight_of(tok);
+}
+
+int32_t GraphText::weight_of(std::string_view tok) const {
   int64_t w = 0;
   double real = 0;
   const auto integral = [&] {
@@ -118,7 +128,7 @@ int32_t GraphText::weight() {
       fail(fmt::format("weight {} is not an integer: weights are integers", shown(tok)));
     w = real < 0 ? -1 : real > kMaxWeight ? kMaxWeight + 1 : static_cast<int64_t>(real);
   }
-  if (const std::string fault = weight_fault(w, shown(tok)); !fault.empty()) fail(fault);
+  if (w < 0 || w > kMaxWeight) fail(weight_fault(w, shown(tok)));  // shown only for a fault
   return static_cast<int32_t>(w);
 }
 

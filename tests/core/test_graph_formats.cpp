@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/graph_formats.hpp"
@@ -72,26 +73,81 @@ TEST(GraphFormats, DimacsRefusalsNameLineAndColumn) {
   EXPECT_NE(refusal(f, "p sp 100000 0\n").find("g:1:6: V = 100000 needs a"), std::string::npos);
 }
 
-TEST(GraphFormats, SnapRemapsIdsInOrderOfFirstAppearance) {
+// Rows are the ids in increasing order, as SciPy and NetworkX index a graph: ids 0..V-1 are
+// their own rows (ids stays empty), any others are listed in ids.
+TEST(GraphFormats, SnapRowsAreTheIdsInIncreasingOrder) {
   std::string note;
   const EdgeList g =
       parse(snap_graph_format(), "# a comment\n% another\n10 30\n30 20 4\n\n10 10 2.0\n", &note);
   EXPECT_EQ(g.num_vertices, 3);
-  EXPECT_EQ(edges_of(g), (std::vector<std::string>{"0>1:1", "1>2:4", "0>0:2"}));
+  EXPECT_EQ(edges_of(g), (std::vector<std::string>{"0>2:1", "2>1:4", "0>0:2"}));
+  EXPECT_EQ(g.ids, (std::vector<int64_t>{10, 20, 30}));
   EXPECT_EQ(note,
-            "read a SNAP edge list: 3 ids remapped to 0..2 in the order they first appear (id 10 "
-            "is vertex 0)");
+            "read a SNAP edge list: 3 ids from 10 to 30, sparse: rows 0..2 are the ids in "
+            "increasing order (--row-ids FILE writes them)");
+  EXPECT_EQ(parse(snap_graph_format(), "5 100\n100 7\n").ids, (std::vector<int64_t>{5, 7, 100}));
+  // Ids 0..V-1 met out of order (as in SNAP's Facebook file): the identity.
+  const EdgeList facebook = parse(snap_graph_format(), "2 0\n1 3\n0 1\n3 2\n", &note);
+  EXPECT_TRUE(facebook.ids.empty());
+  EXPECT_EQ(edges_of(facebook), (std::vector<std::string>{"2>0:1", "1>3:1", "0>1:1", "3>2:1"}));
+  EXPECT_EQ(note, "read a SNAP edge list: ids 0..3 are rows 0..3");
+  const EdgeList one_based = parse(snap_graph_format(), "3 1\n1 2\n", &note);
+  EXPECT_EQ(one_based.ids, (std::vector<int64_t>{1, 2, 3}));
+  EXPECT_EQ(edges_of(one_based), (std::vector<std::string>{"2>0:1", "0>1:1"}));
+  EXPECT_EQ(note, "read a SNAP edge list: ids 1..3 are rows 0..2 in increasing order");
+  EXPECT_TRUE(parse(dimacs_graph_format(), "p sp 2 1\na 2 1 3\n").ids.empty())
+      << "only SNAP's ids are listed";
 }
 
 TEST(GraphFormats, SnapRefusals) {
   const GraphFormat& f = snap_graph_format();
   EXPECT_EQ(refusal(f, "1 2\n1\n"), "g:2:2: missing vertex id: the line ends");
   EXPECT_EQ(refusal(f, "1 2 2.5\n"), "g:1:5: weight 2.5 is not an integer: weights are integers");
-  EXPECT_EQ(refusal(f, "1 2 3 4\n"), "g:1:7: unexpected '4': expected 'u v' or 'u v w'");
+  EXPECT_EQ(refusal(f, "1 2 3 4\n"),
+            "g:1:7: unexpected '4': expected 'u v', 'u v w' or 'u v {'weight': w}'");
   EXPECT_EQ(refusal(f, "# only\n"),
             "g:2:1: no edges: a SNAP edge list names its vertices by its edges");
   EXPECT_EQ(refusal(f, "1 2 2147483648\n"),
             "g:1:5: weight 2147483648 is above 2147483647, the largest weight read (2^31 - 1)");
+}
+
+// NetworkX's write_edgelist writes each edge's data as a Python dict ('u v {'weight': 3}'); its
+// read_edgelist takes it back with ast.literal_eval. The reader takes the subset NetworkX writes:
+// quoted keys, values that are numbers, strings, True, False or None; no 'weight' is 1.
+TEST(GraphFormats, SnapReadsNetworkxEdgeData) {
+  const EdgeList g = parse(snap_graph_format(),
+                           "10 20 {'weight': 3}\n"
+                           "20 30 {}\n"
+                           "30 10 {'weight': 2.0, 'color': 'red'}\n"
+                           "10 30 {\"weight\": 7, 'label': 'a, \\'b}', 'ok': True, 'n': None,}\n"
+                           "20 10 {'color': 'blue', 'weight': 1e3}\n"
+                           "30 20\t{ 'capacity' : -4.5 , 'weight' : 0 }\r\n"
+                           "10 10 {'weight': 8, 'weight': 9}\n");
+  EXPECT_EQ(edges_of(g), (std::vector<std::string>{"0>1:3", "1>2:1", "2>0:2", "0>2:7", "1>0:1000",
+                                                   "2>1:0", "0>0:9"}));
+}
+
+TEST(GraphFormats, SnapEdgeDataRefusalsNameTheColumn) {
+  const GraphFormat& f = snap_graph_format();
+  EXPECT_EQ(refusal(f, "1 2 {'weight': 'heavy'}\n"),
+            "g:1:16: in the edge's data: the weight must be a number, found 'heavy'");
+  EXPECT_EQ(refusal(f, "1 2 {'weight': -3}\n"), "g:1:16: negative weight -3");
+  EXPECT_EQ(refusal(f, "1 2 {'weight': 2.5}\n"),
+            "g:1:16: weight 2.5 is not an integer: weights are integers");
+  EXPECT_EQ(refusal(f, "1 2 {'weight': True}\n"), "g:1:16: expected a weight, found 'True'");
+  EXPECT_EQ(refusal(f, "1 2 {'weight': 3\n"),
+            "g:1:17: in the edge's data: expected ',' or '}' after a value, found the end of the "
+            "line");
+  EXPECT_EQ(refusal(f, "1 2 {weight: 3}\n"),
+            "g:1:6: in the edge's data: expected a key in quotes ('weight')");
+  EXPECT_EQ(refusal(f, "1 2 {'weight' 3}\n"),
+            "g:1:15: in the edge's data: expected ':' after the key, found '3'");
+  EXPECT_EQ(refusal(f, "1 2 {'weight: 3}\n"),
+            "g:1:6: in the edge's data: a string without its closing quote");
+  EXPECT_EQ(refusal(f, "1 2 {'weight': [3]}\n"),
+            "g:1:16: in the edge's data: expected a number, a string, True, False or None");
+  EXPECT_EQ(refusal(f, "1 2 {'weight': 3} 4\n"),
+            "g:1:19: unexpected '4': expected 'u v', 'u v w' or 'u v {'weight': w}'");
 }
 
 TEST(GraphFormats, MatrixMarketFieldsAndSymmetry) {
@@ -126,23 +182,88 @@ TEST(GraphFormats, MatrixMarketRefusals) {
             "line 1");
 }
 
-TEST(GraphFormats, AutoGoesByExtensionThenContent) {
+// The name of the format auto picks for `text` read from standard input.
+std::string auto_format(const std::string& text) {
+  return choose_graph_format("auto", "-", text, nullptr).name;
+}
+
+TEST(GraphFormats, AutoGoesByExtensionThenSignature) {
   std::string why;
   EXPECT_EQ(choose_graph_format("auto", "a.gr.gz", "", &why).name, "dimacs");
   EXPECT_EQ(why, "input format: dimacs, by the extension .gr (--input-format overrides)");
   EXPECT_EQ(choose_graph_format("auto", "dir.mtx/a", "%%MatrixMarket", &why).name, "mtx");
-  EXPECT_EQ(choose_graph_format("auto", "a.txt", "c x\np sp 1 0\n", &why).name, "dimacs");
-  EXPECT_EQ(choose_graph_format("auto", "-", "3 2\n0 1 1\n1 2 1\n", &why).name, "edges");
-  EXPECT_EQ(why, "");  // the contest edge list goes without a word
-  // Fewer edges than the header says: still this format, whose reader then refuses the file.
-  EXPECT_EQ(choose_graph_format("auto", "a.txt", "3 2\n0 1 1\n", &why).name, "edges");
-  EXPECT_EQ(choose_graph_format("auto", "a.txt", "3 2\n0 1\n1 2\n", &why).name, "snap");
-  EXPECT_EQ(why, "input format: snap, by its content (--input-format overrides)");
-  EXPECT_EQ(choose_graph_format("auto", "a.el", "# c\n0 1\n", &why).name, "snap");
+  EXPECT_EQ(why, "input format: mtx, by its content (--input-format overrides)");
+  EXPECT_EQ(choose_graph_format("auto", "g.edges", "0 1\n", &why).name, "snap");
+  EXPECT_EQ(choose_graph_format("auto", "g.edgelist.gz", "0 1 {}\n", &why).name, "snap");
+  EXPECT_EQ(why, "input format: snap, by the extension .edgelist (--input-format overrides)");
   EXPECT_EQ(choose_graph_format("snap", "a.gr", "p sp 1 0", &why).name, "snap");
   EXPECT_EQ(why, "");
   EXPECT_EQ(message_of([] { choose_graph_format("xml", "a", "", nullptr); }),
             "--input-format: unknown format 'xml'");
+  // Each format's own signature, after blank lines.
+  EXPECT_EQ(auto_format("c x\np sp 1 0\n"), "dimacs");
+  EXPECT_EQ(auto_format("\n p sp 1 0\n"), "dimacs");
+  EXPECT_EQ(auto_format("p edge 3 2\n"), "dimacs") << "whose reader then refuses it";
+  EXPECT_EQ(auto_format("%%MatrixMarket matrix coordinate real general\n"), "mtx");
+  EXPECT_EQ(auto_format("%%MatrixMarkt matrix coordinate real general\n"), "mtx")
+      << "a banner with a typo is refused by mtx, not read as a SNAP comment";
+  EXPECT_EQ(auto_format("# Directed graph\n0 1\n"), "snap");
+  EXPECT_EQ(auto_format("\n  # c\n0 1\n"), "snap");
+  EXPECT_EQ(auto_format("% sym unweighted\n1 2\n"), "snap") << "KONECT's '%' header";
+}
+
+// Numbers alone never make a file SNAP: a contest edge list with a fault stays one (and is
+// refused as one), and so does a header-less SNAP or NetworkX file, which its extension or
+// --input-format names.
+TEST(GraphFormats, AutoNeverReadsABrokenContestFileAsAnotherFormat) {
+  for (const std::string text :
+       {"3 2\n0 1 1\n1 2 1\n", "3 1\n0 1\n", "3 2\n0 1\n1 2\n", "3 1\n0 1 5 9\n", "3 2\n",
+        "3 2\n0 1 5\n", "3 1\n0 1 5\n1 2 5\n", "3 1\n0 x 5\n", "0 1\n1 2\n2 0\n", "1 2 3\n",
+        "10 20 {'weight': 3}\n", "", "\n"})
+    EXPECT_EQ(auto_format(text), "edges") << text;
+}
+
+// A fault of a format auto chose, the contest edge list it fell back on included, says which was
+// read and how to name another; a named format's fault does not, and the fallback is not said.
+TEST(GraphFormats, AutoFaultsNameTheFormatRead) {
+  const auto read = [](const std::string& requested, const std::string& text) {
+    std::string why, said;
+    const GraphFormat& f = choose_graph_format(requested, "-", text, &why);
+    const std::string fault = message_of([&] {
+      parse_graph(f, why, text, "<stdin>", 64u << 20, [&](const std::string& l) { said += l; });
+    });
+    return fault.empty() ? "said: " + said : fault;
+  };
+  EXPECT_EQ(read("auto", "3 1\n0 1\n"),
+            "<stdin>:2:4: expected 3 integers 'src dst w', found 2 (read as edges: if this is "
+            "another format, name it with --input-format dimacs, mtx or snap)");
+  EXPECT_EQ(read("edges", "3 1\n0 1\n"), "<stdin>:2:4: expected 3 integers 'src dst w', found 2");
+  EXPECT_EQ(read("auto", "# c\n0 1 x\n"),
+            "<stdin>:2:5: expected a weight, found 'x' (read as snap: if this is another format, "
+            "name it with --input-format edges, dimacs or mtx)");
+  EXPECT_EQ(read("auto", "2 1\n0 1 5\n"), "said: ");
+  EXPECT_EQ(read("auto", "# c\n0 1\n"),
+            "said: input format: snap, by its content (--input-format overrides)read a SNAP edge "
+            "list: ids 0..1 are rows 0..1");
+}
+
+// Excel and Notepad save UTF-8 with a byte order mark: every reader skips it, and auto-detection
+// looks past it.
+TEST(GraphFormats, EveryReaderSkipsAByteOrderMark) {
+  const std::string bom = "\xEF\xBB\xBF";
+  const std::vector<std::pair<const GraphFormat*, std::string>> files{
+      {&edges_graph_format(), "2 1\n0 1 4\n"},
+      {&dimacs_graph_format(), "c x\np sp 2 1\na 1 2 4\n"},
+      {&snap_graph_format(), "# x\n0 1 4\n"},
+      {&mtx_graph_format(), "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 4\n"}};
+  for (const auto& [format, text] : files) {
+    EXPECT_EQ(edges_of(parse(*format, bom + text)), (std::vector<std::string>{"0>1:4"}))
+        << format->name;
+    EXPECT_EQ(auto_format(bom + text), format->name);
+  }
+  EXPECT_EQ(refusal(snap_graph_format(), bom + "0 x\n"),
+            "g:1:3: vertex id: expected an integer, found 'x'")
+      << "columns count from after the mark";
 }
 
 TEST(GraphFormats, GzipFilesReadLikeTheirText) {

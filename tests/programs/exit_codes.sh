@@ -33,10 +33,10 @@ echo "ok: every --help lists the same exit codes"
 # apsp
 expect 2 "apsp: --threads: '+1' is not an integer" "$bin/apsp" "$data/single.txt" --threads +1
 expect 2 "the folder /nonexistent-folder does not exist" "$bin/apsp" "$data/single.txt" -o /nonexistent-folder/x.txt
-expect 2 "vertex.txt:2: vertex 3 out of range [0, 3)" "$bin/apsp" "$data/bad/vertex.txt" --variant cpu
+expect 2 "vertex.txt:2:3: vertex 3 out of range [0, 3)" "$bin/apsp" "$data/bad/vertex.txt" --variant cpu
 expect 2 "/nonexistent.txt: cannot open" "$bin/apsp" /nonexistent.txt --variant cpu
 expect 2 "is a folder, not an edge-list file" "$bin/apsp" "$tmp"
-expect 2 "huge.txt:1: V = 2000000000 needs" "$bin/apsp" "$tmp/huge.txt"
+expect 2 "huge.txt:1:1: V = 2000000000 needs" "$bin/apsp" "$tmp/huge.txt"
 [ -n "$full_device" ] && expect 1 "apsp: standard output: " to_full "$bin/apsp" "$data/single.txt" --variant cpu
 expect 3 "apsp: no CUDA device for variant naive" "${nodev[@]}" "$bin/apsp" "$data/single.txt" --variant naive
 # gen_graph (needs no device: never 3)
@@ -51,8 +51,8 @@ expect 2 "--min-reps 5 is more than --reps 3" "$bin/apsp_bench" --dry-run --min-
 expect 2 "batch2 must be an integer, found '+6'" "$bin/apsp_bench" --dry-run --config 'batched[batch2=+6]'
 expect 2 "batch2 is given twice" "$bin/apsp" "$data/single.txt" --config 'batched[batch2=6,batch2=5]'
 expect 2 "--n: 99999999999 is out of range (at most 1048576)" "$bin/apsp_bench" --dry-run --n 99999999999
-expect 2 "vertex.txt:2: vertex 3 out of range [0, 3)" "${nodev[@]}" "$bin/apsp_bench" --graph "$data/bad/vertex.txt"
-expect 2 "huge.txt:1: V = 2000000000 needs" "${nodev[@]}" "$bin/apsp_bench" --graph "$tmp/huge.txt"
+expect 2 "vertex.txt:2:3: vertex 3 out of range [0, 3)" "${nodev[@]}" "$bin/apsp_bench" --graph "$data/bad/vertex.txt"
+expect 2 "huge.txt:1:1: V = 2000000000 needs" "${nodev[@]}" "$bin/apsp_bench" --graph "$tmp/huge.txt"
 expect 2 "README.md: not JSON" "${nodev[@]}" "$bin/apsp_bench" --n 100 --tuned "$src/README.md"
 expect 3 "apsp_bench: no CUDA device found" "${nodev[@]}" "$bin/apsp_bench" --n 100
 # tuner

@@ -132,7 +132,11 @@ TEST(Solver, RefusesBeforeTheSolve) {
                 std::string("--db /nonexistent.json: cannot open: No such file or directory")));
   r = s.r;
   r.input = kData + "bad/vertex.txt";
-  EXPECT_EQ(fault_of(r).second, kData + "bad/vertex.txt:2: vertex 3 out of range [0, 3)");
+  EXPECT_EQ(
+      fault_of(r).second,
+      kData +
+          "bad/vertex.txt:2:3: vertex 3 out of range [0, 3) (read as edges: if this is another "
+          "format, name it with --input-format dimacs, mtx or snap)");
 }
 
 TEST(Solver, AnOutputThatCannotBeWrittenIsRefusedBeforeTheSolve) {
