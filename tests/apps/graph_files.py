@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """apsp on graph files written by other tools: NetworkX's edge-list writers (SNAP-like, with and
-without weights, sparse 1-based ids), SciPy's Matrix Market writer (integer, real of integral
-values, pattern, symmetric), a DIMACS .gr, some gzipped. Each is solved with apsp --variant cpu
-(APSP_GRAPH_VARIANT=auto: on the GPU) and compared with SciPy's csgraph shortest paths on the graph as NetworkX / SciPy hold it.
+without weights, its default dict of edge data, sparse ids; named by --input-format or by the
+extensions .edges and .edgelist, as they carry no '#' header), a Facebook-like SNAP file (ids
+0..N-1 met out of order: rows are the ids), SciPy's Matrix Market writer (integer, real of
+integral values, pattern, symmetric), a DIMACS .gr, some gzipped. Each is solved with apsp
+--variant cpu (APSP_GRAPH_VARIANT=auto: on the GPU) and compared with SciPy's csgraph shortest
+paths on the graph as NetworkX / SciPy hold it, indexed by the file's ids in increasing order.
 Exit 77 (skipped) without networkx or scipy (scripts/setup.sh installs them).
     graph_files.py APSP"""
 import gzip
@@ -74,34 +77,62 @@ def gzipped(path):
     return path + ".gz"
 
 
-def first_appearance(path):
-    order = {}
-    with open(path) as f:
-        for line in f:
-            if line.strip() and line[0] not in "#%":
-                for tok in line.split()[:2]:
-                    order.setdefault(int(tok), len(order))
-    return list(order)
-
-
 def snap_cases(d):
     g = nx.gnp_random_graph(40, 0.08, seed=5, directed=True)
     g = nx.relabel_nodes(g, {v: 7 * v + 3 for v in g})  # sparse ids
     rng = np.random.default_rng(1)
-    for u, v in g.edges:
+    for k, (u, v) in enumerate(g.edges):
         g[u][v]["weight"] = int(rng.integers(1, 50))
+        if k % 3 == 0:
+            g[u][v]["color"] = "red, or 'blue'"  # NetworkX's dict carries every attribute
+    data = os.path.join(d, "data.edgelist")
+    nx.write_edgelist(g, data)  # NetworkX's default: u v {'weight': 3, 'color': ...}
     weighted = os.path.join(d, "weighted.txt")
     nx.write_weighted_edgelist(g, weighted)
     plain = os.path.join(d, "plain.edges")
     nx.write_edgelist(g, plain, data=False)
-    for name, path, weight in [("snap weighted", weighted, "weight"),
-                               ("snap unweighted, gzipped", gzipped(plain), None)]:
-        got, err = solve(path)
-        nodes = first_appearance(path[:-3] if path.endswith(".gz") else path)
+    nodes = sorted(g.nodes)  # apsp's rows: the ids in increasing order
+    note = f"{len(nodes)} ids from {nodes[0]} to {nodes[-1]}, sparse"
+    for name, path, weight, args in [
+            ("networkx dict edge data, by .edgelist", data, "weight", []),
+            ("snap weighted, named by --input-format", weighted, "weight", ["--input-format", "snap"]),
+            ("snap unweighted, gzipped, by .edges", gzipped(plain), None, [])]:
+        got, err = solve(path, *args)
         matrix = nx.to_scipy_sparse_array(g, nodelist=nodes, weight=weight, dtype=float)
         expect_same(name, got, matrix)
-        expect_in(name, "input format: snap", err)
-        expect_in(name, f"{len(nodes)} ids remapped to 0..{len(nodes) - 1}", err)
+        expect_in(name, "input format: snap, by the extension" if not args else note, err)
+        expect_in(name, note, err)
+    # A weight-less dict: NetworkX's weight 1.
+    g2 = nx.DiGraph([(2, 5), (5, 9), (9, 2)])
+    g2[5][9]["weight"] = 4
+    path = os.path.join(d, "some.edgelist")
+    nx.write_edgelist(g2, path)
+    got, _ = solve(path)
+    expect_same("networkx dicts with and without a weight", got,
+                nx.to_scipy_sparse_array(g2, nodelist=sorted(g2), dtype=float))
+
+
+def facebook_case(d):
+    """SNAP's Facebook file: ids 0..N-1, each undirected edge once, no header, ids met out of
+    order. Rows are the ids themselves: SciPy's matrix on the id-indexed arcs, exactly."""
+    g = nx.connected_watts_strogatz_graph(60, 4, 0.3, seed=11)  # every id 0..59 in an edge
+    arcs = sorted((min(u, v), max(u, v)) for u, v in g.edges)
+    np.random.default_rng(4).shuffle(arcs)
+    path = os.path.join(d, "facebook_combined.txt")
+    with open(path, "w") as f:
+        f.writelines(f"{u} {v}\n" for u, v in arcs)
+    got, err = solve(path, "--input-format", "snap")
+    n = 1 + max(max(a) for a in arcs)
+    m = scipy.sparse.csr_array((np.ones(len(arcs)), ([u for u, _ in arcs], [v for _, v in arcs])),
+                               shape=(n, n))
+    expect_same("facebook-like SNAP, ids out of order", got, m)
+    expect_in("facebook-like", f"ids 0..{n - 1} are rows 0..{n - 1}", err)
+    # Without --input-format, a header-less file is the contest's edge list, refused as one.
+    out = path + ".refused"
+    run = subprocess.run([APSP, "--variant", "cpu", "-o", out, path], capture_output=True, text=True)
+    if run.returncode != 2 or os.path.exists(out) or "--input-format" not in run.stderr:
+        sys.exit(f"FAIL: a header-less SNAP file through auto: exit {run.returncode}, {run.stderr!r}")
+    print("ok: a header-less SNAP file through auto is refused as a contest edge list, exit 2")
 
 
 def mtx_cases(d):
@@ -148,6 +179,7 @@ def refusal_case(d):
 def main():
     with tempfile.TemporaryDirectory() as d:
         snap_cases(d)
+        facebook_case(d)
         mtx_cases(d)
         dimacs_case(d)
         refusal_case(d)

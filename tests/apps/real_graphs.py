@@ -29,7 +29,8 @@ GEN_GRAPH = sys.argv[2]
 
 
 def write_snap(g, path, weight="weight", both_ways=True):
-    """NetworkX's writers; a 0-based or 1-based id is remapped by apsp in order of appearance."""
+    """NetworkX's writers (no '#' header: the name ends in .edgelist or .edges); apsp's rows are
+    the ids in increasing order, 0-based or 1-based."""
     h = g.to_directed() if both_ways else g
     if weight:
         nx.write_weighted_edgelist(h, path)
@@ -41,9 +42,7 @@ def write_snap(g, path, weight="weight", both_ways=True):
 def check_snap(name, g, path, weight="weight", both_ways=True, gzip_it=False):
     h = write_snap(g, path, weight, both_ways)
     got, err = gf.solve(gf.gzipped(path) if gzip_it else path)
-    order = gf.first_appearance(path)
-    index = {int(v): k for k, v in enumerate(order)}
-    nodes = sorted(h.nodes, key=lambda v: index[int(v)])
+    nodes = sorted(h.nodes)
     gf.expect_same(name, got, nx.to_scipy_sparse_array(h, nodelist=nodes, weight=weight,
                                                       dtype=float))
     gf.expect_in(name, "input format: snap", err)
@@ -51,19 +50,19 @@ def check_snap(name, g, path, weight="weight", both_ways=True, gzip_it=False):
 
 def karate(d):
     g = nx.karate_club_graph()
-    path = os.path.join(d, "karate.txt")
+    path = os.path.join(d, "karate.edgelist")
     check_snap("karate club, weighted SNAP, both ways", g, path)
     check_snap("karate club, weighted SNAP, gzipped", g, path, gzip_it=True)
     # Written once per edge: apsp reads each line as one arc u -> v (SNAP's edges are directed).
     once = nx.DiGraph(g.edges(data=True))
     once.add_nodes_from(g.nodes)
-    check_snap("karate club, each edge once, as arcs", once, os.path.join(d, "karate1.txt"),
+    check_snap("karate club, each edge once, as arcs", once, os.path.join(d, "karate1.edgelist"),
                both_ways=False)
 
 
 def les_miserables(d):
     g = nx.convert_node_labels_to_integers(nx.les_miserables_graph(), first_label=1)
-    check_snap("les miserables, 1-based SNAP", g, os.path.join(d, "lesmis.txt"))
+    check_snap("les miserables, 1-based SNAP", g, os.path.join(d, "lesmis.edgelist"))
     path = os.path.join(d, "lesmis.mtx")
     a = nx.to_scipy_sparse_array(g, nodelist=range(1, 78), weight="weight", dtype=np.int64)
     scipy.io.mmwrite(path, a, field="integer", symmetry="symmetric")
@@ -120,10 +119,8 @@ def social(d):
         f.write("# power-law social graph from gen_graph\n")
         f.writelines(f"{u} {v}\n" for u, v, _ in edges)
     got, err = gf.solve(path)
-    ids = {}  # apsp numbers SNAP ids in order of appearance
-    for u, v, _ in edges:
-        ids.setdefault(u, len(ids))
-        ids.setdefault(v, len(ids))
+    # apsp's rows: the SNAP ids in increasing order
+    ids = {v: k for k, v in enumerate(sorted({x for u, v, _ in edges for x in (u, v)}))}
     gf.expect_same("power-law social graph, SNAP .txt.gz", got,
                    arcs(V, [(ids[u], ids[v], 1) for u, v, _ in edges]))
     gf.expect_in("social", "input format: snap", err)
