@@ -32,6 +32,7 @@
 #include "harness/pipeline/describe_plan.hpp"
 #include "harness/pipeline/pipeline.hpp"
 #include "harness/tune/policy.hpp"
+#include "harness/tune/resolve.hpp"
 #include "harness/userkernel/user_kernel.hpp"
 
 namespace apsp::bench {
@@ -213,27 +214,18 @@ void read_inputs(const Options& o, Results& baseline, TuningDb& tuned) {
 void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
   harness::Plan& p = o.plan;
   read_inputs(o, baseline, tuned);
-  if (o.variants.empty() && o.configs.empty()) o.variants = "all";
-  p.requests = harness::select_requests(o.variants, o.configs);
-  // A kernel runs at its file's values unless a --config names it: then as asked (as tuned).
-  for (const Variant* v : o.user_kernels.variants)
-    if (std::none_of(p.requests.begin(), p.requests.end(),
-                     [&](const harness::Request& r) { return r.variant == v; }))
-      p.requests.push_back(harness::Request{v, std::nullopt});
-  for (harness::Request& r : p.requests) r.tuned = !o.tuned.empty() && !r.config;
   if (!o.graph_file.empty()) {
     const auto say = [](const std::string& line) { fmt::print(stderr, "apsp_bench: {}\n", line); };
     p.graph.edges = std::make_shared<EdgeList>(read_graph(o.graph_file, o.input_format, 0, say));
     p.graph.file = o.graph_file;
-    p.sizes = {p.graph.edges->num_vertices};
-  } else {
-    p.sizes = harness::parse_sizes(o.sizes);
   }
-  harness::check_weights(p);
-  p.gpus = harness::parse_gpu_counts(o.gpus);
   p.transport = o.transport;
-  harness::add_baseline(p, !o.baseline.empty());
   p.sampling.flush_l2 = !o.warm;
+  harness::BenchSelection s{o.variants, o.configs, o.user_kernels.variants, o.sizes};
+  s.gpus = o.gpus;
+  s.tuned = !o.tuned.empty();
+  s.reuse_baseline = !o.baseline.empty();
+  harness::select_runs(p, s);
 }
 
 // Each multi-GPU run beside the model's prediction from the one-GPU rate measured in this run;
@@ -345,7 +337,7 @@ int dry_run(const Options& o, const TuningDb& tuned_db) {
     for (const harness::Request& r : o.plan.requests)
       if (r.variant == v)
         for (int n : o.plan.sizes)
-          runs.emplace_back(r.config ? *r.config : harness::default_config(*v, n, &dev).config, n);
+          runs.emplace_back(harness::resolve_config({v, r.config, nullptr}, n, &dev).config, n);
     if (const std::string why = harness::kernel_never_runs(*v, runs, dev); !why.empty()) {
       fmt::print(stderr, "apsp_bench: {}\n", why);
       return kExitFailed;

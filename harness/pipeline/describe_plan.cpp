@@ -15,6 +15,7 @@
 #include "harness/pipeline/pipeline.hpp"
 #include "harness/plan/build_identity.hpp"
 #include "harness/tune/policy.hpp"
+#include "harness/tune/resolve.hpp"
 #include "harness/tune/tuned.hpp"
 
 namespace apsp::harness {
@@ -69,8 +70,7 @@ void describe_request_sizes(std::string& out, const Plan& p, const Request& r,
                             const DeviceInfo& dev) {
   for (int n : p.sizes) {
     if (!runs_at(p, r, n)) continue;
-    const DefaultChoice d =
-        r.config ? DefaultChoice{*r.config, "asked"} : default_config(*r.variant, n, &dev);
+    const Resolved d = resolve_config({r.variant, r.config, nullptr}, n, &dev);
     const std::string why = r.variant->check(d.config, n, dev);
     // A generated graph's weights go up to --wmax (a file's: its largest edge weight).
     const int64_t wmax = p.graph.edges ? max_edge_weight(*p.graph.edges) : p.graph.spec.wmax;
@@ -144,7 +144,7 @@ void describe_model(std::string& out, const Plan& p, const DeviceInfo& dev) {
   for (const Request& r : p.requests) {
     if (!r.variant->multi_gpu) continue;
     for (int n : p.sizes) {
-      const Config c = r.config ? *r.config : default_config(*r.variant, n, &dev).config;
+      const Config c = resolve_config({r.variant, r.config, nullptr}, n, &dev).config;
       for (int gpus : p.gpus)
         line(out, "  {}: {}", config_name(r.variant->name, c),
              describe(n, gpus, predict(n, gpus, distributed_tile(*r.variant, c), link)));
@@ -208,7 +208,7 @@ void describe_search_size(std::string& out, const Variant& v, const SearchSpace&
           ? fmt::format("at most {} to measure (a {} search, --budget {}, of {} runnable)",
                         s.visits, s.strategy, s.budget, runnable)
           : fmt::format("{} to measure", runnable);
-  const DefaultChoice reference = default_config(v, n, &dev);
+  const Resolved reference = resolve_config({&v, std::nullopt, nullptr}, n, &dev);
   line(out, "  n = {}: {}, {} rejected; reference: {} ({})", n, measured, rejected,
        config_name(v.name, reference.config), reference.source);
 }

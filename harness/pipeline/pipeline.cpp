@@ -44,21 +44,18 @@ void say(const std::function<void(const std::string&)>& f, const std::string& li
 Selection select(const Request& r, int n, const Session& s, const std::optional<TunedSource>& tuned,
                  const Observer& obs) {
   const Variant& v = *r.variant;
-  if (r.config) return {&v, *r.config, config_name(v.name, *r.config), "asked"};
   const DeviceInfo* dev = s.device ? &*s.device : nullptr;
-  const DefaultChoice d = default_config(v, n, dev);
-  Selection sel{&v, d.config, v.name, d.source};
-  if (!r.tuned || !tuned || v.space.empty()) return sel;
-  sel.label = v.name + " (tuned)";
-  TuningMatch match = tuned->match;
-  match.kernels = build_of(v, s.build).kernels;
-  const TunedChoice c = choose_tuned(*tuned->db, tuned->path, match, v, n, dev);
-  say(obs.note, c.note);
-  if (c.picked) {
-    sel.config = c.config;
-    sel.source = c.source;
+  // A variant without parameters has nothing to tune.
+  std::optional<TunedSource> mine;
+  if (!r.config && r.tuned && tuned && !v.space.empty()) {
+    mine = *tuned;
+    mine->match.kernels = build_of(v, s.build).kernels;
   }
-  return sel;
+  const Resolved c = resolve_config({&v, r.config, mine ? &*mine : nullptr}, n, dev);
+  say(obs.note, c.note);
+  const std::string label =
+      r.config ? config_name(v.name, *r.config) : v.name + (mine ? " (tuned)" : "");
+  return {&v, c.config, label, c.source};
 }
 
 RunResult new_result(const Selection& sel, int n, const GraphDesc& graph) {

@@ -17,6 +17,7 @@
 #include "harness/measure/executor.hpp"
 #include "harness/multigpu/transport.hpp"
 #include "harness/plan/plan.hpp"
+#include "harness/tune/resolve.hpp"
 #include "harness/userkernel/isolated_executor.hpp"
 
 namespace apsp::harness {
@@ -57,13 +58,9 @@ struct Session {
                       const std::string& transport = kDefaultTransport);
 };
 
-// A tuning database for `apsp_bench --tuned`: requests marked tuned run its pick at each n
-// (harness/tune/tuned.hpp), which only replaces the default where it was measured faster.
-struct TunedSource {
-  const TuningDb* db = nullptr;
-  TuningMatch match;  // device, graph and build filled in by run_plan; the relaxations kept
-  std::string path;
-};
+// A tuning database for `apsp_bench --tuned` (harness/tune/resolve.hpp's TunedSource, its match's
+// device, graph and build filled in by run_plan, the relaxations kept): requests marked tuned
+// run its pick at each n, which only replaces the default where it was measured faster.
 
 struct Outcome {
   Results results;

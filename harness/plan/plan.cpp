@@ -131,6 +131,21 @@ void add_baseline(Plan& plan, bool reuse) {
   plan.baseline_added = true;
 }
 
+void select_runs(Plan& p, const BenchSelection& s) {
+  p.requests =
+      select_requests(s.variants.empty() && s.configs.empty() ? "all" : s.variants, s.configs);
+  for (const Variant* v : s.kernels)
+    if (std::none_of(p.requests.begin(), p.requests.end(),
+                     [&](const Request& r) { return r.variant == v; }))
+      p.requests.push_back(Request{v, std::nullopt});
+  for (Request& r : p.requests) r.tuned = s.tuned && !r.config;
+  p.sizes = p.graph.edges ? std::vector<int>{p.graph.edges->num_vertices}
+                          : parse_sizes(s.sizes, s.sizes_name);
+  check_weights(p);
+  p.gpus = parse_gpu_counts(s.gpus);
+  add_baseline(p, s.reuse_baseline);
+}
+
 void check_weights(const Plan& plan) {
   if (plan.graph.edges) return;  // a file: the reader has checked it
   for (int n : plan.sizes) {

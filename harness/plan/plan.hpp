@@ -92,6 +92,24 @@ std::vector<Request> select_requests(const std::string& variants,
 // samples come from an earlier results file.
 void add_baseline(Plan& plan, bool reuse);
 
+// What a bench run selects, as data: apsp_bench's options and the Python module's
+// apsp_lab.bench both give it, and select_runs makes the same plan of it for both.
+struct BenchSelection {
+  std::string variants;                 // names or "all"; "" with no configs: all
+  std::vector<std::string> configs;     // configs as apsp_bench prints them
+  std::vector<const Variant*> kernels;  // user kernels, each at its file's values unless a
+                                        // config names it
+  std::string sizes;                    // "1000,2500"; unused where the plan's graph is a file's
+  std::string sizes_name = "--n";       // what the caller calls the sizes, in its messages
+  std::string gpus = "1";               // GPU counts: "1", "1,2,4", "all"
+  bool tuned = false;                   // requests named alone run a tuning database's pick
+  bool reuse_baseline = false;          // a baseline file's runs stand in for the baseline's
+};
+// p's requests, sizes (a file graph's V), GPU counts and baseline from s, the weights then
+// checked; p's graph, sampling and transport are the caller's. Throws std::invalid_argument (one
+// line).
+void select_runs(Plan& p, const BenchSelection& s);
+
 // Throws std::invalid_argument when the graph spec's weights could make a distance reach kInf
 // at some size of the plan.
 void check_weights(const Plan& plan);

@@ -15,6 +15,7 @@
 #include "harness/plan/build_identity.hpp"
 #include "harness/solve/solve_steps.hpp"
 #include "harness/tune/policy.hpp"
+#include "harness/tune/resolve.hpp"
 #include "harness/tune/solver_choice.hpp"
 #include "harness/tune/tuned.hpp"
 
@@ -44,13 +45,12 @@ namespace {
 std::pair<NamedConfig, std::string> tuned_user_kernel(const Variant& v, const TuningDb& db,
                                                       const std::string& db_path,
                                                       const DeviceInfo& dev, int n) {
-  TuningMatch match;
-  match.device = DeviceModel::of(dev);
-  match.kernels = build_of(v, current_build()).kernels;
-  match.any_graph = true;
-  const TunedChoice t = choose_tuned(db, db_path, match, v, n, &dev);
-  return {NamedConfig{&v, t.config},
-          t.picked ? fmt::format("{} in {}", t.source, db_path) : t.note};
+  TunedSource tuned{&db, {}, db_path};
+  tuned.match.device = DeviceModel::of(dev);
+  tuned.match.kernels = build_of(v, current_build()).kernels;
+  tuned.match.any_graph = true;
+  const Resolved t = resolve_config({&v, std::nullopt, &tuned}, n, &dev);
+  return {NamedConfig{&v, t.config}, t.tuned ? fmt::format("{} in {}", t.source, db_path) : t.note};
 }
 
 }  // namespace
@@ -63,7 +63,7 @@ std::pair<NamedConfig, std::string> pick(const Choice& c, const DeviceInfo& dev,
   if (c.bare_name && c.db && !chosen.variant->kernel_hash.empty())
     return tuned_user_kernel(*chosen.variant, *c.db, c.db_path, dev, n);
   if (c.bare_name) {
-    const DefaultChoice d = default_config(*chosen.variant, n, &dev);
+    const Resolved d = resolve_config({chosen.variant, std::nullopt, nullptr}, n, &dev);
     chosen.config = d.config;
     return {chosen, d.source};
   }

@@ -11,7 +11,7 @@
 #include "core/parallel.hpp"
 #include "core/precision.hpp"
 #include "harness/solve/solve_steps.hpp"
-#include "harness/tune/policy.hpp"
+#include "harness/tune/resolve.hpp"
 
 namespace apsp::harness {
 
@@ -48,7 +48,7 @@ template <class T>
 Config solve_host_matrix_on_device(T* d, int n, const Variant& v, const DeviceRun<T>& run,
                                    const std::string& how, const Log& log) {
   const DeviceInfo dev = query_device();
-  const Config c = default_config(v, n, &dev).config;
+  const Config c = shipped_config(v, n, &dev);
   if (const std::string why = v.check(c, n, dev); !why.empty())
     throw std::runtime_error(
         fmt::format("{} cannot run at V = {}: {}", config_name(v.name, c), n, why));

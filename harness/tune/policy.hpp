@@ -53,7 +53,9 @@ struct DefaultChoice {
                        // "declared default"
 };
 
-// The config (variant, n) runs when nothing else is asked for: the policy of `device`'s model
+// The config (variant, n) runs when nothing else is asked for, for resolve_config
+// (harness/tune/resolve.hpp), which every program asks, and the policy tables below: the policy of
+// `device`'s model
 // (from `policies`) whose range holds n, if it names a config this build compiles and that
 // can run; else the variant's heuristic; else its declared defaults. `device` may be null
 // (no GPU): the declared defaults.

@@ -7,6 +7,7 @@
 #include "core/console.hpp"
 #include "harness/plan/build_identity.hpp"
 #include "harness/tune/policy.hpp"
+#include "harness/tune/resolve.hpp"
 #include "harness/tune/tuned.hpp"
 
 namespace apsp::harness {
@@ -28,7 +29,7 @@ const Variant& solver_for(int64_t max_weight, int64_t distance_floor) {
 SolverChoice choose_solver(const DeviceInfo& dev, int n, int64_t max_weight, const TuningDb* db,
                            const std::string& db_path, int64_t distance_floor) {
   const Variant& solver = solver_for(max_weight, distance_floor);
-  const DefaultChoice d = default_config(solver, n, &dev);
+  const Resolved d = resolve_config({&solver, std::nullopt, nullptr}, n, &dev);
   // Why 16 bits, when so: the rule with this graph's numbers.
   const std::string precision =
       solver.precision == kPrecisionU16x2
@@ -43,9 +44,7 @@ SolverChoice choose_solver(const DeviceInfo& dev, int n, int64_t max_weight, con
   match.device = DeviceModel::of(dev);
   match.kernels = current_build().kernels;
   match.any_graph = true;
-  auto reference_at = [&](int m) {
-    return NamedConfig{&solver, default_config(solver, m, &dev).config};
-  };
+  auto reference_at = [&](int m) { return NamedConfig{&solver, shipped_config(solver, m, &dev)}; };
   auto admits = [&](const std::string& name) {
     const Variant* v = find_variant(name);
     return v && may_prove(v->precision, max_weight, distance_floor);

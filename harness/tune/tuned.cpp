@@ -8,6 +8,7 @@
 #include <set>
 
 #include "harness/tune/policy.hpp"
+#include "harness/tune/resolve.hpp"
 
 namespace apsp::harness {
 
@@ -45,35 +46,6 @@ std::optional<TunedPick> pick_tuned(
   return out;
 }
 
-TunedChoice choose_tuned(const TuningDb& db, const std::string& db_path, const TuningMatch& match,
-                         const Variant& v, int n, const DeviceInfo* device) {
-  const DefaultChoice d = default_config(v, n, device);
-  TunedChoice out{d.config, d.source, "", false};
-  const std::string runs_default =
-      fmt::format("it runs its default at n = {}, {}", n, config_name(v.name, d.config));
-  auto reference_at = [&](int m) { return NamedConfig{&v, default_config(v, m, device).config}; };
-  const auto pick = pick_tuned(db, match, v.name, n, reference_at);
-  if (!pick) {
-    out.note = fmt::format(
-        "tuned: {} has no {} entries for this device, graph and build within a factor 2 of n = {} "
-        "that include the default; {}",
-        db_path, v.name, n, runs_default);
-  } else if (!pick->improves()) {
-    // The default compared with is the one at the tuned size; at n another may run.
-    out.note = fmt::format("tuned: nothing in {} beat {}'s default at n = {}, {} ({:.3f} ms); {}",
-                           db_path, v.name, pick->reference->n, pick->reference->name,
-                           pick->reference->median_ms, runs_default);
-  } else {
-    out.config = pick->pick->config;
-    out.picked = true;
-    out.source = fmt::format("tuned at n = {}: {:.3f} ms against the default's {:.3f} ms",
-                             pick->pick->n, pick->pick->median_ms, pick->reference->median_ms);
-    out.note = fmt::format("tuned: {} at n = {} runs {} ({}; {})", v.name, n, pick->pick->name,
-                           out.source, db_path);
-  }
-  return out;
-}
-
 std::vector<std::string> describe_tuned(const TuningDb& db, const std::string& db_path,
                                         const TuningMatch& match, const Variant& v,
                                         const std::vector<int>& sizes, const DeviceInfo& device) {
@@ -85,12 +57,13 @@ std::vector<std::string> describe_tuned(const TuningDb& db, const std::string& d
         fmt::format("tuned: {} has no entries for {} (cc {}, {} SMs): none apply; the defaults run",
                     db_path, match.device.name, match.device.cc, match.device.sms)};
   std::vector<std::string> lines;
+  const TunedSource tuned{&db, match, db_path};
   for (int n : sizes) {
-    const TunedChoice c = choose_tuned(db, db_path, match, v, n, &device);
-    lines.push_back(c.picked ? fmt::format("n = {}: {} ({}; {})", n, config_name(v.name, c.config),
-                                           c.source, db_path)
-                             : fmt::format("n = {}: {} ({}); {}", n, config_name(v.name, c.config),
-                                           c.source, c.note));
+    const Resolved c = resolve_config({&v, std::nullopt, &tuned}, n, &device);
+    lines.push_back(c.tuned ? fmt::format("n = {}: {} ({}; {})", n, config_name(v.name, c.config),
+                                          c.source, db_path)
+                            : fmt::format("n = {}: {} ({}); {}", n, config_name(v.name, c.config),
+                                          c.source, c.note));
   }
   return lines;
 }

@@ -1,4 +1,5 @@
-// Picks from a tuning database that can only help: a measured config is chosen over the shipped
+// Picks from a tuning database that can only help (what a variant named alone runs with a
+// database is harness/tune/resolve.hpp's resolve_config): a measured config is chosen over the shipped
 // default only where the database also measured that default (same device model, graph spec
 // and build unless the match is relaxed, same n), and only if it was faster there.
 #pragma once
@@ -31,19 +32,6 @@ std::optional<TunedPick> pick_tuned(
     const TuningDb& db, const TuningMatch& match, const std::string& variant, int n,
     const ReferenceAt& reference_at,
     const std::function<bool(const std::string& variant)>& allowed = {});
-
-// What a variant asked for with --tuned runs at n on `device` (null: none): the database's pick
-// where it beat the shipped default there, else that default. `note` is the line saying which
-// config runs and why; it names the config that runs at n, and the default it was compared
-// with where that is another size's.
-struct TunedChoice {
-  Config config;
-  std::string source;  // the results' config_source
-  std::string note;
-  bool picked = false;  // the database's pick, not the default
-};
-TunedChoice choose_tuned(const TuningDb& db, const std::string& db_path, const TuningMatch& match,
-                         const Variant& v, int n, const DeviceInfo* device);
 
 // A dry run's lines for a variant asked with --tuned: per n, the config it would run (the
 // pick or the default) and why; one line instead when the database holds no entry of the

@@ -12,6 +12,7 @@
 #include "core/stats.hpp"
 #include "harness/plan/build_identity.hpp"
 #include "harness/tune/policy.hpp"
+#include "harness/tune/resolve.hpp"
 #include "harness/tune/search.hpp"
 
 namespace apsp::harness {
@@ -204,7 +205,7 @@ TuneReport tune(const std::vector<const Variant*>& variants, const std::vector<i
     SizeTuner size(n, o, s, db, db_path, obs, report.disqualified);
     int planned = 2;  // the baseline and the solver's default
     for (const Variant* v : variants) {
-      const size_t points = search_points(*v, o.group, default_config(*v, n, &dev).config).size();
+      const size_t points = search_points(*v, o.group, shipped_config(*v, n, &dev)).size();
       planned += 1 + static_cast<int>(points_to_visit(o, points));
     }
     size.plan_points(planned);
@@ -213,7 +214,7 @@ TuneReport tune(const std::vector<const Variant*>& variants, const std::vector<i
     const Variant& naive = *find_variant(o.baseline);
     const std::optional<double> naive_ms = size.measure(naive, naive.defaults);
     for (const Variant* v : variants) {
-      const Config def = default_config(*v, n, &dev).config;
+      const Config def = shipped_config(*v, n, &dev);
       const std::vector<Param> space = params_in_group(*v, o.group);
       const std::vector<Config> points = search_points(*v, o.group, def);
       const std::string strategy = resolve_strategy(o, points.size());
@@ -238,7 +239,7 @@ TuneReport tune(const std::vector<const Variant*>& variants, const std::vector<i
       }
     }
     const Variant& solver = *find_variant(o.solver.empty() ? kSolverVariant : o.solver);
-    size.measure(solver, default_config(solver, n, &dev).config);
+    size.measure(solver, shipped_config(solver, n, &dev));
   }
   return report;
 }

@@ -13,17 +13,16 @@ namespace apsp::python {
 
 namespace {
 
-// The plan apsp_bench makes of the same options (bench/main.cpp: build_plan), for one GPU.
+// The plan apsp_bench makes of the same options (harness/plan/plan.hpp: select_runs), for one
+// GPU.
 harness::Plan plan_of(const nlohmann::json& o) {
   harness::Plan p;
-  std::vector<std::string> configs = o.value("configs", std::vector<std::string>{});
-  std::string variants = o.value("variants", std::string());
-  if (variants.empty() && configs.empty()) variants = "all";
-  p.requests = harness::select_requests(variants, configs);
-  std::string sizes;
+  harness::BenchSelection s;
+  s.configs = o.value("configs", std::vector<std::string>{});
+  s.variants = o.value("variants", std::string());
   for (const int n : o.at("n").get<std::vector<int>>())
-    sizes += (sizes.empty() ? "" : ",") + std::to_string(n);
-  p.sizes = harness::parse_sizes(sizes, "n");
+    s.sizes += (s.sizes.empty() ? "" : ",") + std::to_string(n);
+  s.sizes_name = "n";
   p.graph.spec.seed = o.value("seed", p.graph.spec.seed);
   p.graph.spec.density = o.value("density", p.graph.spec.density);
   p.graph.spec.wmax = o.value("wmax", p.graph.spec.wmax);
@@ -38,8 +37,7 @@ harness::Plan plan_of(const nlohmann::json& o) {
       p.sampling.min_time_s < 0 || p.ceiling_s < 0)
     throw std::invalid_argument(
         "density in [0, 1], wmax >= 1, 1 <= min_reps <= reps, min_time >= 0, ceiling_time >= 0");
-  harness::check_weights(p);
-  harness::add_baseline(p, false);
+  harness::select_runs(p, s);
   return p;
 }
 

@@ -13,6 +13,7 @@
 #include "harness/pipeline/pipeline.hpp"
 #include "harness/plan/build_identity.hpp"
 #include "harness/solve/solve_steps.hpp"
+#include "harness/tune/resolve.hpp"
 #include "harness/tune/tuned.hpp"
 #include "harness/userkernel/kernel_macros.hpp"
 #include "harness/userkernel/user_kernel.hpp"
@@ -194,12 +195,12 @@ TEST_F(KernelParams, TheTunersPickRunsInTheBenchAndInApsp) {
                           ms,
                           ""});
   // apsp_bench --tuned.
-  TuningMatch match;
-  match.device = DeviceModel::of(dev);
-  match.graph = GraphKey{"random", 0.1, 1000};
-  match.kernels = build_of(v, current_build()).kernels;
-  const TunedChoice bench_pick = choose_tuned(db, "tuning.json", match, v, 1000, &dev);
-  EXPECT_TRUE(bench_pick.picked) << bench_pick.note;
+  TunedSource tuned{&db, {}, "tuning.json"};
+  tuned.match.device = DeviceModel::of(dev);
+  tuned.match.graph = GraphKey{"random", 0.1, 1000};
+  tuned.match.kernels = build_of(v, current_build()).kernels;
+  const Resolved bench_pick = resolve_config({&v, std::nullopt, &tuned}, 1000, &dev);
+  EXPECT_TRUE(bench_pick.tuned) << bench_pick.note;
   EXPECT_EQ(bench_pick.config, eight);
   // apsp --kernel FILE --db: the same pick, from the file.
   const std::string path = (dir_ / "tuning.json").string();
