@@ -37,8 +37,8 @@ std::string graph_formats_help() {
     for (const std::string& ext : f->extensions)
       by_extension += fmt::format("{}{} {}", by_extension.empty() ? "" : ", ", ext, f->name);
   std::string help = fmt::format(
-      "auto (by the extension after .gz: {}; else by a format's own signature: 'p sp' or 'c', "
-      "%%MatrixMarket, a '#' or '%' comment; else edges)",
+      "auto (by the extension after .gz: {}; else by a format's own signature: a 'c' or 'p' "
+      "line, %%MatrixMarket, a '#' or '%' comment; else edges)",
       by_extension);
   for (const GraphFormat* f : graph_formats())
     help += fmt::format(", {} ({})", f->name, f->description);
