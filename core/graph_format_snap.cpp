@@ -104,12 +104,13 @@ class EdgeData {
       t_.take(rest.empty() ? 0 : 1);
       t_.fail(fmt::format("in the edge's data: expected {}", expected));
     }
-    const std::string_view s = t_.take(string_length(rest));
-    if (s.size() < 2 || s.back() != s.front())
-      t_.fail("in the edge's data: a string without its closing quote");
+    const size_t length = string_length(rest);
+    const std::string_view s = t_.take(length == 0 ? 1 : length);
+    if (length == 0) t_.fail("in the edge's data: a string without its closing quote");
     return s.substr(1, s.size() - 2);
   }
-  // The bytes of the quoted string `rest` starts with, its quotes and escapes included.
+  // The bytes of the quoted string `rest` starts with, its quotes and escapes included; 0 when
+  // the line ends before its closing quote.
   static size_t string_length(std::string_view rest) {
     for (size_t i = 1; i < rest.size(); ++i) {
       if (rest[i] == '\\')
@@ -117,7 +118,7 @@ class EdgeData {
       else if (rest[i] == rest.front())
         return i + 1;
     }
-    return rest.size();
+    return 0;
   }
   // A value: a quoted string, or a run of letters, digits and '+-._' (a number, True, None).
   std::string_view scalar() {
@@ -167,7 +168,7 @@ std::string ids_note(const EdgeList& g) {
   const int64_t V = g.num_vertices;
   if (g.ids.empty())
     return fmt::format("read a SNAP edge list: ids 0..{} are rows 0..{}", V - 1, V - 1);
-  if (g.ids.back() - g.ids.front() == V - 1)
+  if (g.ids.back() == g.ids.front() + (V - 1))  // distinct and sorted: no overflow
     return fmt::format("read a SNAP edge list: ids {}..{} are rows 0..{} in increasing order",
                        g.ids.front(), g.ids.back(), V - 1);
   return fmt::format(

@@ -86,6 +86,11 @@ TEST(GraphFormats, SnapRowsAreTheIdsInIncreasingOrder) {
             "read a SNAP edge list: 3 ids from 10 to 30, sparse: rows 0..2 are the ids in "
             "increasing order (--row-ids FILE writes them)");
   EXPECT_EQ(parse(snap_graph_format(), "5 100\n100 7\n").ids, (std::vector<int64_t>{5, 7, 100}));
+  parse(snap_graph_format(), "-9223372036854775808 9223372036854775807\n", &note);
+  EXPECT_EQ(
+      note,
+      "read a SNAP edge list: 2 ids from -9223372036854775808 to 9223372036854775807, sparse: "
+      "rows 0..1 are the ids in increasing order (--row-ids FILE writes them)");
   // Ids 0..V-1 met out of order (as in SNAP's Facebook file): the identity.
   const EdgeList facebook = parse(snap_graph_format(), "2 0\n1 3\n0 1\n3 2\n", &note);
   EXPECT_TRUE(facebook.ids.empty());
@@ -144,6 +149,9 @@ TEST(GraphFormats, SnapEdgeDataRefusalsNameTheColumn) {
             "g:1:15: in the edge's data: expected ':' after the key, found '3'");
   EXPECT_EQ(refusal(f, "1 2 {'weight: 3}\n"),
             "g:1:6: in the edge's data: a string without its closing quote");
+  EXPECT_EQ(refusal(f, "1 2 {'weight': 3, 'a\\'\n"),
+            "g:1:19: in the edge's data: a string without its closing quote")
+      << "an escaped quote closes nothing";
   EXPECT_EQ(refusal(f, "1 2 {'weight': [3]}\n"),
             "g:1:16: in the edge's data: expected a number, a string, True, False or None");
   EXPECT_EQ(refusal(f, "1 2 {'weight': 3} 4\n"),
