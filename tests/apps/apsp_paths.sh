@@ -5,8 +5,11 @@
 #                                 distance, repeats no vertex; -1 on the diagonal and where
 #                                 unreachable), text = bin = npy, who has standard output, and
 #                                 bad --path / --paths refused with exit 2 before any work
+#                                 a SNAP list's ids (sparse: 5, 7, 100) spoken by --path,
+#                                 --sources, the next hops and --row-ids; the 64-bit path's
+#                                 next hops and path (weights of 2^31 - 1)
 #   apsp_paths.sh gpu BUILD_DIR   the GPU's next hops and path lines equal the CPU's, byte for
-#                                 byte (77: no GPU)
+#                                 byte, on those graphs too (77: no GPU)
 set -u
 mode=$1 build=$2
 apsp=$build/apsp
@@ -30,6 +33,10 @@ cat > "$tmp/g.txt" <<'G'
 5 6 1
 6 5 0
 G
+
+# Sparse SNAP ids 5, 7 and 100 (rows 0, 1, 2), and weights only the 64-bit path takes.
+printf '# a SNAP list\n5 100 3\n100 7 2\n7 5 1\n' > "$tmp/snap.txt"
+printf '4 4\n0 1 2147483647\n1 2 5\n0 2 2147483647\n2 3 0\n' > "$tmp/wide.txt"
 
 # The independent check: python3 walker.py GRAPH DIST NEXT (text matrices).
 cat > "$tmp/walker.py" <<'PY'
@@ -115,7 +122,7 @@ PY
   }
   refuse "--path 0 7: vertex 7 is out of range [0, 7)" --variant cpu "$tmp/g.txt" --path 0 7 -o "$tmp/keep.txt"
   refuse "--path 9 1: vertex 9 is out of range [0, 7)" --variant cpu "$tmp/g.txt" --path 9 1 --paths "$tmp/keep.txt"
-  refuse "--path: -1 is out of range [0, 2147483647]" --variant cpu "$tmp/nonexistent.txt" --path -1 2
+  refuse "--path: -1 is out of range [0, 9223372036854775807]" --variant cpu "$tmp/nonexistent.txt" --path -1 2
   refuse "--path: 'x' is not an integer" --variant cpu "$tmp/nonexistent.txt" --path 0 x
   refuse "--path" --variant cpu "$tmp/g.txt" --path 0
   refuse "--path prints on standard output: give -o a file" --variant cpu "$tmp/nonexistent.txt" --path 0 1 -o -
@@ -123,12 +130,44 @@ PY
   refuse "--paths - and -o - both write standard output" --variant cpu "$tmp/nonexistent.txt" --paths - -o -
   refuse "--paths /nonexistent-folder/p.txt: the folder /nonexistent-folder does not exist" \
     --variant cpu "$tmp/nonexistent.txt" --paths /nonexistent-folder/p.txt
-  echo "paths on the CPU: path lines, next hops checked, text = bin = npy, bad arguments refused" ;;
+  # A SNAP list's ids: rows in increasing id order, and every answer in the file's ids.
+  snap=(--variant cpu --input-format snap "$tmp/snap.txt")
+  [ "$("$apsp" "${snap[@]}" 2>/dev/null)" = "$(printf '0 5 3\n1 0 4\n3 2 0')" ] || fail "SNAP rows"
+  [ "$("$apsp" "${snap[@]}" --row-ids - -o /dev/null 2>/dev/null)" = "$(printf '5\n7\n100')" ] \
+    || fail "--row-ids"
+  [ "$("$apsp" "${snap[@]}" --sources 100,5 2>/dev/null)" = "$(printf '3 2 0\n0 5 3')" ] \
+    || fail "--sources in SNAP ids"
+  [ "$("$apsp" "${snap[@]}" --path 5 7 -o /dev/null 2>/dev/null)" = "path 5 -> 7: 5 100 7 (length 5)" ] \
+    || fail "--path in SNAP ids"
+  [ "$("$apsp" "${snap[@]}" --paths - 2>/dev/null)" = "$(printf -- '-1 100 100\n5 -1 5\n7 7 -1')" ] \
+    || fail "next hops in SNAP ids"
+  # An id the file does not have is refused once the file is read (after its note), exit 2.
+  for args in "--sources 6|--sources: 6 names no vertex of $tmp/snap.txt (its ids run from 5 to 100)" \
+              "--path 1 5|--path 1 5: 1 names no vertex of $tmp/snap.txt (its ids run from 5 to 100)"; do
+    "$apsp" "${snap[@]}" ${args%%|*} -o "$tmp/keep.txt" > "$tmp/out" 2> "$tmp/err"
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(tail -n 1 "$tmp/err")" = "apsp: ${args#*|}" ] && [ ! -s "$tmp/out" ] \
+      && [ "$(cat "$tmp/keep.txt")" = old ] || fail "${args%%|*}: exit $rc, $(cat "$tmp/err")"
+  done
+  # Weights of 2^31 - 1: the 64-bit path answers paths as int32 does.
+  [ "$("$apsp" --variant cpu "$tmp/wide.txt" --path 0 3 2>/dev/null)" = \
+    "path 0 -> 3: 0 2 3 (length 2147483647)" ] || fail "--path in 64 bits"
+  [ "$("$apsp" --variant cpu "$tmp/wide.txt" --paths - 2>/dev/null)" = \
+    "$(printf -- '-1 1 2 2\n-1 -1 2 2\n-1 -1 -1 3\n-1 -1 -1 -1')" ] || fail "--paths in 64 bits"
+  echo "paths on the CPU: path lines, next hops checked, text = bin = npy, SNAP ids, 64 bits, bad arguments refused" ;;
 gpu)
   "$apsp" "$tmp/g.txt" --variant naive > /dev/null 2>&1
   [ $? -eq 3 ] && { echo "no GPU: skipped"; exit 77; }
   "$build/gen_graph" --V 300 --density 0.02 --wmin 0 --wmax 2 --seed 5 -o "$tmp/r.txt" || fail "gen_graph"
   "$build/gen_graph" --kind chain --V 200 --wmin 0 --wmax 0 -o "$tmp/chain.txt" || fail "gen_graph"
+  for g in snap wide; do  # SNAP ids and the 64-bit path, the same on the GPU as on the CPU
+    for opt in "--paths -" "--path 5 100" "--sources 100,7" "--row-ids -"; do
+      [ $g = wide ] && [ "$opt" != "--paths -" ] && opt="--path 0 3"
+      c=$("$apsp" --variant cpu "$tmp/$g.txt" $opt -o /dev/null 2>/dev/null) || fail "CPU $opt on $g"
+      d=$("$apsp" "$tmp/$g.txt" $opt -o /dev/null 2>"$tmp/err") || fail "GPU $opt on $g: $(cat "$tmp/err")"
+      [ "$c" = "$d" ] || fail "$g, $opt: GPU '$d', CPU '$c'"
+    done
+  done
   for g in g r chain; do
     "$apsp" --variant cpu "$tmp/$g.txt" -o "$tmp/cd.txt" --paths "$tmp/cp.txt" 2>/dev/null || fail "CPU on $g"
     "$apsp" "$tmp/$g.txt" -o "$tmp/gd.txt" --paths "$tmp/gp.txt" 2>"$tmp/err" || fail "GPU on $g: $(cat "$tmp/err")"
