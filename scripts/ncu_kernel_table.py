@@ -17,6 +17,7 @@ and each sample). "active" is sm__cycles_active.avg / sm__cycles_elapsed.max whe
 collected: the share of the kernel's time an average SM had a block, so 1 - active is its tail
 and launch. Exit codes: 0 done; 2 a file that cannot be read or holds no kernel rows.
 """
+
 import argparse
 import csv
 import re
@@ -28,7 +29,9 @@ ELAPSED = "sm__cycles_elapsed.max"
 
 
 def kernel_key(name):
-    """'void apsp::kernels::sm90::lookahead2_line<128, 8, 8, true>(int *, ...)' -> 'lookahead2_line<128, 8, 8, true>'."""
+    """The kernel's name without its return type, namespaces and parameters:
+    'void apsp::kernels::sm90::lookahead2_line<128, 8, 8, true>(int *, ...)' ->
+    'lookahead2_line<128, 8, 8, true>'."""
     name = re.sub(r"^void\s+", "", name.strip()).replace("(anonymous namespace)::", "")
     depth = 0
     for i, ch in enumerate(name):  # cut the parameter list: the first '(' outside template brackets
@@ -52,7 +55,8 @@ def number(text):
 
 
 def read_rows(path):
-    """The kernel rows of an `ncu --csv --page raw` file, each a dict, and the time unit of the duration."""
+    """The kernel rows of an `ncu --csv --page raw` file, each a dict, and the time unit of the
+    duration."""
     with open(path, newline="") as f:
         lines = [line for line in f if not line.startswith("==")]  # ncu's own messages
     rows = list(csv.reader(lines))
@@ -63,14 +67,23 @@ def read_rows(path):
         raise ValueError("no unit row under the header")
     names, units = rows[header], rows[header + 1]
     unit = units[names.index(DURATION)]
-    kernels = [dict(zip(names, r)) for r in rows[header + 2:] if len(r) == len(names)]
+    kernels = [dict(zip(names, r)) for r in rows[header + 2 :] if len(r) == len(names)]
     if not kernels:
         raise ValueError("no kernel rows")
     return kernels, unit
 
 
 def to_ms(value, unit):
-    scale = {"ns": 1e-6, "nsecond": 1e-6, "us": 1e-3, "usecond": 1e-3, "ms": 1.0, "msecond": 1.0, "s": 1e3, "second": 1e3}
+    scale = {
+        "ns": 1e-6,
+        "nsecond": 1e-6,
+        "us": 1e-3,
+        "usecond": 1e-3,
+        "ms": 1.0,
+        "msecond": 1.0,
+        "s": 1e3,
+        "second": 1e3,
+    }
     if unit not in scale:
         raise ValueError(f"unknown time unit '{unit}' for {DURATION}")
     return value * scale[unit]
@@ -82,7 +95,9 @@ def table(kernels, unit, solves):
         duration = number(k[DURATION])
         if duration is None:
             raise ValueError(f"launch {k.get('ID', '?')} of {k['Kernel Name']} has no {DURATION}")
-        g = groups.setdefault(kernel_key(k["Kernel Name"]), {"launches": 0, "ms": 0.0, "active": 0.0, "weight": 0.0})
+        g = groups.setdefault(
+            kernel_key(k["Kernel Name"]), {"launches": 0, "ms": 0.0, "active": 0.0, "weight": 0.0}
+        )
         ms = to_ms(duration, unit)
         g["launches"] += 1
         g["ms"] += ms
@@ -91,18 +106,30 @@ def table(kernels, unit, solves):
             g["active"] += ms * active / elapsed
             g["weight"] += ms
     total = sum(g["ms"] for g in groups.values())
-    out = ["| kernel | launches a solve | ms a solve, each alone | share | SMs active |", "|---|---:|---:|---:|---:|"]
+    out = [
+        "| kernel | launches a solve | ms a solve, each alone | share | SMs active |",
+        "|---|---:|---:|---:|---:|",
+    ]
     for key, g in sorted(groups.items(), key=lambda kv: -kv[1]["ms"]):
         active = f"{100 * g['active'] / g['weight']:.1f}%" if g["weight"] > 0 else "-"
-        out.append(f"| {key} | {g['launches'] / solves:g} | {g['ms'] / solves:.3f} | {100 * g['ms'] / total:.1f}% | {active} |")
-    out.append(f"| all | {sum(g['launches'] for g in groups.values()) / solves:g} | {total / solves:.3f} | 100% | |")
+        share = f"{100 * g['ms'] / total:.1f}%"
+        out.append(
+            f"| {key} | {g['launches'] / solves:g} | {g['ms'] / solves:.3f} | {share} | {active} |"
+        )
+    launches = sum(g["launches"] for g in groups.values())
+    out.append(f"| all | {launches / solves:g} | {total / solves:.3f} | 100% | |")
     return "\n".join(out)
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("csv", help="ncu --csv --page raw output")
-    p.add_argument("--solves", type=int, default=1, help="solves the profiled run made (the sums are divided by it)")
+    p.add_argument(
+        "--solves",
+        type=int,
+        default=1,
+        help="solves the profiled run made (the sums are divided by it)",
+    )
     a = p.parse_args()
     if a.solves < 1:
         print("ncu_kernel_table.py: --solves must be at least 1", file=sys.stderr)

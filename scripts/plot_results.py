@@ -9,6 +9,7 @@ Writes into DIR, and prints the name of each PNG it wrote, one a line:
   ceiling_vs_n.png   share of the measured min-plus ceiling vs n
   heatmap_<variant>_n<n>.png  the tuner's batch2 x batch3 medians (with --db), largest n
 """
+
 import argparse
 import contextlib
 import json
@@ -71,8 +72,9 @@ def line_plot(series, value, ylabel, title, path, log_y=False, guide=False):
         ns = sorted({n for points in series.values() for n, _ in points})
         first = next(iter(series.values()))
         n0, run0 = first[0]
-        ax.plot(ns, [run0["median_ms"] * (n / n0) ** 3 for n in ns], "k--", alpha=0.5,
-                label="n^3 guide")
+        ax.plot(
+            ns, [run0["median_ms"] * (n / n0) ** 3 for n in ns], "k--", alpha=0.5, label="n^3 guide"
+        )
     if not drawn:
         plt.close(fig)
         return False
@@ -114,18 +116,28 @@ def heatmaps(db_path, out, progress):
         db = json.load(f)
     if db.get("schema") not in ("apsp-tuning/1", "apsp-tuning/2"):
         sys.exit(f"plot_results.py: {db_path}: not an apsp-tuning/2 (or /1) database")
+
     # One heatmap per variant, from one device, graph spec (a file's path too) and build (a /1
     # file names neither of the last two): the newest entry's.
     def key(e):
         g, b = e.get("graph", {}), e.get("build", {})
-        return (e["device"]["name"], g.get("kind"), g.get("density"), g.get("wmax"), g.get("file"),
-                b.get("kernels"))
+        return (
+            e["device"]["name"],
+            g.get("kind"),
+            g.get("density"),
+            g.get("wmax"),
+            g.get("file"),
+            b.get("kernels"),
+        )
+
     groups = {}
     for e in db["entries"]:
         if e["status"] == "ok" and {"batch2", "batch3"} <= set(e["config"]):
             groups.setdefault(e["variant"], {}).setdefault(key(e), []).append(e)
-    latest = {v: max(by_key.values(), key=lambda es: max(x.get("date", "") for x in es))
-              for v, by_key in groups.items()}
+    latest = {
+        v: max(by_key.values(), key=lambda es: max(x.get("date", "") for x in es))
+        for v, by_key in groups.items()
+    }
     groups = {}
     for variant, entries in latest.items():
         for e in entries:
@@ -152,8 +164,15 @@ def heatmaps(db_path, out, progress):
         for y, row in enumerate(grid):
             for x, v in enumerate(row):
                 if v == v:  # dark text on the light (fast) cells, light text on the dark ones
-                    ax.text(x, y, f"{v:.1f}", ha="center", va="center", fontsize=7,
-                            color="k" if v < middle else "w")
+                    ax.text(
+                        x,
+                        y,
+                        f"{v:.1f}",
+                        ha="center",
+                        va="center",
+                        fontsize=7,
+                        color="k" if v < middle else "w",
+                    )
         fig.colorbar(im, ax=ax, label="ms")
         fig.tight_layout()
         name = f"heatmap_{variant}_n{n}.png"
@@ -165,26 +184,47 @@ def heatmaps(db_path, out, progress):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--out", required=True)
     ap.add_argument("--db")
     ap.add_argument("results", nargs="+")
     args = ap.parse_args()
-    signal.signal(signal.SIGTERM, lambda sig, frame: sys.exit(128 + sig))  # cleanup runs, as on SIGINT
+    signal.signal(
+        signal.SIGTERM, lambda sig, frame: sys.exit(128 + sig)
+    )  # cleanup runs, as on SIGINT
     os.makedirs(args.out, exist_ok=True)
     series = load_runs(args.results)
     written = []
     progress = Progress(3)
-    if line_plot(series, lambda r: r["median_ms"], "median time (ms)", "Time vs n",
-                 os.path.join(args.out, "time_vs_n.png"), log_y=True, guide=True):
+    if line_plot(
+        series,
+        lambda r: r["median_ms"],
+        "median time (ms)",
+        "Time vs n",
+        os.path.join(args.out, "time_vs_n.png"),
+        log_y=True,
+        guide=True,
+    ):
         written.append("time_vs_n.png")
     progress.step()
-    if line_plot(series, lambda r: r.get("speedup_vs_naive"), "speedup over naive (x)",
-                 "Speedup over naive vs n", os.path.join(args.out, "speedup_vs_n.png")):
+    if line_plot(
+        series,
+        lambda r: r.get("speedup_vs_naive"),
+        "speedup over naive (x)",
+        "Speedup over naive vs n",
+        os.path.join(args.out, "speedup_vs_n.png"),
+    ):
         written.append("speedup_vs_n.png")
     progress.step()
-    if line_plot(series, lambda r: r.get("pct_of_ceiling") or None, "% of measured ceiling",
-                 "Share of the int32 min-plus ceiling", os.path.join(args.out, "ceiling_vs_n.png")):
+    if line_plot(
+        series,
+        lambda r: r.get("pct_of_ceiling") or None,
+        "% of measured ceiling",
+        "Share of the int32 min-plus ceiling",
+        os.path.join(args.out, "ceiling_vs_n.png"),
+    ):
         written.append("ceiling_vs_n.png")
     progress.step()
     if args.db:

@@ -37,12 +37,15 @@ def wall(f, *args, sync=None, **kw):
 
 
 def part_import():
-    code = ("import time, sys; t = time.perf_counter(); import apsp_lab; "
-            "dt = time.perf_counter() - t; print(dt, 'apsp_lab._core' in sys.modules)")
+    code = (
+        "import time, sys; t = time.perf_counter(); import apsp_lab; "
+        "dt = time.perf_counter() - t; print(dt, 'apsp_lab._core' in sys.modules)"
+    )
     times = []
     for _ in range(5):
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             check=True).stdout.split()
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout.split()
         times.append(float(out[0]))
         core = out[1]
     line("import apsp_lab, best / worst of 5 (s)", f"{min(times):.3f} / {max(times):.3f}")
@@ -77,8 +80,10 @@ def part_dense(n):
     small = dense_graph(1000, density=0.1)
     ts, want = wall(scipy_fw, small)
     to, got = wall(apsp_lab.floyd_warshall, small)
-    line("n = 1000, density 0.1: SciPy / apsp_lab (s), equal", f"{ts:.3f} / {to:.4f}, "
-         f"{np.array_equal(want, got)}; {ts / to:.0f}x")
+    line(
+        "n = 1000, density 0.1: SciPy / apsp_lab (s), equal",
+        f"{ts:.3f} / {to:.4f}, {np.array_equal(want, got)}; {ts / to:.0f}x",
+    )
 
 
 def part_device(n):
@@ -102,11 +107,14 @@ def part_device(n):
             sync = xp.cuda.runtime.deviceSynchronize
         apsp_lab.floyd_warshall(x, variant="sm90")  # warm: module load, first launches
         for variant in ("sm90", "auto"):
-            times = [wall(apsp_lab.floyd_warshall, x, variant=variant, sync=sync)[0]
-                     for _ in range(5)]
+            times = [
+                wall(apsp_lab.floyd_warshall, x, variant=variant, sync=sync)[0] for _ in range(5)
+            ]
             best = min(times) * 1000
-            line(f"{name} int32 n = {n}, new array, variant {variant}: best of 5 (ms)",
-                 f"{best:.2f} ({best / bench_ms:.3f}x the bench's sm90 solve)")
+            line(
+                f"{name} int32 n = {n}, new array, variant {variant}: best of 5 (ms)",
+                f"{best:.2f} ({best / bench_ms:.3f}x the bench's sm90 solve)",
+            )
         sol = apsp_lab.solve(x, variant="sm90")
         line(f"  {name} sm90 steps (ms)", ", ".join(f"{k} {v:.1f}" for k, v in sol.timing_ms))
         y = x.clone() if name == "torch" else x.copy()
@@ -144,8 +152,9 @@ def nx_own(own_file):
 def start_nx_own(out_dir):
     """nx_own in a child process, beside the other parts."""
     own_file = os.path.join(out_dir, "nx_own.npy")
-    child = subprocess.Popen([sys.executable, __file__, "--nx-own", own_file],
-                             stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, __file__, "--nx-own", own_file], stdout=subprocess.PIPE, text=True
+    )
     return child, time.perf_counter(), own_file
 
 
@@ -156,8 +165,10 @@ def part_networkx():
     first, d = wall(nx.floyd_warshall_numpy, G, backend="apsp_lab")
     G2 = nx_graph()  # a new graph: no converted copy cached
     again, _ = wall(nx.floyd_warshall_numpy, G2, backend="apsp_lab")
-    line("networkx 5000 nodes, 50000 edges, backend apsp_lab: 1st / 2nd (s)",
-         f"{first:.3f} / {again:.3f}")
+    line(
+        "networkx 5000 nodes, 50000 edges, backend apsp_lab: 1st / 2nd (s)",
+        f"{first:.3f} / {again:.3f}",
+    )
     return again, d
 
 
@@ -167,13 +178,17 @@ def finish_nx_own(own, ours_s, ours, nx_seconds):
         out, _ = child.communicate(timeout=max(1, nx_seconds - (time.perf_counter() - started)))
         own_s = float(out.split()[0])
         same = np.array_equal(np.load(own_file), ours)
-        line("  NetworkX's own floyd_warshall_numpy (s), the same result",
-             f"{own_s:.1f}, {same}; {own_s / ours_s:.0f}x")
+        line(
+            "  NetworkX's own floyd_warshall_numpy (s), the same result",
+            f"{own_s:.1f}, {same}; {own_s / ours_s:.0f}x",
+        )
     except subprocess.TimeoutExpired:
         child.kill()
         waited = time.perf_counter() - started
-        line("  NetworkX's own floyd_warshall_numpy", f"not done after {waited:.0f} s: "
-             f"> {waited / ours_s:.0f}x")
+        line(
+            "  NetworkX's own floyd_warshall_numpy",
+            f"not done after {waited:.0f} s: > {waited / ours_s:.0f}x",
+        )
 
 
 def main():

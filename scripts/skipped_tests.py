@@ -11,6 +11,7 @@ ctest.
 
     skipped_tests.py JUNIT_FILE
 """
+
 import os
 import re
 import sys
@@ -26,7 +27,7 @@ def reason(output):
     lines = [line.strip() for line in output.splitlines()]
     for i, line in enumerate(lines):
         if GTEST_SKIP.search(line):
-            given = [rest for rest in lines[i + 1:] if rest]
+            given = [rest for rest in lines[i + 1 :] if rest]
             if given and not given[0].startswith("[  SKIPPED ]"):
                 return given[0]
     printed = [line for line in lines if line]
@@ -59,8 +60,10 @@ def main(argv):
     refused = [name for name, why in skips if not ALLOWED_IN_CI.search(why)]
     if not refused:
         return 0
-    print(f"skipped_tests: under CI a test may skip only for no GPU or for running as root; "
-          f"{len(refused)} skipped otherwise: {', '.join(refused)}")
+    print(
+        f"skipped_tests: under CI a test may skip only for no GPU or for running as root; "
+        f"{len(refused)} skipped otherwise: {', '.join(refused)}"
+    )
     return 1
 
 

@@ -124,8 +124,9 @@ def _info(sol, info):
     return sol
 
 
-def _solve_dense(csgraph, directed, predecessors, unweighted, overwrite, device, dtype, variant,
-                 threads):
+def _solve_dense(
+    csgraph, directed, predecessors, unweighted, overwrite, device, dtype, variant, threads
+):
     mask = None
     if np.ma.isMaskedArray(csgraph):
         mask = np.ma.getmaskarray(csgraph)
@@ -139,12 +140,20 @@ def _solve_dense(csgraph, directed, predecessors, unweighted, overwrite, device,
     a = _readable(a)
     # SciPy's overwrite: a dense, C-ordered float64 array may hold the result.
     out = None
-    if (overwrite and mask is None and isinstance(csgraph, np.ndarray) and a is csgraph
-            and dtype == "float64" and a.dtype == np.float64 and a.flags.c_contiguous
-            and a.flags.writeable):
+    if (
+        overwrite
+        and mask is None
+        and isinstance(csgraph, np.ndarray)
+        and a is csgraph
+        and dtype == "float64"
+        and a.dtype == np.float64
+        and a.flags.c_contiguous
+        and a.flags.writeable
+    ):
         out = a
-    dist, pred, info = _core().solve_dense(a, mask, out, directed, unweighted, predecessors,
-                                           device, variant, dtype, threads)
+    dist, pred, info = _core().solve_dense(
+        a, mask, out, directed, unweighted, predecessors, device, variant, dtype, threads
+    )
     return _info(Solution(a if out is not None else dist, pred), info)
 
 
@@ -153,8 +162,19 @@ def _solve_sparse(csgraph, directed, predecessors, unweighted, device, dtype, va
         raise ValueError("csgraph should be a square matrix")
     coo = csgraph.tocoo()
     values = _readable(np.asarray(coo.data))
-    return _edges(csgraph.shape[0], coo.row, coo.col, values, directed, predecessors, unweighted,
-                  device, dtype, variant, threads)
+    return _edges(
+        csgraph.shape[0],
+        coo.row,
+        coo.col,
+        values,
+        directed,
+        predecessors,
+        unweighted,
+        device,
+        dtype,
+        variant,
+        threads,
+    )
 
 
 def _indices(x):
@@ -163,23 +183,36 @@ def _indices(x):
         return np.zeros(0, dtype=np.int32)
     if x.dtype.kind not in "iu":
         raise ValueError("vertex indices must be integers")
-    return x.astype(np.int64 if x.dtype.itemsize > 4 or x.dtype == np.uint32 else np.int32,
-                    copy=False)
+    return x.astype(
+        np.int64 if x.dtype.itemsize > 4 or x.dtype == np.uint32 else np.int32, copy=False
+    )
 
 
 _MAX_N = 1 << 20  # the most vertices any of the lab's solves takes
 
 
-def _edges(n, row, col, values, directed, predecessors, unweighted, device, dtype, variant,
-           threads):
+def _edges(
+    n, row, col, values, directed, predecessors, unweighted, device, dtype, variant, threads
+):
     if not 0 <= int(n) <= _MAX_N:
         raise ValueError(f"n must be in [0, {_MAX_N}], not {n}")
     row, col = _indices(row), _indices(col)
     if row.dtype != col.dtype:
         row, col = row.astype(np.int64), col.astype(np.int64)
     values = np.ascontiguousarray(values)
-    dist, pred, info = _core().solve_sparse(int(n), row, col, values, directed, unweighted,
-                                            predecessors, device, variant, dtype, threads)
+    dist, pred, info = _core().solve_sparse(
+        int(n),
+        row,
+        col,
+        values,
+        directed,
+        unweighted,
+        predecessors,
+        device,
+        variant,
+        dtype,
+        threads,
+    )
     return _info(Solution(dist, pred), info)
 
 
@@ -225,8 +258,9 @@ def _like(x, array):
     return array
 
 
-def _solve_device(x, directed, predecessors, unweighted, overwrite, device, dtype, variant,
-                  stream, threads):
+def _solve_device(
+    x, directed, predecessors, unweighted, overwrite, device, dtype, variant, stream, threads
+):
     if predecessors:
         raise ValueError("return_predecessors: not for device arrays (solve a host array)")
     if device == "cpu":
@@ -250,8 +284,19 @@ def _solve_device(x, directed, predecessors, unweighted, overwrite, device, dtyp
     return _info(Solution(x if in_place else _like(x, out)), info)
 
 
-def solve(csgraph, directed=True, return_predecessors=False, unweighted=False, overwrite=False,
-          *, device="auto", dtype=None, variant="auto", stream=None, threads=0):
+def solve(
+    csgraph,
+    directed=True,
+    return_predecessors=False,
+    unweighted=False,
+    overwrite=False,
+    *,
+    device="auto",
+    dtype=None,
+    variant="auto",
+    stream=None,
+    threads=0,
+):
     """All-pairs shortest paths of csgraph, with floyd_warshall's arguments; returns a Solution.
 
     device: "auto" (the GPU when there is one), "cpu" or "cuda".
@@ -266,13 +311,40 @@ def solve(csgraph, directed=True, return_predecessors=False, unweighted=False, o
     _check_device(device)
     dtype_name = _result_dtype(dtype)
     if _on_cuda(csgraph):
-        return _solve_device(csgraph, bool(directed), bool(return_predecessors), bool(unweighted),
-                             bool(overwrite), device, dtype_name, variant, stream, int(threads))
+        return _solve_device(
+            csgraph,
+            bool(directed),
+            bool(return_predecessors),
+            bool(unweighted),
+            bool(overwrite),
+            device,
+            dtype_name,
+            variant,
+            stream,
+            int(threads),
+        )
     if _is_scipy_sparse(csgraph):
-        return _solve_sparse(csgraph, bool(directed), bool(return_predecessors),
-                             bool(unweighted), device, dtype_name, variant, int(threads))
-    return _solve_dense(csgraph, bool(directed), bool(return_predecessors), bool(unweighted),
-                        bool(overwrite), device, dtype_name, variant, int(threads))
+        return _solve_sparse(
+            csgraph,
+            bool(directed),
+            bool(return_predecessors),
+            bool(unweighted),
+            device,
+            dtype_name,
+            variant,
+            int(threads),
+        )
+    return _solve_dense(
+        csgraph,
+        bool(directed),
+        bool(return_predecessors),
+        bool(unweighted),
+        bool(overwrite),
+        device,
+        dtype_name,
+        variant,
+        int(threads),
+    )
 
 
 def _raise_on_negative_cycle(sol):
@@ -280,9 +352,19 @@ def _raise_on_negative_cycle(sol):
         raise negative_cycle_error()(f"Negative cycle in nodes {np.array(sol.negative_cycle)}")
 
 
-def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False,
-                   overwrite=False, *, device="auto", dtype=None, variant="auto", stream=None,
-                   threads=0):
+def floyd_warshall(
+    csgraph,
+    directed=True,
+    return_predecessors=False,
+    unweighted=False,
+    overwrite=False,
+    *,
+    device="auto",
+    dtype=None,
+    variant="auto",
+    stream=None,
+    threads=0,
+):
     """scipy.sparse.csgraph.floyd_warshall, on the lab's solver.
 
     Takes what SciPy's takes (dense arrays, where 0, inf and NaN off the diagonal mean no edge;
@@ -294,14 +376,25 @@ def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted
     any DLPack producer) are solved there: in place with overwrite=True, else into a new array of
     their framework. Keywords beyond SciPy's: see solve().
     """
-    sol = solve(csgraph, directed, return_predecessors, unweighted, overwrite, device=device,
-                dtype=dtype, variant=variant, stream=stream, threads=threads)
+    sol = solve(
+        csgraph,
+        directed,
+        return_predecessors,
+        unweighted,
+        overwrite,
+        device=device,
+        dtype=dtype,
+        variant=variant,
+        stream=stream,
+        threads=threads,
+    )
     _raise_on_negative_cycle(sol)
     return (sol.dist, sol.predecessors) if return_predecessors else sol.dist
 
 
-def solve_edges(n, src, dst, weight=None, *, directed=True, device="auto", dtype=None,
-                variant="auto", threads=0):
+def solve_edges(
+    n, src, dst, weight=None, *, directed=True, device="auto", dtype=None, variant="auto", threads=0
+):
     """The distance matrix of n vertices and the edges src[e] -> dst[e] of weight weight[e].
 
     Duplicate edges keep the smallest weight, self loops are ignored, weight=None weighs every
@@ -315,7 +408,18 @@ def solve_edges(n, src, dst, weight=None, *, directed=True, device="auto", dtype
     values = np.ones(len(src), dtype=np.int32) if weight is None else _readable(np.asarray(weight))
     if values.shape != src.shape:
         raise ValueError("weight must have one value per edge")
-    sol = _edges(n, src, dst, values, bool(directed), False, False, device, _result_dtype(dtype),
-                 variant, int(threads))
+    sol = _edges(
+        n,
+        src,
+        dst,
+        values,
+        bool(directed),
+        False,
+        False,
+        device,
+        _result_dtype(dtype),
+        variant,
+        int(threads),
+    )
     _raise_on_negative_cycle(sol)
     return sol.dist

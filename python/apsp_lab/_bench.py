@@ -41,8 +41,22 @@ def _as(doc, frame):
     return df
 
 
-def bench(n, variants="all", *, configs=(), seed=1, density=0.1, wmax=1000, reps=10,
-          min_reps=3, min_time=1.0, verify="auto", ceiling_time=1.0, flush_l2=True, frame=None):
+def bench(
+    n,
+    variants="all",
+    *,
+    configs=(),
+    seed=1,
+    density=0.1,
+    wmax=1000,
+    reps=10,
+    min_reps=3,
+    min_time=1.0,
+    verify="auto",
+    ceiling_time=1.0,
+    flush_l2=True,
+    frame=None,
+):
     """Verifies and times variants over sizes n, as apsp_bench does (docs/apsp_bench.md).
 
     n: a size or a list of sizes; variants: names (a list or "a,b") or "all"; configs: configs
@@ -53,10 +67,20 @@ def bench(n, variants="all", *, configs=(), seed=1, density=0.1, wmax=1000, reps
     """
     sizes = [int(n)] if isinstance(n, int) else [int(x) for x in n]
     names = variants if isinstance(variants, str) else ",".join(variants)
-    options = {"n": sizes, "variants": names, "configs": list(configs), "seed": int(seed),
-               "density": float(density), "wmax": int(wmax), "reps": int(reps),
-               "min_reps": int(min_reps), "min_time": float(min_time), "verify": str(verify),
-               "ceiling_time": float(ceiling_time), "flush_l2": bool(flush_l2)}
+    options = {
+        "n": sizes,
+        "variants": names,
+        "configs": list(configs),
+        "seed": int(seed),
+        "density": float(density),
+        "wmax": int(wmax),
+        "reps": int(reps),
+        "min_reps": int(min_reps),
+        "min_time": float(min_time),
+        "verify": str(verify),
+        "ceiling_time": float(ceiling_time),
+        "flush_l2": bool(flush_l2),
+    }
     return _as(json.loads(_core().bench(json.dumps(options))), frame)
 
 

@@ -479,9 +479,7 @@ def _weights_of(AG, weight, name):
         return None
     w = AG.weights.get(weight)
     if w is None:
-        raise NotImplementedError(
-            f"graph was converted without edge attribute {weight!r}"
-        )
+        raise NotImplementedError(f"graph was converted without edge attribute {weight!r}")
     if w.reason is not None:
         raise NotImplementedError(w.reason)
     if name in _DICT_FUNCTIONS and w.dict_reason is not None:
@@ -712,9 +710,7 @@ class BackendInterface:
         if isinstance(graph, ApspGraph):
             return graph
         if not isinstance(graph, nx.Graph):
-            raise TypeError(
-                f"Bad type for graph argument {graph_name} in {name}: {type(graph)}"
-            )
+            raise TypeError(f"Bad type for graph argument {graph_name} in {name}: {type(graph)}")
         if edge_attrs:
             attrs = tuple(edge_attrs)
             defaults = set(edge_attrs.values())
@@ -737,9 +733,7 @@ class BackendInterface:
                 if preserve_graph_attrs:
                     AG.graph = dict(graph.graph)
                 return AG
-        return _convert(
-            graph, attrs, default=default, preserve_graph_attrs=preserve_graph_attrs
-        )
+        return _convert(graph, attrs, default=default, preserve_graph_attrs=preserve_graph_attrs)
 
     @staticmethod
     def convert_to_nx(obj, *, name=None):

@@ -11,6 +11,7 @@ Mode cpu runs apsp --variant cpu; mode gpu runs the GPU (one, and 2 ranks on one
 checks that its files equal the CPU's byte for byte (exit 77 without a device). Exit 77 without
 networkx or numpy.
     apsp_summary.py cpu|gpu APSP"""
+
 import json
 import os
 import random
@@ -59,7 +60,9 @@ def cases():
     rng = random.Random(46)
     out = []
     for n, zero in [(37, False), (70, True)]:  # strongly connected: a cycle and more
-        edges = [(i, (i + 1) % n, 0 if zero and i % 3 == 0 else rng.randint(1, 9)) for i in range(n)]
+        edges = [
+            (i, (i + 1) % n, 0 if zero and i % 3 == 0 else rng.randint(1, 9)) for i in range(n)
+        ]
         for _ in range(2 * n):
             u, v = rng.randrange(n), rng.randrange(n)
             edges += [(u, v, rng.randint(0, 20)), (u, v, rng.randint(0, 20))]  # duplicates
@@ -68,10 +71,17 @@ def cases():
     n = 65
     edges = [(rng.randrange(n - 3), rng.randrange(n - 3), rng.randint(0, 9)) for _ in range(90)]
     out.append(("not strongly connected V = 65, 3 isolated", n, edges))
-    half = [(u, v, w) for u in range(25) for v in range(25) if u != v and (u * v) % 7 == 1
-            for w in [(u + v) % 5]]
+    half = [
+        (u, v, w)
+        for u in range(25)
+        for v in range(25)
+        if u != v and (u * v) % 7 == 1
+        for w in [(u + v) % 5]
+    ]
     sym = half + [(v, u, w) for u, v, w in half]
-    out.append(("two undirected components V = 50", 50, sym + [(u + 25, v + 25, w) for u, v, w in sym]))
+    out.append(
+        ("two undirected components V = 50", 50, sym + [(u + 25, v + 25, w) for u, v, w in sym])
+    )
     out.append(("zero weights only", 5, [(i, (i + 1) % 5, 0) for i in range(5)]))
     out.append(("V = 1", 1, []))
     out.append(("V = 2, no edge", 2, []))
@@ -104,9 +114,17 @@ def expected(g):
     reached_by = {v: sum(1 for u in g if u != v and v in dist[u]) for v in g}
     total = sum(w for u in g for v, w in dist[u].items() if v != u)
     pairs = sum(reaches.values())
-    return {"ecc": ecc, "reaches": reaches, "reached_by": reached_by, "pairs": pairs,
-            "sum": total, "aspl": total / pairs if pairs else 0.0,
-            "diameter": max(ecc.values()), "radius": min(ecc.values()), "ordered": n * (n - 1)}
+    return {
+        "ecc": ecc,
+        "reaches": reaches,
+        "reached_by": reached_by,
+        "pairs": pairs,
+        "sum": total,
+        "aspl": total / pairs if pairs else 0.0,
+        "diameter": max(ecc.values()),
+        "radius": min(ecc.values()),
+        "ordered": n * (n - 1),
+    }
 
 
 def check(name, g, summary, per_vertex, stdout):
@@ -116,26 +134,49 @@ def check(name, g, summary, per_vertex, stdout):
         ecc, c, reaches, reached_by = per_vertex[v]
         if c != close[v]:
             fail(f"{name}: closeness of {v} is {c!r}, NetworkX's {close[v]!r}")
-        if (ecc, reaches, reached_by) != (want["ecc"][v], want["reaches"][v], want["reached_by"][v]):
+        if (ecc, reaches, reached_by) != (
+            want["ecc"][v],
+            want["reaches"][v],
+            want["reached_by"][v],
+        ):
             fail(f"{name}: vertex {v}: {(ecc, reaches, reached_by)}")
-    got = {k: summary[k] for k in ["diameter", "radius", "reachable_pairs", "ordered_pairs",
-                                   "average_shortest_path_length", "distance_sum"]}
-    if got != {"diameter": want["diameter"], "radius": want["radius"],
-               "reachable_pairs": want["pairs"], "ordered_pairs": want["ordered"],
-               "average_shortest_path_length": want["aspl"], "distance_sum": str(want["sum"])}:
+    got = {
+        k: summary[k]
+        for k in [
+            "diameter",
+            "radius",
+            "reachable_pairs",
+            "ordered_pairs",
+            "average_shortest_path_length",
+            "distance_sum",
+        ]
+    }
+    if got != {
+        "diameter": want["diameter"],
+        "radius": want["radius"],
+        "reachable_pairs": want["pairs"],
+        "ordered_pairs": want["ordered"],
+        "average_shortest_path_length": want["aspl"],
+        "distance_sum": str(want["sum"]),
+    }:
         fail(f"{name}: summary {got}, expected {want}")
     strong = nx.is_strongly_connected(g)
     if summary["strongly_connected"] != strong or summary["vertices"] != g.number_of_nodes():
         fail(f"{name}: {summary}")
     if strong:  # NetworkX's own functions, which raise otherwise
         ecc = nx.eccentricity(g, weight="weight")
-        if any(per_vertex[v][0] != ecc[v] for v in g) or \
-                summary["diameter"] != nx.diameter(g, weight="weight") or \
-                summary["radius"] != nx.radius(g, weight="weight") or \
-                summary["average_shortest_path_length"] != \
-                nx.average_shortest_path_length(g, weight="weight"):
+        if (
+            any(per_vertex[v][0] != ecc[v] for v in g)
+            or summary["diameter"] != nx.diameter(g, weight="weight")
+            or summary["radius"] != nx.radius(g, weight="weight")
+            or summary["average_shortest_path_length"]
+            != nx.average_shortest_path_length(g, weight="weight")
+        ):
             fail(f"{name}: differs from NetworkX's eccentricity, diameter, radius or ASPL")
-    if f"diameter: {want['diameter']}\n" not in stdout or f"radius: {want['radius']}\n" not in stdout:
+    if (
+        f"diameter: {want['diameter']}\n" not in stdout
+        or f"radius: {want['radius']}\n" not in stdout
+    ):
         fail(f"{name}: standard output:\n{stdout}")
 
 
@@ -148,7 +189,11 @@ def check_sources(name, path, n, d, variant):
     ids = os.path.join(d, "ids.txt")
     with open(ids, "w") as f:
         f.write("# the sources\n" + "\n".join(f"{s} " for s in sources) + "\n")
-    for fmt, spec in [("text", ",".join(map(str, sources))), ("npy", "@" + ids), ("bin", "@" + ids)]:
+    for fmt, spec in [
+        ("text", ",".join(map(str, sources))),
+        ("npy", "@" + ids),
+        ("bin", "@" + ids),
+    ]:
         out = os.path.join(d, f"rows.{fmt}")
         run = apsp(*variant, "--sources", spec, "--format", fmt, "-o", out, path)
         if run.returncode != 0:
@@ -160,7 +205,10 @@ def check_sources(name, path, n, d, variant):
         else:
             with open(out, "rb") as f:
                 head = f.read(24)
-                if head[:8] != b"APSPROW1" or np.frombuffer(head[8:], "<i8").tolist() != [len(sources), n]:
+                if head[:8] != b"APSPROW1" or np.frombuffer(head[8:], "<i8").tolist() != [
+                    len(sources),
+                    n,
+                ]:
                     fail(f"{name}: bin header {head!r}")
                 rows = np.frombuffer(f.read(), "<i4").reshape(len(sources), n).astype(np.int64)
         if rows.shape != (len(sources), n) or not (rows == matrix[sources]).all():
@@ -169,11 +217,13 @@ def check_sources(name, path, n, d, variant):
 
 def check_refusals(path, d):
     out = os.path.join(d, "refused.out")
-    for args, text in [(["--sources", "0,99"], "--sources: vertex 99 is out of range [0, 37)"),
-                       (["--sources", "1,x"], "'x' is not an integer"),
-                       (["--summary", "-o", "-"], "--summary prints on standard output"),
-                       (["--summary", "--sources", "1", "-o", out], "--summary and --sources"),
-                       (["--summary", "--path", "0", "1", "-o", out], "and so does --path")]:
+    for args, text in [
+        (["--sources", "0,99"], "--sources: vertex 99 is out of range [0, 37)"),
+        (["--sources", "1,x"], "'x' is not an integer"),
+        (["--summary", "-o", "-"], "--summary prints on standard output"),
+        (["--summary", "--sources", "1", "-o", out], "--summary and --sources"),
+        (["--summary", "--path", "0", "1", "-o", out], "and so does --path"),
+    ]:
         run = apsp(*CPU, *(args if "-o" in args else args + ["-o", out]), path)
         if run.returncode != 2 or text not in run.stderr or os.path.exists(out):
             fail(f"{args}: exit {run.returncode}, stderr {run.stderr!r}")
@@ -207,7 +257,7 @@ def main():
                         if a.read() != b.read() or s2 != summary:
                             fail(f"{name} {variant}: the GPU's files differ from the CPU's")
             if n >= 37:
-                for variant in ([CPU] if MODE == "cpu" else GPU_RUNS):
+                for variant in [CPU] if MODE == "cpu" else GPU_RUNS:
                     check_sources(name, path, n, d, variant)
             print(f"ok: {name}")
         if MODE == "cpu":

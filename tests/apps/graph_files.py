@@ -8,6 +8,7 @@ integral values, pattern, symmetric), a DIMACS .gr, some gzipped. Each is solved
 paths on the graph as NetworkX / SciPy hold it, indexed by the file's ids in increasing order.
 Exit 77 (skipped) without networkx or scipy (scripts/setup.sh installs them).
     graph_files.py APSP"""
+
 import gzip
 import os
 import subprocess
@@ -36,8 +37,11 @@ def skip_without_a_device():
         g = os.path.join(d, "one.txt")
         with open(g, "w") as f:
             f.write("1 0\n")
-        run = subprocess.run([APSP, "--variant", "naive", "-o", os.path.join(d, "o"), g],
-                             capture_output=True, text=True)
+        run = subprocess.run(
+            [APSP, "--variant", "naive", "-o", os.path.join(d, "o"), g],
+            capture_output=True,
+            text=True,
+        )
     if run.returncode == 3:
         print("no CUDA device: skipped")
         sys.exit(77)
@@ -49,8 +53,9 @@ if VARIANT != "cpu":
 
 def solve(path, *extra):
     out = path + ".dist"
-    run = subprocess.run([APSP, "--variant", VARIANT, "-o", out, *extra, path],
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [APSP, "--variant", VARIANT, "-o", out, *extra, path], capture_output=True, text=True
+    )
     if run.returncode != 0:
         sys.exit(f"FAIL: apsp {path} exited {run.returncode}: {run.stderr}")
     with open(out) as f:
@@ -94,9 +99,10 @@ def snap_cases(d):
     nodes = sorted(g.nodes)  # apsp's rows: the ids in increasing order
     note = f"{len(nodes)} ids from {nodes[0]} to {nodes[-1]}, sparse"
     for name, path, weight, args in [
-            ("networkx dict edge data, by .edgelist", data, "weight", []),
-            ("snap weighted, named by --input-format", weighted, "weight", ["--input-format", "snap"]),
-            ("snap unweighted, gzipped, by .edges", gzipped(plain), None, [])]:
+        ("networkx dict edge data, by .edgelist", data, "weight", []),
+        ("snap weighted, named by --input-format", weighted, "weight", ["--input-format", "snap"]),
+        ("snap unweighted, gzipped, by .edges", gzipped(plain), None, []),
+    ]:
         got, err = solve(path, *args)
         matrix = nx.to_scipy_sparse_array(g, nodelist=nodes, weight=weight, dtype=float)
         expect_same(name, got, matrix)
@@ -108,8 +114,11 @@ def snap_cases(d):
     path = os.path.join(d, "some.edgelist")
     nx.write_edgelist(g2, path)
     got, _ = solve(path)
-    expect_same("networkx dicts with and without a weight", got,
-                nx.to_scipy_sparse_array(g2, nodelist=sorted(g2), dtype=float))
+    expect_same(
+        "networkx dicts with and without a weight",
+        got,
+        nx.to_scipy_sparse_array(g2, nodelist=sorted(g2), dtype=float),
+    )
 
 
 def facebook_case(d):
@@ -123,15 +132,20 @@ def facebook_case(d):
         f.writelines(f"{u} {v}\n" for u, v in arcs)
     got, err = solve(path, "--input-format", "snap")
     n = 1 + max(max(a) for a in arcs)
-    m = scipy.sparse.csr_array((np.ones(len(arcs)), ([u for u, _ in arcs], [v for _, v in arcs])),
-                               shape=(n, n))
+    m = scipy.sparse.csr_array(
+        (np.ones(len(arcs)), ([u for u, _ in arcs], [v for _, v in arcs])), shape=(n, n)
+    )
     expect_same("facebook-like SNAP, ids out of order", got, m)
     expect_in("facebook-like", f"ids 0..{n - 1} are rows 0..{n - 1}", err)
     # Without --input-format, a header-less file is the contest's edge list, refused as one.
     out = path + ".refused"
-    run = subprocess.run([APSP, "--variant", "cpu", "-o", out, path], capture_output=True, text=True)
+    run = subprocess.run(
+        [APSP, "--variant", "cpu", "-o", out, path], capture_output=True, text=True
+    )
     if run.returncode != 2 or os.path.exists(out) or "--input-format" not in run.stderr:
-        sys.exit(f"FAIL: a header-less SNAP file through auto: exit {run.returncode}, {run.stderr!r}")
+        sys.exit(
+            f"FAIL: a header-less SNAP file through auto: exit {run.returncode}, {run.stderr!r}"
+        )
     print("ok: a header-less SNAP file through auto is refused as a contest edge list, exit 2")
 
 
@@ -140,10 +154,12 @@ def mtx_cases(d):
     a = scipy.sparse.random(30, 30, density=0.1, random_state=3, format="coo")
     a.data = rng.integers(1, 30, size=a.nnz).astype(float)
     sym = (a + a.T).tocoo()
-    cases = [("mtx integer", a.astype(np.int64), "integer", "general", {}),
-             ("mtx real", a, "real", "general", {}),
-             ("mtx pattern", a, "pattern", "general", {"unweighted": True}),
-             ("mtx symmetric, gzipped", sym, "integer", "symmetric", {})]
+    cases = [
+        ("mtx integer", a.astype(np.int64), "integer", "general", {}),
+        ("mtx real", a, "real", "general", {}),
+        ("mtx pattern", a, "pattern", "general", {"unweighted": True}),
+        ("mtx symmetric, gzipped", sym, "integer", "symmetric", {}),
+    ]
     for k, (name, m, field, symmetry, kw) in enumerate(cases):
         path = os.path.join(d, f"m{k}.mtx")
         scipy.io.mmwrite(path, m, field=field, symmetry=symmetry)
@@ -161,7 +177,9 @@ def dimacs_case(d):
             g[u][v]["weight"] = (u * 7 + v) % 13 + 1
             f.write(f"a {u + 1} {v + 1} {g[u][v]['weight']}\n")
     got, err = solve(gzipped(path))
-    expect_same("dimacs, gzipped", got, nx.to_scipy_sparse_array(g, nodelist=range(25), dtype=float))
+    expect_same(
+        "dimacs, gzipped", got, nx.to_scipy_sparse_array(g, nodelist=range(25), dtype=float)
+    )
     expect_in("dimacs", "input format: dimacs, by the extension .gr", err)
 
 
@@ -170,7 +188,9 @@ def refusal_case(d):
     with open(path, "w") as f:
         f.write("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 2.5\n")
     out = path + ".dist"
-    run = subprocess.run([APSP, "--variant", "cpu", "-o", out, path], capture_output=True, text=True)
+    run = subprocess.run(
+        [APSP, "--variant", "cpu", "-o", out, path], capture_output=True, text=True
+    )
     if run.returncode != 2 or os.path.exists(out) or f"{path}:3:5: weight 2.5" not in run.stderr:
         sys.exit(f"FAIL: a real weight 2.5: exit {run.returncode}, stderr {run.stderr!r}")
     print("ok: a fractional weight is refused with its line and column, exit 2, nothing written")

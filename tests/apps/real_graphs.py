@@ -10,10 +10,11 @@ files of undirected graphs are read (each line is one arc); one file written onc
 what apsp then solves: the arcs as written.
 
 Shapes: gen_graph's road-like grid with long edges written as DIMACS .gr.gz, and its power-law
-social graph as a gzipped SNAP edge list. Each solved by apsp --variant cpu (APSP_GRAPH_VARIANT=auto:
-on the GPU, graph_files.py) and compared with
+social graph as a gzipped SNAP edge list. Each solved by apsp --variant cpu
+(APSP_GRAPH_VARIANT=auto: on the GPU, graph_files.py) and compared with
 scipy.sparse.csgraph.shortest_path. Exit 77 (skipped) without networkx or scipy.
     real_graphs.py APSP GEN_GRAPH"""
+
 import gzip
 import os
 import subprocess
@@ -43,8 +44,9 @@ def check_snap(name, g, path, weight="weight", both_ways=True, gzip_it=False):
     h = write_snap(g, path, weight, both_ways)
     got, err = gf.solve(gf.gzipped(path) if gzip_it else path)
     nodes = sorted(h.nodes)
-    gf.expect_same(name, got, nx.to_scipy_sparse_array(h, nodelist=nodes, weight=weight,
-                                                      dtype=float))
+    gf.expect_same(
+        name, got, nx.to_scipy_sparse_array(h, nodelist=nodes, weight=weight, dtype=float)
+    )
     gf.expect_in(name, "input format: snap", err)
 
 
@@ -56,8 +58,12 @@ def karate(d):
     # Written once per edge: apsp reads each line as one arc u -> v (SNAP's edges are directed).
     once = nx.DiGraph(g.edges(data=True))
     once.add_nodes_from(g.nodes)
-    check_snap("karate club, each edge once, as arcs", once, os.path.join(d, "karate1.edgelist"),
-               both_ways=False)
+    check_snap(
+        "karate club, each edge once, as arcs",
+        once,
+        os.path.join(d, "karate1.edgelist"),
+        both_ways=False,
+    )
 
 
 def les_miserables(d):
@@ -73,8 +79,9 @@ def les_miserables(d):
 
 def florentine(d):
     g = nx.convert_node_labels_to_integers(nx.florentine_families_graph())
-    check_snap("florentine families, unweighted", g, os.path.join(d, "florentine.edges"),
-               weight=None)
+    check_snap(
+        "florentine families, unweighted", g, os.path.join(d, "florentine.edges"), weight=None
+    )
 
 
 def generated(d, name, args):
@@ -97,8 +104,11 @@ def arcs(V, pairs):
 
 
 def road(d):
-    V, edges = generated(d, "road.txt", ["--kind", "road", "--V", "400", "--wmax", "35000",
-                                         "--long-edges", "25", "--seed", "3"])
+    V, edges = generated(
+        d,
+        "road.txt",
+        ["--kind", "road", "--V", "400", "--wmax", "35000", "--long-edges", "25", "--seed", "3"],
+    )
     path = os.path.join(d, "road.gr.gz")
     with gzip.open(path, "wt") as f:
         f.write(f"c road-like grid from gen_graph\np sp {V} {len(edges)}\n")
@@ -112,8 +122,11 @@ def road(d):
 
 
 def social(d):
-    V, edges = generated(d, "social.txt", ["--kind", "social", "--V", "300", "--attach", "2",
-                                           "--wmax", "1", "--seed", "5"])
+    V, edges = generated(
+        d,
+        "social.txt",
+        ["--kind", "social", "--V", "300", "--attach", "2", "--wmax", "1", "--seed", "5"],
+    )
     path = os.path.join(d, "social.txt.gz")
     with gzip.open(path, "wt") as f:
         f.write("# power-law social graph from gen_graph\n")
@@ -121,8 +134,11 @@ def social(d):
     got, err = gf.solve(path)
     # apsp's rows: the SNAP ids in increasing order
     ids = {v: k for k, v in enumerate(sorted({x for u, v, _ in edges for x in (u, v)}))}
-    gf.expect_same("power-law social graph, SNAP .txt.gz", got,
-                   arcs(V, [(ids[u], ids[v], 1) for u, v, _ in edges]))
+    gf.expect_same(
+        "power-law social graph, SNAP .txt.gz",
+        got,
+        arcs(V, [(ids[u], ids[v], 1) for u, v, _ in edges]),
+    )
     gf.expect_in("social", "input format: snap", err)
 
 

@@ -30,8 +30,10 @@ Links: every relative link of every file must name a file or folder that exists,
 
 Prints what ran, what was skipped and why, each failure with FILE:LINE; exit 1 on any failure.
 """
+
 import argparse
 import difflib
+import functools
 import json
 import os
 import re
@@ -46,10 +48,36 @@ MARKER = re.compile(r"^\s*<!--\s*doc-test:\s*(.*?)\s*-->\s*$")
 FENCE = re.compile(r"^(\s*)(`{3,}(?!.*`)|~{3,})\s*([\w+-]*)")
 # Commands that make a block a shell block besides the build's programs and the repository's
 # scripts: what a reader would type at a prompt.
-TOOLS = {"bash", "cat", "cd", "cmake", "ctest", "cuobjdump", "echo", "env", "export", "git",
-         "gzip", "make", "mpirun", "ncu", "ninja", "nsys", "nvidia-smi", "pip", "printf",
-         "python", "python3", "sh", "source", "srun", "timeout", "torchrun", "zcat",
-         "compute-sanitizer"}
+TOOLS = {
+    "bash",
+    "cat",
+    "cd",
+    "cmake",
+    "ctest",
+    "cuobjdump",
+    "echo",
+    "env",
+    "export",
+    "git",
+    "gzip",
+    "make",
+    "mpirun",
+    "ncu",
+    "ninja",
+    "nsys",
+    "nvidia-smi",
+    "pip",
+    "printf",
+    "python",
+    "python3",
+    "sh",
+    "source",
+    "srun",
+    "timeout",
+    "torchrun",
+    "zcat",
+    "compute-sanitizer",
+}
 PROGRAMS = set()  # the build's programs by name, as a console block may call them (main fills it)
 COMMAND_TIMEOUT = 300
 
@@ -88,7 +116,7 @@ def fenced_block(lines, i, doc):
     indent, fence, info = FENCE.match(lines[i]).groups()
     body, j = [], i + 1
     while j < len(lines) and not lines[j].strip().startswith(fence):
-        body.append(lines[j][len(indent):] if lines[j].startswith(indent) else lines[j].lstrip())
+        body.append(lines[j][len(indent) :] if lines[j].startswith(indent) else lines[j].lstrip())
         j += 1
     block = Block(doc, i + 2, info.lower(), body, marker_before(lines, i))
     block.start, block.stop = i, j + 1
@@ -211,16 +239,27 @@ def expected_exit(block):
 def run_command(block, offset, command, workdir, env):
     """Runs one command; a failure is added to the block. Returns its standard output."""
     try:
-        result = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=workdir, env=env,
-                                capture_output=True, text=True, timeout=COMMAND_TIMEOUT)
+        result = subprocess.run(
+            ["bash", "-o", "pipefail", "-c", command],
+            cwd=workdir,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=COMMAND_TIMEOUT,
+        )
     except subprocess.TimeoutExpired:
         block.failures.append(f"{block.where(offset)}: `{command}` ran past {COMMAND_TIMEOUT} s")
         return ""
     if result.returncode != expected_exit(block):
-        hint = " (no CUDA device: mark the block <!-- doc-test: skip (needs a GPU) -->)" \
-            if result.returncode == 3 else ""
-        message = (f"{block.where(offset)}: `{command}` exited {result.returncode}, expected "
-                   f"{expected_exit(block)}{hint}\n{tail(result.stderr)}")
+        hint = (
+            " (no CUDA device: mark the block <!-- doc-test: skip (needs a GPU) -->)"
+            if result.returncode == 3
+            else ""
+        )
+        message = (
+            f"{block.where(offset)}: `{command}` exited {result.returncode}, expected "
+            f"{expected_exit(block)}{hint}\n{tail(result.stderr)}"
+        )
         block.failures.append(message.rstrip())
     return result.stdout
 
@@ -240,18 +279,26 @@ def run_console(block, workdir, env):
     for offset, command, expected in console_steps(block.lines):
         out = run_command(block, offset, command, workdir, env)
         if expected and not matches(expected, out):
-            block.failures.append(f"{block.where(offset)}: `{command}` printed other output than "
-                                  f"the doc shows:\n{diff(expected, out)}")
+            block.failures.append(
+                f"{block.where(offset)}: `{command}` printed other output than "
+                f"the doc shows:\n{diff(expected, out)}"
+            )
 
 
 def diff(expected, actual):
-    lines = difflib.unified_diff(expected.split("\n"), actual.rstrip("\n").split("\n"),
-                                 "the doc", "printed", lineterm="", n=2)
+    lines = difflib.unified_diff(
+        expected.split("\n"),
+        actual.rstrip("\n").split("\n"),
+        "the doc",
+        "printed",
+        lineterm="",
+        n=2,
+    )
     return "\n".join("    " + line for line in lines)
 
 
 # Runs a doc's Python blocks in one namespace, in order; writes one JSON result per block.
-PYTHON_DRIVER = r'''
+PYTHON_DRIVER = r"""
 import contextlib, doctest, io, json, sys, traceback
 blocks, results, namespace = json.load(open(sys.argv[1])), [], {"__name__": "__main__"}
 flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
@@ -273,7 +320,7 @@ for block in blocks:
     except BaseException:
         results.append(traceback.format_exc(limit=-3))
 json.dump(results, open(sys.argv[2], "w"))
-'''
+"""
 
 
 def run_python(blocks, workdir, env, python):
@@ -281,22 +328,35 @@ def run_python(blocks, workdir, env, python):
     given = os.path.join(workdir, ".doc_blocks.json")
     results = os.path.join(workdir, ".doc_results.json")
     with open(given, "w") as out:
-        json.dump([{"doc": b.doc, "line": b.line, "where": b.where(), "text": "\n".join(b.lines)}
-                   for b in blocks], out)
+        json.dump(
+            [
+                {"doc": b.doc, "line": b.line, "where": b.where(), "text": "\n".join(b.lines)}
+                for b in blocks
+            ],
+            out,
+        )
     try:
-        run = subprocess.run([python, "-c", PYTHON_DRIVER, given, results], cwd=workdir, env=env,
-                             capture_output=True, text=True, timeout=COMMAND_TIMEOUT)
+        run = subprocess.run(
+            [python, "-c", PYTHON_DRIVER, given, results],
+            cwd=workdir,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=COMMAND_TIMEOUT,
+        )
     except subprocess.TimeoutExpired:
         blocks[0].failures.append(f"{blocks[0].where()}: its Python ran past {COMMAND_TIMEOUT} s")
         return
     if run.returncode != 0 or not os.path.exists(results):
-        blocks[0].failures.append(f"{blocks[0].where()}: the Python driver exited "
-                                  f"{run.returncode}\n{tail(run.stderr)}")
+        blocks[0].failures.append(
+            f"{blocks[0].where()}: the Python driver exited {run.returncode}\n{tail(run.stderr)}"
+        )
         return
     for block, message in zip(blocks, json.load(open(results))):
         if message:
-            block.failures.append(f"{block.where()}: the Python example failed:\n"
-                                  f"{tail(message, 30)}")
+            block.failures.append(
+                f"{block.where()}: the Python example failed:\n{tail(message, 30)}"
+            )
 
 
 def prose_lines(text):
@@ -305,8 +365,11 @@ def prose_lines(text):
     code = set()
     for block in parse_blocks(text, ""):
         code.update(range(block.start, block.stop))
-    return [(number, re.sub(r"`[^`]*`", lambda m: "`" * len(m.group()), line))
-            for number, line in enumerate(text.split("\n"), 1) if number - 1 not in code]
+    return [
+        (number, re.sub(r"`[^`]*`", lambda m: "`" * len(m.group()), line))
+        for number, line in enumerate(text.split("\n"), 1)
+        if number - 1 not in code
+    ]
 
 
 def slug(heading):
@@ -317,22 +380,21 @@ def slug(heading):
     return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
 
 
-def anchors(path, cache={}):
+@functools.cache  # each doc is read once, however many links point into it
+def anchors(path):
     """The anchors of a Markdown file: its headings' slugs (repeats get -1, -2, ...) and the
     ids and names of its <a> tags."""
-    if path not in cache:
-        found, seen = set(), {}
-        raw = open(path, encoding="utf-8").read()
-        raw_lines = raw.split("\n")
-        for number, _ in prose_lines(raw):
-            match = re.match(r"^ {0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$", raw_lines[number - 1])
-            if match:
-                base = slug(match.group(1))
-                found.add(f"{base}-{seen[base]}" if base in seen else base)
-                seen[base] = seen.get(base, 0) + 1
-        found.update(re.findall(r"<a\s+(?:id|name)=\"([^\"]+)\"", raw))
-        cache[path] = found
-    return cache[path]
+    found, seen = set(), {}
+    raw = open(path, encoding="utf-8").read()
+    raw_lines = raw.split("\n")
+    for number, _ in prose_lines(raw):
+        match = re.match(r"^ {0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$", raw_lines[number - 1])
+        if match:
+            base = slug(match.group(1))
+            found.add(f"{base}-{seen[base]}" if base in seen else base)
+            seen[base] = seen.get(base, 0) + 1
+    found.update(re.findall(r"<a\s+(?:id|name)=\"([^\"]+)\"", raw))
+    return found
 
 
 LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
@@ -346,16 +408,22 @@ def check_links(root, doc):
             if re.match(r"^[a-z][a-z0-9+.-]*:", target):  # http:, mailto: ...: not checked here
                 continue
             file_part, _, anchor = target.partition("#")
-            resolved = os.path.normpath(os.path.join(os.path.dirname(path), file_part)) \
-                if file_part else path
+            resolved = (
+                os.path.normpath(os.path.join(os.path.dirname(path), file_part))
+                if file_part
+                else path
+            )
             if not os.path.exists(resolved):
                 failures.append(f"{doc}:{number}: link {target}: {file_part} does not exist")
             elif anchor and not resolved.endswith(".md"):
-                failures.append(f"{doc}:{number}: link {target}: an anchor into a file that "
-                                "is not Markdown")
+                failures.append(
+                    f"{doc}:{number}: link {target}: an anchor into a file that is not Markdown"
+                )
             elif anchor and anchor not in anchors(resolved):
-                failures.append(f"{doc}:{number}: link {target}: no heading or <a id> "
-                                f"'{anchor}' in {os.path.relpath(resolved, root)}")
+                failures.append(
+                    f"{doc}:{number}: link {target}: no heading or <a id> "
+                    f"'{anchor}' in {os.path.relpath(resolved, root)}"
+                )
     return failures
 
 
@@ -365,9 +433,17 @@ def workspace(root, build):
     what a command writes stays in the copy."""
     workdir = tempfile.mkdtemp(prefix="doc_examples.")
     top = os.path.abspath(root)
-    shutil.copytree(root, workdir, symlinks=True, dirs_exist_ok=True,
-                    ignore=lambda folder, names: [n for n in names if os.path.abspath(folder) == top
-                                                  and (n == "build" or n.startswith("."))])
+    shutil.copytree(
+        root,
+        workdir,
+        symlinks=True,
+        dirs_exist_ok=True,
+        ignore=lambda folder, names: [
+            n
+            for n in names
+            if os.path.abspath(folder) == top and (n == "build" or n.startswith("."))
+        ],
+    )
     os.makedirs(os.path.join(workdir, "build"))
     os.symlink(os.path.abspath(build), os.path.join(workdir, "build", "release"))
     return workdir
@@ -380,8 +456,7 @@ def run_doc(args, doc, blocks, env):
         for block in python:
             block.marker = ("skip (apsp_lab is not built here: no --python-path)", 0)
         python = []
-    if not python and all(b.kind not in ("shell", "console") or b.skipped()
-                          for b in blocks):
+    if not python and all(b.kind not in ("shell", "console") or b.skipped() for b in blocks):
         return
     workdir = workspace(args.root, args.build)
     try:
@@ -401,11 +476,14 @@ def bad_markers(blocks):
     for block in blocks:
         text, line = block.marker
         if text and not re.match(r"^(skip \(.+\)|exit \d+)$", text):
-            block.failures.append(f"{block.doc}:{line}: unknown doc-test marker '{text}' "
-                                  "(skip (REASON) or exit N)")
+            block.failures.append(
+                f"{block.doc}:{line}: unknown doc-test marker '{text}' (skip (REASON) or exit N)"
+            )
         elif text and block.kind == "text":
-            block.failures.append(f"{block.doc}:{line}: a doc-test marker on a block that is not "
-                                  "run (not a command or Python)")
+            block.failures.append(
+                f"{block.doc}:{line}: a doc-test marker on a block that is not "
+                "run (not a command or Python)"
+            )
 
 
 def report(blocks):
@@ -415,8 +493,7 @@ def report(blocks):
         failures += block.failures
         if block.kind == "text":
             continue
-        state = block.marker[0] if block.skipped() else (
-            "FAILED" if block.failures else "ok")
+        state = block.marker[0] if block.skipped() else ("FAILED" if block.failures else "ok")
         print(f"{block.where()}: {block.kind}: {state}")
     return failures
 
@@ -431,15 +508,23 @@ def main():
     parser.add_argument("docs", nargs="*", help="Markdown files (default: README.md and docs/*.md)")
     args = parser.parse_args()
     docs = args.docs or ["README.md"] + sorted(
-        os.path.join("docs", name) for name in os.listdir(os.path.join(args.root, "docs"))
-        if name.endswith(".md"))
-    PROGRAMS.update(name for name in os.listdir(args.build)
-                    if os.access(os.path.join(args.build, name), os.X_OK)
-                    and os.path.isfile(os.path.join(args.build, name)))
+        os.path.join("docs", name)
+        for name in os.listdir(os.path.join(args.root, "docs"))
+        if name.endswith(".md")
+    )
+    PROGRAMS.update(
+        name
+        for name in os.listdir(args.build)
+        if os.access(os.path.join(args.build, name), os.X_OK)
+        and os.path.isfile(os.path.join(args.build, name))
+    )
     # No device is visible, so that an example does and prints the same on every machine (a dry
     # run plans for an H200 rather than for this GPU, whose count --gpus would be checked against).
-    env = dict(os.environ, PATH=os.path.abspath(args.build) + os.pathsep + os.environ["PATH"],
-               CUDA_VISIBLE_DEVICES="")
+    env = dict(
+        os.environ,
+        PATH=os.path.abspath(args.build) + os.pathsep + os.environ["PATH"],
+        CUDA_VISIBLE_DEVICES="",
+    )
     failures, counts = [], {}
     for doc in docs:
         blocks = parse_blocks(open(os.path.join(args.root, doc), encoding="utf-8").read(), doc)
@@ -455,8 +540,10 @@ def main():
             counts[state] = counts.get(state, 0) + 1
     for failure in failures:
         print(f"FAILED {failure}")
-    print(f"{len(docs)} docs: {counts.get('run', 0)} blocks run, {counts.get('skipped', 0)} "
-          f"skipped, {counts.get('text', 0)} not code; {len(failures)} failures")
+    print(
+        f"{len(docs)} docs: {counts.get('run', 0)} blocks run, {counts.get('skipped', 0)} "
+        f"skipped, {counts.get('text', 0)} not code; {len(failures)} failures"
+    )
     return 1 if failures else 0
 
 

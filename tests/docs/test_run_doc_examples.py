@@ -2,7 +2,9 @@
 """The doc examples' runner fails on every fault planted in a doc, and passes what is right:
 a wrong output, a failing command, a NameError, a wrong doctest, a link to nothing, a missing
 anchor, a misspelt marker and a marker on a block that is not run each fail, by FILE:LINE; a
-skip, an expected exit code and `...` do not. Needs no build (the planted commands are the shell's own)."""
+skip, an expected exit code and `...` do not. Needs no build (the planted commands are the
+shell's own)."""
+
 import os
 import subprocess
 import sys
@@ -74,9 +76,21 @@ class PlantedFaults(unittest.TestCase):
         build = os.path.join(cls.root, "build")
         os.makedirs(build)
         cls.result = subprocess.run(
-            [sys.executable, os.path.join(HERE, "run_doc_examples.py"), "--root", cls.root,
-             "--build", build, "--python-path", build, "docs/planted.md"],
-            capture_output=True, text=True, timeout=120)
+            [
+                sys.executable,
+                os.path.join(HERE, "run_doc_examples.py"),
+                "--root",
+                cls.root,
+                "--build",
+                build,
+                "--python-path",
+                build,
+                "docs/planted.md",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         cls.out = cls.result.stdout
 
     def failure(self, line, text):
@@ -117,10 +131,14 @@ class Pieces(unittest.TestCase):
         self.assertFalse(runner.matches("a\n...\nd", "a\nb\nc"))
 
     def test_slug(self):  # GitHub's anchors, as the docs' own tables of contents use them
-        self.assertEqual(runner.slug("Answers without the matrix: --summary and --sources"),
-                         "answers-without-the-matrix---summary-and---sources")
-        self.assertEqual(runner.slug("Reductions: answers without the V × V matrix"),
-                         "reductions-answers-without-the-v--v-matrix")
+        self.assertEqual(
+            runner.slug("Answers without the matrix: --summary and --sources"),
+            "answers-without-the-matrix---summary-and---sources",
+        )
+        self.assertEqual(
+            runner.slug("Reductions: answers without the V × V matrix"),
+            "reductions-answers-without-the-v--v-matrix",
+        )
         self.assertEqual(runner.slug("`floyd_warshall`"), "floyd_warshall")
         self.assertEqual(runner.slug("[apsp](docs/apsp.md) **bold**"), "apsp-bold")
 

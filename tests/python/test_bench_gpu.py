@@ -4,8 +4,15 @@ import apsp_lab
 
 
 def test_bench_runs_verified_with_speedups():
-    runs = apsp_lab.bench([300, 513], variants=["sm90", "blocked32"], reps=3, min_reps=1,
-                          min_time=0, ceiling_time=0.1, frame=False)
+    runs = apsp_lab.bench(
+        [300, 513],
+        variants=["sm90", "blocked32"],
+        reps=3,
+        min_reps=1,
+        min_time=0,
+        ceiling_time=0.1,
+        frame=False,
+    )
     names = {(r["variant"], r["n"]) for r in runs}
     assert {("naive", 300), ("sm90", 513), ("blocked32", 300)} <= names
     for r in runs:

@@ -1,11 +1,10 @@
 """Device arrays (DLPack: CuPy, PyTorch, JAX) solved on their GPU, in place or into a new array
 of their framework, against SciPy on a host copy; the producer's stream; the refusals."""
 
+import apsp_lab
 import numpy as np
 import pytest
 from scipy.sparse.csgraph import floyd_warshall as scipy_fw
-
-import apsp_lab
 from test_floyd_warshall import random_dense
 
 INF = apsp_lab.INF32

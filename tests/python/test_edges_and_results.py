@@ -3,12 +3,11 @@ checked-in results files, and bench()'s refusals; all without a GPU."""
 
 import os
 
+import apsp_lab
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from scipy.sparse.csgraph import floyd_warshall as scipy_fw
-
-import apsp_lab
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "fixtures")
 

@@ -8,13 +8,12 @@ CPU (SciPy's order of operations), within FLOAT_RTOL on the GPU (test_floyd_wars
 these tests there with device = "cuda").
 """
 
+import apsp_lab
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from scipy.sparse.csgraph import NegativeCycleError
 from scipy.sparse.csgraph import floyd_warshall as scipy_fw
-
-import apsp_lab
 
 # On the GPU, float64 sums are taken in the blocked kernel's order: docs/python.md's tolerance.
 FLOAT_RTOL = 1e-12
@@ -54,7 +53,8 @@ def random_sparse(n, seed, density=0.1, wmax=20, fmt="csr", floats=False):
     row = np.concatenate([row, row[:20]])
     col = np.concatenate([col, col[:20]])
     w = np.concatenate([w, w[:20] + 3])
-    # Built from CSR parts directly, so that the duplicates stay (a COO -> CSR conversion sums them).
+    # Built from CSR parts directly, so that the duplicates stay (a COO -> CSR conversion sums
+    # them).
     order = np.lexsort((col, row))
     row, col, w = row[order], col[order], w[order]
     indptr = np.searchsorted(row, np.arange(n + 1))
@@ -76,7 +76,7 @@ def check_predecessors(dist, pred, graph_dense):
     """Every predecessor is an edge that closes a shortest path; -9999 exactly where SciPy's."""
     n = dist.shape[0]
     assert pred.dtype == np.int32 and pred.shape == (n, n)
-    none = (pred == -9999)
+    none = pred == -9999
     assert np.array_equal(none, np.isinf(dist) | np.eye(n, dtype=bool))
     i, j = np.nonzero(~none)
     p = pred[i, j]
@@ -100,12 +100,29 @@ def weights_of(csgraph):
 @pytest.mark.parametrize("directed", [True, False])
 def test_dense_integers_equal_scipy(n, directed, device):
     a = random_dense(n, seed=n)
-    assert_same(apsp_lab.floyd_warshall(a, directed=directed, device=device),
-                scipy_fw(a, directed=directed), device)
+    assert_same(
+        apsp_lab.floyd_warshall(a, directed=directed, device=device),
+        scipy_fw(a, directed=directed),
+        device,
+    )
 
 
-@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.uint8, np.uint16, np.uint32,
-                                   np.uint64, np.float16, np.float32, np.float64, bool])
+@pytest.mark.parametrize(
+    "dtype",
+    [
+        np.int8,
+        np.int16,
+        np.int32,
+        np.uint8,
+        np.uint16,
+        np.uint32,
+        np.uint64,
+        np.float16,
+        np.float32,
+        np.float64,
+        bool,
+    ],
+)
 def test_every_dtype(dtype, device):
     a = random_dense(45, seed=4, wmax=5 if dtype in (np.int8, np.uint8) else 20).astype(dtype)
     assert_same(apsp_lab.floyd_warshall(a, device=device), scipy_fw(a), device)
@@ -116,8 +133,9 @@ def test_fortran_order_and_views(device):
     assert_same(apsp_lab.floyd_warshall(np.asfortranarray(a), device=device), scipy_fw(a), device)
     big = random_dense(120, seed=8)
     view = big[10:90:2, 5:85:2]  # strided, not contiguous
-    assert_same(apsp_lab.floyd_warshall(view, device=device),
-                scipy_fw(np.ascontiguousarray(view)), device)
+    assert_same(
+        apsp_lab.floyd_warshall(view, device=device), scipy_fw(np.ascontiguousarray(view)), device
+    )
     assert_same(apsp_lab.floyd_warshall(a.tolist(), device=device), scipy_fw(a), device)
 
 
@@ -140,8 +158,11 @@ def test_masked_arrays(device):
 @pytest.mark.parametrize("directed", [True, False])
 def test_sparse_with_explicit_zeros_and_duplicates(fmt, directed, device):
     g = random_sparse(90, seed=11, fmt=fmt)
-    assert_same(apsp_lab.floyd_warshall(g, directed=directed, device=device),
-                scipy_fw(g, directed=directed), device)
+    assert_same(
+        apsp_lab.floyd_warshall(g, directed=directed, device=device),
+        scipy_fw(g, directed=directed),
+        device,
+    )
 
 
 def test_coo_input_keeps_its_entries():
@@ -154,11 +175,17 @@ def test_coo_input_keeps_its_entries():
 @pytest.mark.parametrize("directed", [True, False])
 def test_unweighted(directed, device):
     a = random_dense(70, seed=13)
-    assert_same(apsp_lab.floyd_warshall(a, directed=directed, unweighted=True, device=device),
-                scipy_fw(a, directed=directed, unweighted=True), device)
+    assert_same(
+        apsp_lab.floyd_warshall(a, directed=directed, unweighted=True, device=device),
+        scipy_fw(a, directed=directed, unweighted=True),
+        device,
+    )
     g = random_sparse(70, seed=14)
-    assert_same(apsp_lab.floyd_warshall(g, directed=directed, unweighted=True, device=device),
-                scipy_fw(g, directed=directed, unweighted=True), device)
+    assert_same(
+        apsp_lab.floyd_warshall(g, directed=directed, unweighted=True, device=device),
+        scipy_fw(g, directed=directed, unweighted=True),
+        device,
+    )
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -193,8 +220,9 @@ def test_negative_cycle_raises_scipys_error(device):
 @pytest.mark.parametrize("directed", [True, False])
 def test_predecessors(directed, device):
     a = random_dense(64, seed=15)
-    dist, pred = apsp_lab.floyd_warshall(a, directed=directed, return_predecessors=True,
-                                         device=device)
+    dist, pred = apsp_lab.floyd_warshall(
+        a, directed=directed, return_predecessors=True, device=device
+    )
     sd, spred = scipy_fw(a, directed=directed, return_predecessors=True)
     assert_same(dist, sd, device)
     w = weights_of(a)
@@ -208,8 +236,10 @@ def test_predecessors(directed, device):
 
 
 def test_predecessors_with_zero_weight_cycles(device):
-    g = sp.csr_matrix((np.array([1.0, 0, 0, 2, 0]),
-                       (np.array([0, 1, 2, 2, 3]), np.array([1, 2, 1, 3, 2]))), shape=(5, 5))
+    g = sp.csr_matrix(
+        (np.array([1.0, 0, 0, 2, 0]), (np.array([0, 1, 2, 2, 3]), np.array([1, 2, 1, 3, 2]))),
+        shape=(5, 5),
+    )
     dist, pred = apsp_lab.floyd_warshall(g, return_predecessors=True, device=device)
     assert_same(dist, scipy_fw(g), device)
     check_predecessors(dist, pred, weights_of(g))

@@ -1,11 +1,10 @@
 """test_floyd_warshall.py's tests on the GPU (device="cuda"), and what only the GPU path does:
 sizes past the tiles of every variant, the 16-bit path's proof and its fallback, "auto"."""
 
+import apsp_lab
 import numpy as np
 import pytest
 from scipy.sparse.csgraph import floyd_warshall as scipy_fw
-
-import apsp_lab
 from test_floyd_warshall import *  # noqa: F401,F403 (the same tests, device = "cuda" below)
 from test_floyd_warshall import assert_same, random_dense
 

@@ -12,14 +12,17 @@ def run(code):
     path = os.environ.get("APSP_LAB_PYTHONPATH")
     if path:
         env["PYTHONPATH"] = path + os.pathsep + env.get("PYTHONPATH", "")
-    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                          check=True).stdout
+    return subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout
 
 
 def test_import_is_fast_and_loads_no_core():
-    out = run("import time, sys; t = time.perf_counter(); import apsp_lab; "
-              "print(time.perf_counter() - t); print('apsp_lab._core' in sys.modules, "
-              "'scipy' in sys.modules, 'networkx' in sys.modules)")
+    out = run(
+        "import time, sys; t = time.perf_counter(); import apsp_lab; "
+        "print(time.perf_counter() - t); print('apsp_lab._core' in sys.modules, "
+        "'scipy' in sys.modules, 'networkx' in sys.modules)"
+    )
     seconds, flags = out.split("\n")[:2]
     assert float(seconds) < 0.5
     assert flags == "False False False"

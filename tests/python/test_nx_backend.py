@@ -20,11 +20,10 @@ import sys
 from collections import defaultdict
 from fractions import Fraction
 
+import apsp_lab
 import networkx as nx
 import numpy as np
 import pytest
-
-import apsp_lab
 from apsp_lab import nx_backend as nb
 
 # NetworkX notes every reuse of a cached conversion; these tests reuse graphs on purpose.
@@ -493,9 +492,7 @@ def test_other_real_weights(auto, solves, value):
         assert isinstance(nb.backend_interface.can_run(name, (G,), {}), str)
         assert same_outcome(("ok", materialize(getattr(nx, name)(G))), ("ok", call_nx(name, G)))
     assert not solves
-    assert_matrix_equal(
-        nx.floyd_warshall_numpy(G), call_nx("floyd_warshall_numpy", G), exact=False
-    )
+    assert_matrix_equal(nx.floyd_warshall_numpy(G), call_nx("floyd_warshall_numpy", G), exact=False)
     assert len(solves) == 1
 
 

@@ -2,6 +2,7 @@
 """An independent APSP solver for the tests: Dijkstra from every source in pure Python, sharing
 no code with the project. Reads the edge-list format on stdin or a file, prints the matrix.
     independent_apsp.py graph.txt > expected.txt"""
+
 import heapq
 import sys
 
@@ -13,7 +14,7 @@ def main():
     v, e = int(data[0]), int(data[1])
     adj = [dict() for _ in range(v)]
     for k in range(e):
-        s, d, w = (int(x) for x in data[2 + 3 * k: 5 + 3 * k])
+        s, d, w = (int(x) for x in data[2 + 3 * k : 5 + 3 * k])
         if s != d and w < adj[s].get(d, INF + 1):
             adj[s][d] = w
     out = []
