@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 # libbenchmark-tools: Google Benchmark's compare.py (/usr/share/benchmark), which a test runs on
 # apsp_bench's --gbench-json files.
 packages=(g++ cmake ninja-build git python3 python3-pip libfmt-dev nlohmann-json3-dev libbenchmark-dev libgtest-dev zlib1g-dev
-          libbenchmark-tools libcli11-dev clang clang-format)
+          libbenchmark-tools libcli11-dev clang)
 # Debian's headless Chromium and a font: the HTML report's browser test (tests/reports) opens
 # the page in it; under CI=true a missing browser fails that test.
 if apt-cache show chromium >/dev/null 2>&1; then packages+=(chromium fonts-dejavu-core); fi
@@ -63,6 +63,17 @@ fi
 if ! python3 -c 'import nanobind, scikit_build_core, pytest' 2>/dev/null; then
   echo "setup: installing nanobind, scikit-build-core and pytest for $(command -v python3)"
   python3 -m pip install --quiet nanobind scikit-build-core pytest
+fi
+
+# The pinned formatter and linter (scripts/lint-requirements.txt: the clang-format the C++ was
+# formatted with, and ruff), for the same python3: the format, ruff_format and ruff_lint tests use
+# exactly these versions, whatever else is on PATH, and fail under CI without them.
+pins_installed='import importlib.metadata as m, sys
+pins = [line.split("#")[0].strip() for line in open(sys.argv[1])]
+sys.exit(any(m.version(p.split("==")[0]) != p.split("==")[1] for p in pins if p))'
+if ! python3 -c "$pins_installed" scripts/lint-requirements.txt 2>/dev/null; then
+  echo "setup: installing $(grep -v '^#' scripts/lint-requirements.txt | xargs) for $(command -v python3)"
+  python3 -m pip install --quiet -r scripts/lint-requirements.txt
 fi
 
 cmake --preset release

@@ -1,24 +1,26 @@
 #!/usr/bin/env bash
-# Every C++ and CUDA source of the tree is as the root .clang-format lays it out, by
-# clang-format 14 (the version the tree was formatted with: others break some lines
-# differently). Exit 77 (skipped) where that version is not installed.
+# Every C++ and CUDA source of the tree is as the root .clang-format lays it out, by the
+# clang-format that scripts/lint-requirements.txt pins (the wheel pip installs for python3:
+# other versions break some lines differently), never whichever clang-format is first on PATH.
+# Where it is missing or another version: skipped (77), except under CI=true, where that fails.
 #   check_format.sh SOURCE_DIR
 set -u
 src=${1:?usage: check_format.sh SOURCE_DIR}
-cf=""
-for c in clang-format-14 clang-format; do
-  command -v "$c" >/dev/null || continue
-  "$c" --version | grep -q 'version 14\.' && { cf=$c; break; }
-done
-[ -n "$cf" ] || { echo "clang-format 14 is not installed: format not checked"; exit 77; }
-cd "$src" || exit 1
-if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-  mapfile -t files < <(git ls-files '*.cpp' '*.hpp' '*.cu' '*.cuh' '*.h')
-else  # a copy of the tree without its history
-  mapfile -t files < <(find . -path ./build -prune -o -path ./.deps -prune -o \
-    \( -name '*.cpp' -o -name '*.hpp' -o -name '*.cu' -o -name '*.cuh' -o -name '*.h' \) -print)
-fi
+source "$(dirname "$0")/pinned_tool.sh"
+want=$(pinned_version "$src" clang-format)
+[ -n "$want" ] || { echo "no clang-format pin in $src/scripts/lint-requirements.txt"; exit 1; }
+have=$(installed_version clang-format)
+[ -n "$have" ] || unavailable "clang-format $want is not installed for $PYTHON: format not checked"
+[ "$have" = "$want" ] ||
+  unavailable "clang-format $have is installed for $PYTHON, not $want: format not checked"
+# The wheel's own binary, not its console script, which may be shadowed on PATH.
+cf=$("$PYTHON" -c 'import importlib.metadata as m
+print(m.distribution("clang-format").locate_file("clang_format/data/bin/clang-format"))')
+"$cf" --version 2>/dev/null | grep -q "version $want\b" ||
+  unavailable "$cf does not run as clang-format $want: format not checked"
+mapfile -t files < <(source_files "$src" '*.cpp' '*.hpp' '*.cu' '*.cuh' '*.h')
 [ ${#files[@]} -gt 0 ] || { echo "no sources found under $src"; exit 1; }
+cd "$src" || exit 1
 log=$(mktemp) || exit 1
 trap 'rm -f "$log"' EXIT
 if ! "$cf" --dry-run -Werror "${files[@]}" 2>"$log"; then
@@ -26,4 +28,4 @@ if ! "$cf" --dry-run -Werror "${files[@]}" 2>"$log"; then
   echo "fix with: $cf -i FILE (the root .clang-format)"
   exit 1
 fi
-echo "${#files[@]} files formatted as .clang-format says"
+echo "${#files[@]} files formatted as .clang-format says, by clang-format $want"
