@@ -44,11 +44,12 @@ struct Options {
   std::string gpus = "1";                              // --gpus: one count, or all
   std::string transport = harness::kDefaultTransport;  // --transport, --ranks-on-one-gpu
   // Standard output carries one thing: the path line (--path), the next hops (--paths -), the
-  // summary (its lines, or its JSON with --summary-json -), or else the distances. The
-  // distances are written unless the summary is asked for (-o then takes the per-vertex
-  // values), or another takes standard output and -o names no file.
+  // rows' ids (--row-ids -), the summary (its lines, or its JSON with --summary-json -), or else
+  // the distances. The distances are written unless the summary is asked for (-o then takes the
+  // per-vertex values), or another takes standard output and -o names no file.
   bool writes_distances() const {
-    return !summary && !no_output && (!output.empty() || (path_text.empty() && paths != "-"));
+    return !summary && !no_output &&
+           (!output.empty() || (path_text.empty() && paths != "-" && row_ids != "-"));
   }
 };
 
@@ -71,6 +72,11 @@ void check_path_options(Options& o) {
     throw std::invalid_argument(
         fmt::format("--paths - and {} both write standard output", o.path ? "--path" : "-o -"));
   if (!o.summary_json.empty()) o.summary = true;
+  if (o.row_ids == "-" && (o.path || o.output == "-" || o.paths == "-" || o.summary))
+    throw std::invalid_argument(fmt::format(
+        "--row-ids - and {} both write standard output",
+        o.path ? "--path"
+               : (o.output == "-" ? "-o -" : (o.paths == "-" ? "--paths -" : "--summary"))));
   if (!o.summary) return;
   if (!o.sources.empty())
     throw std::invalid_argument("--summary and --sources both decide what -o writes");

@@ -128,6 +128,8 @@ PY
   refuse "--path prints on standard output: give -o a file" --variant cpu "$tmp/nonexistent.txt" --path 0 1 -o -
   refuse "--paths - and --path both write standard output" --variant cpu "$tmp/nonexistent.txt" --path 0 1 --paths -
   refuse "--paths - and -o - both write standard output" --variant cpu "$tmp/nonexistent.txt" --paths - -o -
+  refuse "--row-ids - and -o - both write standard output" --variant cpu "$tmp/nonexistent.txt" --row-ids - -o -
+  refuse "--row-ids - and --summary both write standard output" --variant cpu "$tmp/nonexistent.txt" --row-ids - --summary
   refuse "--paths /nonexistent-folder/p.txt: the folder /nonexistent-folder does not exist" \
     --variant cpu "$tmp/nonexistent.txt" --paths /nonexistent-folder/p.txt
   # A SNAP list's ids: rows in increasing id order, and every answer in the file's ids.
@@ -135,6 +137,8 @@ PY
   [ "$("$apsp" "${snap[@]}" 2>/dev/null)" = "$(printf '0 5 3\n1 0 4\n3 2 0')" ] || fail "SNAP rows"
   [ "$("$apsp" "${snap[@]}" --row-ids - -o /dev/null 2>/dev/null)" = "$(printf '5\n7\n100')" ] \
     || fail "--row-ids"
+  [ "$("$apsp" "${snap[@]}" --row-ids - 2>/dev/null)" = "$(printf '5\n7\n100')" ] \
+    || fail "--row-ids - alone takes standard output"
   [ "$("$apsp" "${snap[@]}" --sources 100,5 2>/dev/null)" = "$(printf '3 2 0\n0 5 3')" ] \
     || fail "--sources in SNAP ids"
   [ "$("$apsp" "${snap[@]}" --path 5 7 -o /dev/null 2>/dev/null)" = "path 5 -> 7: 5 100 7 (length 5)" ] \
