@@ -145,6 +145,13 @@ std::string markdown_cell(std::string_view text) {
 
 std::string render_markdown(const Grid& g) {
   if (g.empty()) return "";
+  std::vector<bool> right(g[0].size(), true);
+  right[0] = false;
+  return render_markdown(g, right);
+}
+
+std::string render_markdown(const Grid& g, const std::vector<bool>& right) {
+  if (g.empty()) return "";
   std::string out;
   auto line = [&](const std::vector<std::string>& row) {
     out += "|";
@@ -157,7 +164,7 @@ std::string render_markdown(const Grid& g) {
   };
   line(g[0]);
   out += "|";
-  for (size_t c = 0; c < g[0].size(); ++c) out += c == 0 ? ":---|" : "---:|";
+  for (size_t c = 0; c < g[0].size(); ++c) out += c < right.size() && right[c] ? "---:|" : ":---|";
   out += "\n";
   for (size_t r = 1; r < g.size(); ++r) line(g[r]);
   return out;

@@ -28,6 +28,8 @@ std::string precision_mark(const std::string& precision);
 std::string render_text(const Grid& g);  // columns padded with spaces
 // First column left-aligned, the rest right-aligned; every cell through markdown_cell.
 std::string render_markdown(const Grid& g);
+// The same with each column's alignment given: right[c] right-aligns column c, else left.
+std::string render_markdown(const Grid& g, const std::vector<bool>& right);
 // `text` as one markdown table cell: `|` and `\` escaped with a backslash, and each control
 // character (a newline, a tab) a space, so that a run's name from a file cannot end the cell,
 // the row or the table.

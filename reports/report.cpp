@@ -4,38 +4,43 @@
 
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 #include "core/stats.hpp"
 
 namespace apsp::report {
 
-namespace {
-
-std::string label(const RunResult& r) { return r.label.value_or(r.name); }
+std::string run_label(const RunResult& r) { return r.label.value_or(r.name); }
 bool usable(const RunResult& r) {
   return !r.error && r.verified != "FAILED" && !r.samples_ms.empty();
 }
 
-std::vector<std::string> labels(const Results& r, bool with_naive) {
+std::vector<std::string> run_labels(const Results& r, bool with_naive) {
   std::vector<std::string> out;
   for (const RunResult& run : r.runs) {
     if (!with_naive && run.variant == "naive") continue;
-    if (std::find(out.begin(), out.end(), label(run)) == out.end()) out.push_back(label(run));
+    if (std::find(out.begin(), out.end(), run_label(run)) == out.end())
+      out.push_back(run_label(run));
   }
   return out;
 }
-std::set<int> sizes(const Results& r) {
+std::vector<int> run_sizes(const Results& r) {
   std::set<int> out;
   for (const RunResult& run : r.runs) out.insert(run.n);
-  return out;
+  return {out.begin(), out.end()};
 }
-const RunResult* find(const Results& r, const std::string& lab, int n) {
+const RunResult* find_run(const Results& r, const std::string& lab, int n) {
   for (const RunResult& run : r.runs)
-    if (run.n == n && label(run) == lab) return &run;
+    if (run.n == n && run_label(run) == lab) return &run;
   return nullptr;
 }
+
+namespace {
+
 const RunResult* naive_at(const Results& r, int n) {
   for (const RunResult& run : r.runs)
     if (run.n == n && run.variant == "naive" && usable(run)) return &run;
@@ -46,13 +51,13 @@ std::string ms(double v) { return fmt::format("{:.2f}", v); }
 // A run-label x n matrix, `cell` filling each present run.
 template <class F>
 Grid matrix(const Input& in, F cell) {
-  const auto ns = sizes(in.results);
+  const auto ns = run_sizes(in.results);
   Grid g{{"run"}};
   for (int n : ns) g[0].push_back(fmt::format("n = {}", n));
-  for (const std::string& lab : labels(in.results, false)) {
+  for (const std::string& lab : run_labels(in.results, false)) {
     std::vector<std::string> row{lab};
     for (int n : ns) {
-      const RunResult* r = find(in.results, lab, n);
+      const RunResult* r = find_run(in.results, lab, n);
       row.push_back(!r            ? "-"
                     : !usable(*r) ? (r->verified == "FAILED" ? "FAILED" : "skipped")
                                   : cell(*r));
@@ -67,7 +72,14 @@ Grid matrix(const Input& in, F cell) {
 Input load(const std::string& path) {
   Input in;
   in.path = path;
-  in.results = load_results(path);
+  try {
+    in.results = load_results(path);
+  } catch (const std::runtime_error& e) {
+    // A tuning database where results were expected: the reader knows the schema, not the fix.
+    const std::string what = e.what();
+    if (what.find("unknown schema \"apsp-tuning/") == std::string::npos) throw;
+    throw std::runtime_error(what + "; it is a tuning database: pass it with --db");
+  }
   in.has_baseline =
       std::any_of(in.results.runs.begin(), in.results.runs.end(),
                   [](const RunResult& r) { return r.variant == "naive" && usable(r); });
@@ -81,40 +93,55 @@ std::string incomplete_note(const Input& in) {
                      runs == 1 ? "" : "s");
 }
 
+std::string no_baseline_note(const Input& in) {
+  if (in.has_baseline) return "";
+  return fmt::format("{}: no naive runs, so no baseline: speedups are not shown", in.path);
+}
+
 Grid course_table(const Input& in) {
-  const auto labs = labels(in.results, false);
-  Grid g{{"n", "naive ms"}};
+  const auto labs = run_labels(in.results, false);
+  const bool base = in.has_baseline;
+  Grid g{{"n"}};
+  if (base) g[0].push_back("naive ms");
   for (const std::string& lab : labs) {
     g[0].push_back(lab + " ms");
-    g[0].push_back("speedup");
+    if (base) g[0].push_back("speedup");
   }
-  for (int n : sizes(in.results)) {
+  for (int n : run_sizes(in.results)) {
     const RunResult* naive = naive_at(in.results, n);
-    std::vector<std::string> row{std::to_string(n), naive ? ms(naive->median_ms) : "no baseline"};
+    std::vector<std::string> row{std::to_string(n)};
+    if (base) row.push_back(naive ? ms(naive->median_ms) : "no baseline");
     for (const std::string& lab : labs) {
-      const RunResult* r = find(in.results, lab, n);
+      const RunResult* r = find_run(in.results, lab, n);
+      std::string speedup = "-";
       if (!r) {
-        row.insert(row.end(), {"-", "-"});
+        row.push_back("-");
       } else if (!usable(*r)) {
-        row.insert(row.end(), {r->verified == "FAILED" ? "FAILED" : "skipped", "-"});
+        row.push_back(r->verified == "FAILED" ? "FAILED" : "skipped");
       } else {
         row.push_back(ms(r->median_ms));
-        row.push_back(naive ? fmt::format("{:.1f}x", naive->median_ms / r->median_ms)
-                            : "no baseline");
+        speedup = naive ? fmt::format("{:.1f}x", naive->median_ms / r->median_ms) : "no baseline";
       }
+      if (base) row.push_back(speedup);
     }
     g.push_back(row);
   }
   return g;
 }
 
+std::optional<Speedup> speedup_of(const Input& in, const RunResult& r) {
+  const RunResult* naive = naive_at(in.results, r.n);
+  if (!naive || !usable(r)) return std::nullopt;
+  const auto ci = bootstrap_ratio_ci95(naive->samples_ms, r.samples_ms);
+  return Speedup{naive->median_ms / r.median_ms, ci.first, ci.second};
+}
+
 Grid speedup_matrix(const Input& in) {
+  if (!in.has_baseline) return {};
   return matrix(in, [&](const RunResult& r) {
-    const RunResult* naive = naive_at(in.results, r.n);
-    if (!naive) return std::string("no baseline");
-    const auto ci = bootstrap_ratio_ci95(naive->samples_ms, r.samples_ms);
-    return fmt::format("{:.1f}x [{:.1f}, {:.1f}]", naive->median_ms / r.median_ms, ci.first,
-                       ci.second);
+    const std::optional<Speedup> s = speedup_of(in, r);
+    if (!s) return std::string("no baseline");
+    return fmt::format("{:.1f}x [{:.1f}, {:.1f}]", s->mid, s->lo, s->hi);
   });
 }
 
@@ -133,35 +160,104 @@ Grid phase_table(const Input& in) {
   for (const RunResult& r : in.results.runs) {
     if (!r.phases_ms) continue;
     const auto& p = *r.phases_ms;
-    g.push_back({label(r), std::to_string(r.n), fmt::format("{:.3f}", p[1]),
+    g.push_back({run_label(r), std::to_string(r.n), fmt::format("{:.3f}", p[1]),
                  fmt::format("{:.3f}", p[2]), fmt::format("{:.3f}", p[3]),
                  fmt::format("{:.3f}", p[0])});
   }
   return g.size() > 1 ? g : Grid{};
 }
 
-// Entries are ranked only against entries of the same device, graph spec and build: timings of
-// another graph or another kernel build are not comparable.
+namespace {
+
+// A leaderboard's graph and build cells: a migrated apsp-tuning/1 entry recorded neither.
+std::string graph_cell(const TuningEntry& e) {
+  return e.graph.kind == "unknown" ? "not recorded (apsp-tuning/1)" : graph_key_text(e.graph);
+}
+std::string build_cell(const TuningEntry& e) {
+  if (e.build.kernels != "unknown (apsp-tuning/1)") return e.build.kernels;
+  const std::string& git = e.build.commit;
+  return git.empty() || git == "unknown" ? "not recorded (apsp-tuning/1)"
+                                         : fmt::format("git {} (apsp-tuning/1)", git);
+}
+
+}  // namespace
+
+std::map<BoardKey, std::vector<const TuningEntry*>> leaderboard_groups(const TuningDb& db) {
+  std::map<BoardKey, std::vector<const TuningEntry*>> groups;
+  for (const TuningEntry& e : db.entries())
+    if (e.status == "ok")
+      groups[{e.device.name, graph_cell(e), build_cell(e), e.variant, e.n}].push_back(&e);
+  for (auto& [key, list] : groups)
+    std::stable_sort(list.begin(), list.end(),
+                     [](auto* a, auto* b) { return a->median_ms < b->median_ms; });
+  return groups;
+}
+
 Grid leaderboard(const TuningDb& db, int top) {
-  using Key = std::tuple<std::string, std::string, std::string, std::string, int>;
-  std::map<Key, std::vector<const TuningEntry*>> groups;
-  for (const TuningEntry& e : db.entries()) {
-    if (e.status != "ok") continue;
-    groups[{e.device.name, graph_key_text(e.graph), e.build.kernels, e.variant, e.n}].push_back(&e);
-  }
   Grid g{{"device", "graph", "build", "variant", "n", "rank", "config", "median ms", "vs best"}};
-  for (auto& [key, list] : groups) {
-    std::sort(list.begin(), list.end(),
-              [](auto* a, auto* b) { return a->median_ms < b->median_ms; });
+  for (const auto& [key, list] : leaderboard_groups(db)) {
     for (size_t i = 0; i < list.size() && i < static_cast<size_t>(top); ++i) {
-      g.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), std::get<3>(key),
-                   std::to_string(std::get<4>(key)), std::to_string(i + 1), list[i]->name,
-                   fmt::format("{:.3f}", list[i]->median_ms),
+      g.push_back({key.device, key.graph, key.build, key.variant, std::to_string(key.n),
+                   std::to_string(i + 1), list[i]->name, fmt::format("{:.3f}", list[i]->median_ms),
                    fmt::format("{:.3f}x", list[i]->median_ms / list[0]->median_ms)});
     }
   }
   return g;
 }
+
+namespace {
+
+// Whether any timed run of the file has a ceiling of its precision to be a share of.
+bool has_ceiling(const Input& in) {
+  return std::any_of(in.results.runs.begin(), in.results.runs.end(), [&](const RunResult& r) {
+    return usable(r) && in.results.context.ceiling_for(r.precision) > 0;
+  });
+}
+
+}  // namespace
+
+std::vector<Table> tables(const Input& in) {
+  std::vector<Table> out{
+      {"speedup_table",
+       in.has_baseline ? "Time and speedup over naive" : "Median time (no baseline: no speedups)",
+       course_table(in), ""},
+      {"speedup_matrix", "Speedup over naive (95% bootstrap interval)", speedup_matrix(in), ""},
+      {"ceiling_matrix", "Share of the measured ceiling", {}, ""},
+      {"phases", "Per-phase times (one solve, summed over rounds)", phase_table(in), ""}};
+  if (has_ceiling(in))
+    out[2].grid = ceiling_matrix(in);
+  else
+    out[2].note =
+        "No min-plus ceiling was measured for these runs (apsp_bench --ceiling-time 0), so no "
+        "shares are shown";
+  std::erase_if(out, [](const Table& t) { return t.grid.size() < 2 && t.note.empty(); });
+  return out;
+}
+
+bool figure_cell(const std::string& cell) {
+  // A number, then a unit, then an interval or a precision mark: "7.7x [7.6, 7.8]", "10.2% (u16)".
+  // An interval alone ("[0.998, 1.002]") is one too.
+  static const std::regex figure(
+      R"([-+]?[0-9][0-9.]*(e[-+]?[0-9]+)?(x|%| ms)?( \[[-+0-9.e, ]*\])?( \([a-z0-9]+\))?)"
+      R"(|\[[-+0-9.e]+, [-+0-9.e]+\])");
+  return std::regex_match(cell, figure);
+}
+
+std::vector<bool> figure_columns(const Grid& g) {
+  std::vector<bool> right(g.empty() ? 0 : g[0].size(), false);
+  for (size_t c = 0; c < right.size(); ++c) {
+    size_t figures = 0, cells = 0;
+    for (size_t r = 1; r < g.size(); ++r) {
+      if (c >= g[r].size() || g[r][c] == "-") continue;
+      ++cells;
+      figures += figure_cell(g[r][c]);
+    }
+    right[c] = cells > 0 && 2 * figures >= cells;  // "no baseline" beside figures stays right
+  }
+  return right;
+}
+
+std::string markdown_table(const Grid& g) { return render_markdown(g, figure_columns(g)); }
 
 std::string markdown(const std::vector<Input>& inputs, const std::optional<TuningDb>& db,
                      const std::vector<std::string>& plots, const std::string& plot_note) {
@@ -180,18 +276,64 @@ std::string markdown(const std::vector<Input>& inputs, const std::optional<Tunin
     if (const std::string note = incomplete_note(in); !note.empty()) md += "\n**" + note + ".**\n";
     if (!in.has_baseline)
       md += "\nThis file has no naive runs: **no baseline**, so no speedups are shown.\n";
-    md += "\n### Time and speedup over naive\n\n" + render_markdown(course_table(in));
-    md += "\n### Speedup over naive (95% bootstrap interval)\n\n" +
-          render_markdown(speedup_matrix(in));
-    md += "\n### Share of the measured ceiling\n\n" + render_markdown(ceiling_matrix(in));
-    if (const Grid p = phase_table(in); !p.empty())
-      md += "\n### Per-phase times (one solve, summed over rounds)\n\n" + render_markdown(p);
+    for (const Table& t : tables(in))
+      md +=
+          "\n### " + t.title + "\n\n" + (t.note.empty() ? markdown_table(t.grid) : t.note + ".\n");
   }
-  if (db) md += "\n## Tuner leaderboards\n\n" + render_markdown(leaderboard(*db, 5));
+  if (db) md += "\n## Tuner leaderboards\n\n" + markdown_table(leaderboard(*db, 5));
   md += "\n## Plots\n\n";
   if (plots.empty()) md += plot_note + "\n";
   for (const std::string& p : plots) md += fmt::format("![{}]({})\n\n", p, p);
   return md;
+}
+
+namespace {
+
+// One input's tables in md or csv: its notes, then each table under its title.
+std::string input_tables(const Input& in, const std::string& format) {
+  std::string out;
+  const bool md = format == "md";
+  if (md) out += fmt::format("## {}\n\n", in.path);
+  for (const std::string& note : {incomplete_note(in), no_baseline_note(in)})
+    if (!note.empty()) out += md ? fmt::format("{}\n\n", note) : fmt::format("# {}\n", note);
+  for (const Table& t : tables(in)) {
+    if (!t.note.empty())
+      out += md ? fmt::format("### {}\n\n{}.\n\n", t.title, t.note)
+                : fmt::format("# {}: {}: {}\n\n", in.path, t.title, t.note);
+    else
+      out += md ? fmt::format("### {}\n\n{}\n", t.title, markdown_table(t.grid))
+                : fmt::format("# {}: {}\n{}\n", in.path, t.title, render_csv(t.grid));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_tables(const std::vector<Input>& inputs, const std::optional<TuningDb>& db,
+                          const std::string& db_path, const std::string& format) {
+  if (format == "json") {
+    nlohmann::json all = nlohmann::json::object();
+    for (const Input& in : inputs) {
+      nlohmann::json& j = all[in.path];
+      if (!in.results.complete) j["complete"] = false;
+      if (!in.has_baseline) j["baseline"] = false;
+      for (const Table& t : tables(in))
+        if (t.note.empty())
+          j[t.key] = t.grid;
+        else
+          j["notes"].push_back(t.note);
+    }
+    if (db) all[db_path]["leaderboards"] = leaderboard(*db, 5);
+    return all.dump(2) + "\n";
+  }
+  std::string out;
+  for (const Input& in : inputs) out += input_tables(in, format);
+  if (db && format == "md")
+    out += fmt::format("## {}: tuner leaderboards\n\n{}\n", db_path,
+                       markdown_table(leaderboard(*db, 5)));
+  if (db && format == "csv")
+    out += fmt::format("# {}: tuner leaderboards\n{}\n", db_path, render_csv(leaderboard(*db, 5)));
+  return out;
 }
 
 std::string render_csv(const Grid& g) {
@@ -213,57 +355,156 @@ std::string render_csv(const Grid& g) {
   return out;
 }
 
+const char* verdict_text(Verdict v) {
+  switch (v) {
+    case Verdict::faster:
+      return "faster";
+    case Verdict::slower:
+      return "slower";
+    case Verdict::slower_beyond:
+      return "SLOWER";
+    case Verdict::same:
+      return "same";
+    case Verdict::ambiguous:
+      return "ambiguous";
+  }
+  return "?";
+}
+
+namespace {
+
+// The device model a results file ran on, as compare matches it.
+std::string device_model(const Input& in) {
+  const auto& d = in.results.context.device;
+  return fmt::format("{} (cc {}, {} SMs)", d.value("name", "?"), d.value("cc", "?"),
+                     d.value("sms", 0));
+}
+
+Verdict verdict_of(const ComparedRun& r, double threshold) {
+  if (r.lo > 1.0) return r.ratio > 1.0 + threshold ? Verdict::slower_beyond : Verdict::slower;
+  if (r.hi < 1.0) return Verdict::faster;
+  if (r.lo >= 1.0 - threshold && r.hi <= 1.0 + threshold) return Verdict::same;
+  return Verdict::ambiguous;
+}
+
+void count(Comparison& c, Verdict v) {
+  if (v == Verdict::slower || v == Verdict::slower_beyond) ++c.slower;
+  if (v == Verdict::slower_beyond) ++c.slower_beyond_threshold;
+  if (v == Verdict::faster) ++c.faster;
+  if (v == Verdict::same) ++c.same;
+  if (v == Verdict::ambiguous) ++c.ambiguous;
+}
+
+// The usable run of `name` at `n` in `r`, or null.
+const RunResult* usable_run(const Results& r, const std::string& name, int n) {
+  for (const RunResult& x : r.runs)
+    if (x.name == name && x.n == n && usable(x)) return &x;
+  return nullptr;
+}
+
+}  // namespace
+
 Comparison compare(const Input& a, const Input& b, double threshold, bool force) {
-  const auto model = [](const Input& in) {
-    const auto& d = in.results.context.device;
-    return fmt::format("{} (cc {}, {} SMs)", d.value("name", "?"), d.value("cc", "?"),
-                       d.value("sms", 0));
-  };
-  if (model(a) != model(b) && !force) {
+  if (device_model(a) != device_model(b) && !force) {
     throw std::runtime_error(
         fmt::format("{} ran on {}, {} on {}: refusing to compare different device "
                     "models (--force to compare anyway)",
-                    a.path, model(a), b.path, model(b)));
+                    a.path, device_model(a), b.path, device_model(b)));
   }
   Comparison c;
-  c.table = {{"run", "n", "A ms", "B ms", "B/A", "95% CI", "verdict"}};
+  c.path_a = a.path;
+  c.path_b = b.path;
+  c.threshold = threshold;
+  for (const Input* in : {&a, &b})
+    if (const std::string note = incomplete_note(*in); !note.empty()) c.notes.push_back(note);
   for (const RunResult& ra : a.results.runs) {
     if (!usable(ra)) continue;
-    const RunResult* rb = nullptr;
-    for (const RunResult& x : b.results.runs)
-      if (x.name == ra.name && x.n == ra.n && usable(x)) rb = &x;
+    const RunResult* rb = usable_run(b.results, ra.name, ra.n);
     if (!rb) {
       c.only_a.push_back(fmt::format("{} at n = {}", ra.name, ra.n));
       continue;
     }
-    const double ratio = rb->median_ms / ra.median_ms;
     const auto ci = bootstrap_ratio_ci95(rb->samples_ms, ra.samples_ms);
-    std::string verdict = "same";
-    if (ci.first > 1.0) {
-      verdict = "slower";
-      ++c.slower;
-      if (ratio > 1.0 + threshold) {
-        ++c.slower_beyond_threshold;
-        verdict = "SLOWER";
-      }
-    } else if (ci.second < 1.0) {
-      verdict = "faster";
-      ++c.faster;
-    } else {
-      ++c.same;
-    }
-    c.table.push_back({ra.name, std::to_string(ra.n), ms(ra.median_ms), ms(rb->median_ms),
-                       fmt::format("{:.3f}", ratio),
-                       fmt::format("[{:.3f}, {:.3f}]", ci.first, ci.second), verdict});
+    ComparedRun r{ra.name,  ra.n,     ra.median_ms, rb->median_ms, rb->median_ms / ra.median_ms,
+                  ci.first, ci.second};
+    r.verdict = verdict_of(r, threshold);
+    count(c, r.verdict);
+    c.runs.push_back(r);
   }
-  for (const RunResult& rb : b.results.runs) {
-    if (!usable(rb)) continue;
-    const bool in_a = std::any_of(
-        a.results.runs.begin(), a.results.runs.end(),
-        [&](const RunResult& x) { return x.name == rb.name && x.n == rb.n && usable(x); });
-    if (!in_a) c.only_b.push_back(fmt::format("{} at n = {}", rb.name, rb.n));
-  }
+  for (const RunResult& rb : b.results.runs)
+    if (usable(rb) && !usable_run(a.results, rb.name, rb.n))
+      c.only_b.push_back(fmt::format("{} at n = {}", rb.name, rb.n));
   return c;
+}
+
+Grid Comparison::table() const {
+  Grid g{{"run", "n", "A ms", "B ms", "B/A", "95% CI", "verdict"}};
+  for (const ComparedRun& r : runs)
+    g.push_back({r.run, std::to_string(r.n), ms(r.a_ms), ms(r.b_ms), fmt::format("{:.3f}", r.ratio),
+                 fmt::format("[{:.3f}, {:.3f}]", r.lo, r.hi), verdict_text(r.verdict)});
+  return g;
+}
+
+std::string Comparison::summary() const {
+  const double pct = threshold * 100;
+  return fmt::format(
+      "{} faster, {} slower ({} beyond {:.0f}%), {} the same (interval within "
+      "±{:.0f}%), {} ambiguous",
+      faster, slower, slower_beyond_threshold, pct, same, pct, ambiguous);
+}
+
+namespace {
+
+// "not compared, only in A.json (or failed in the other): naive at n = 1000, ..." per file.
+std::vector<std::string> not_compared(const Comparison& c) {
+  std::vector<std::string> out;
+  for (const auto& [file, runs] : {std::pair{c.path_a, c.only_a}, {c.path_b, c.only_b}})
+    if (!runs.empty())
+      out.push_back(fmt::format("not compared, only in {} (or failed in the other): {}", file,
+                                fmt::join(runs, ", ")));
+  return out;
+}
+
+nlohmann::json comparison_json(const Comparison& c) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const ComparedRun& r : c.runs)
+    runs.push_back({{"run", r.run},
+                    {"n", r.n},
+                    {"a_ms", r.a_ms},
+                    {"b_ms", r.b_ms},
+                    {"ratio", r.ratio},
+                    {"ci95", {r.lo, r.hi}},
+                    {"verdict", verdict_text(r.verdict)}});
+  return {{"a", c.path_a},
+          {"b", c.path_b},
+          {"threshold", c.threshold},
+          {"incomplete", c.notes},
+          {"runs", runs},
+          {"counts",
+           {{"faster", c.faster},
+            {"slower", c.slower},
+            {"slower_beyond_threshold", c.slower_beyond_threshold},
+            {"same", c.same},
+            {"ambiguous", c.ambiguous}}},
+          {"only_a", c.only_a},
+          {"only_b", c.only_b}};
+}
+
+}  // namespace
+
+std::string render_comparison(const Comparison& c, const std::string& format) {
+  if (format == "json") return comparison_json(c).dump(2) + "\n";
+  std::string out;
+  const bool csv = format == "csv";
+  const char* comment = csv ? "# " : "";
+  for (const std::string& note : c.notes) out += fmt::format("{}{}\n", comment, note);
+  if (format == "md")
+    out += fmt::format("{}{}", c.notes.empty() ? "" : "\n", markdown_table(c.table()));
+  else
+    out += csv ? render_csv(c.table()) : render_text(c.table());
+  out += fmt::format("{}{}\n", csv ? "# " : "\n", c.summary());
+  for (const std::string& line : not_compared(c)) out += fmt::format("{}{}\n", comment, line);
+  return out;
 }
 
 }  // namespace apsp::report

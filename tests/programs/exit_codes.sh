@@ -61,7 +61,7 @@ expect 2 "README.md: not JSON" "${nodev[@]}" "$bin/tuner" --search batch --n 100
 expect 1 "no policy written" "$bin/tuner" --emit-policy "$tmp/policy.json" --db "$fixtures/h200_tuning_v2.json"
 expect 3 "tuner: no CUDA device found" "${nodev[@]}" "$bin/tuner" --search batch --n 100 --db "$tmp/db.json"
 # apsp_report (needs no device: never 3)
-expect 2 "--format: xml not in {md,csv,json}" "$bin/apsp_report" "$fixtures/h200_bench.json" --format xml
+expect 2 "--format: xml not in {md,csv,json,html}" "$bin/apsp_report" "$fixtures/h200_bench.json" --format xml
 expect 2 "README.md: not a results file (not JSON)" "$bin/apsp_report" "$src/README.md" --format md
 expect 2 "README.md: not a results file (not JSON)" "$bin/apsp_report" compare "$fixtures/h200_bench.json" "$src/README.md"
 expect 2 "/runs/0/n: 1e+20 is not an integer" "$bin/apsp_report" "$fixtures/corrupt_n.json" --out "$tmp/r"
