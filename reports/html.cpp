@@ -49,7 +49,7 @@ svg .interval.ambiguous line, svg .interval.ambiguous circle { stroke: #9a6700; 
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; margin: 4px 0 12px; font-variant-numeric: tabular-nums; }
 th, td { border: 1px solid var(--line); padding: 3px 9px; text-align: left; }
-th { background: var(--head); white-space: nowrap; } .num { text-align: right; }
+th { background: var(--head); } th, td { white-space: nowrap; } .num { text-align: right; }
 th[aria-sort="ascending"]::after { content: " \25B2"; }
 th[aria-sort="descending"]::after { content: " \25BC"; }
 td.faster, .badge.faster { background: #dafbe1; } td.slower, .badge.slower { background: #ffebe9; }
@@ -325,24 +325,29 @@ std::string board_plot(const BoardKey& key, const std::vector<const TuningEntry*
                        "% slower than the fastest", {"median"}, bars);
 }
 
-// Per device, graph and build: each batched variant's heatmap at its largest n, then each
-// leaderboard's fastest configs.
+// Whether two leaderboards are of the same device, graph and build (and variant, if `variant`).
+bool same_group(const BoardKey& a, const BoardKey& b, bool variant) {
+  return std::tie(a.device, a.graph, a.build) == std::tie(b.device, b.graph, b.build) &&
+         (!variant || a.variant == b.variant);
+}
+
+// Per device, graph and build: each variant's batch2 x batch3 heatmap at its largest n (where
+// its configs have both), then its leaderboards' fastest configs.
 std::string board_figures(const Boards& boards) {
   std::string out;
-  std::tuple<std::string, std::string, std::string> group;
   for (auto it = boards.begin(); it != boards.end(); ++it) {
     const BoardKey& k = it->first;
-    if (std::tie(k.device, k.graph, k.build) != group || it == boards.begin()) {
-      if (it != boards.begin()) out += "</div>\n";
-      group = {k.device, k.graph, k.build};
-      out += fmt::format("<h3>{}, graph {}, build {}</h3>\n<div class=\"figures\">\n",
-                         escape(k.device), escape(k.graph), escape(k.build));
+    const bool first = it == boards.begin();
+    if (first || !same_group(std::prev(it)->first, k, false)) {
+      out +=
+          fmt::format("{}<h3>{}, graph {}, build {}</h3>\n<div class=\"figures\">\n",
+                      first ? "" : "</div>\n", escape(k.device), escape(k.graph), escape(k.build));
     }
-    const auto next = std::next(it);
-    const bool largest_n = next == boards.end() || next->first.variant != k.variant ||
-                           std::tie(next->first.device, next->first.graph, next->first.build) !=
-                               std::tie(k.device, k.graph, k.build);
-    if (largest_n) out += figure(batch_heatmap(k, it->second));
+    if (first || !same_group(std::prev(it)->first, k, true)) {
+      auto last = it;  // the variant's largest n: boards are ordered by n within a variant
+      while (std::next(last) != boards.end() && same_group(std::next(last)->first, k, true)) ++last;
+      out += figure(batch_heatmap(last->first, last->second));
+    }
     if (it->second.size() > 1) out += figure(board_plot(k, it->second));
   }
   return boards.empty() ? out : out + "</div>\n";
