@@ -83,7 +83,8 @@ class EdgeData {
  private:
   int32_t weight_of(std::string_view value) {
     if (value.front() == '\'' || value.front() == '"')
-      t_.fail(fmt::format("in the edge's data: the weight must be a number, found {}", value));
+      t_.fail(
+          fmt::format("in the edge's data: the weight must be a number, found {}", shown(value)));
     return t_.weight_of(value);
   }
   bool next_is(char c) {
@@ -95,7 +96,7 @@ class EdgeData {
     const std::string_view tok = t_.take(std::min<size_t>(t_.rest_of_line().size(), 1));
     if (found) return;
     t_.fail(fmt::format("in the edge's data: expected {}, found {}", expected,
-                        tok.empty() ? "the end of the line" : fmt::format("'{}'", tok)));
+                        tok.empty() ? "the end of the line" : fmt::format("'{}'", shown(tok))));
   }
   // A quoted string, whole; returns what is between the quotes.
   std::string_view quoted(std::string_view expected) {

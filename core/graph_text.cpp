@@ -22,11 +22,6 @@ constexpr std::array<bool, 256> kSpace = [] {
 }();
 bool is_space(char c) { return kSpace[static_cast<unsigned char>(c)]; }
 
-// At most 24 bytes, non-printable ones escaped: a NUL must not cut the message.
-std::string shown(std::string_view tok) {
-  return tok.size() > 24 ? escaped(tok.substr(0, 21)) + "..." : escaped(tok);
-}
-
 // A real of integral value ("3.0", "3.000000000000000e+00", as SciPy and NetworkX write them);
 // false when tok is no real at all.
 bool parse_real(std::string_view tok, double& v) {
@@ -35,6 +30,10 @@ bool parse_real(std::string_view tok, double& v) {
 }
 
 }  // namespace
+
+std::string shown(std::string_view tok) {
+  return tok.size() > 24 ? escaped(tok.substr(0, 21)) + "..." : escaped(tok);
+}
 
 std::string_view skip_byte_order_mark(std::string_view text) {
   return text.starts_with(kByteOrderMark) ? text.substr(kByteOrderMark.size()) : text;

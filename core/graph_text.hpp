@@ -35,6 +35,10 @@ inline bool small_integer(std::string_view tok, int64_t& v) {
   return true;
 }
 
+// A token of the file as a message shows it: at most 24 bytes, non-printable ones escaped (a NUL
+// or a control byte must not cut or garble the one line).
+std::string shown(std::string_view tok);
+
 class GraphText {
  public:
   GraphText(std::string_view text, std::string_view source, uint64_t max_matrix_bytes);

@@ -147,6 +147,12 @@ TEST(GraphFormats, SnapEdgeDataRefusalsNameTheColumn) {
             "g:1:6: in the edge's data: expected a key in quotes ('weight')");
   EXPECT_EQ(refusal(f, "1 2 {'weight' 3}\n"),
             "g:1:15: in the edge's data: expected ':' after the key, found '3'");
+  // Control bytes are shown escaped, so that the refusal stays one printable line (fuzz_snap's
+  // finding).
+  EXPECT_EQ(refusal(f, std::string("1 2 {'w'\x01}\n")),
+            "g:1:9: in the edge's data: expected ':' after the key, found '\\x01'");
+  EXPECT_EQ(refusal(f, std::string("1 2 {'weight': '\x01'}\n")),
+            "g:1:16: in the edge's data: the weight must be a number, found '\\x01'");
   EXPECT_EQ(refusal(f, "1 2 {'weight: 3}\n"),
             "g:1:6: in the edge's data: a string without its closing quote");
   EXPECT_EQ(refusal(f, "1 2 {'weight': 3, 'a\\'\n"),
