@@ -78,4 +78,4 @@ fi
 
 cmake --preset release
 cmake --build --preset release
-echo "setup: built build/release; run the tests with: ctest --preset release"
+echo "setup: built build/release; run the tests with: scripts/test.sh"
