@@ -236,18 +236,20 @@ def expected_exit(block):
     return int(match.group(1)) if match else 0
 
 
-def run_command(block, offset, command, workdir, env):
-    """Runs one command; a failure is added to the block. Returns its standard output."""
+def run_bounded(argv, workdir, env):
+    """argv run in workdir with its output captured; None when it ran past COMMAND_TIMEOUT."""
     try:
-        result = subprocess.run(
-            ["bash", "-o", "pipefail", "-c", command],
-            cwd=workdir,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=COMMAND_TIMEOUT,
+        return subprocess.run(
+            argv, cwd=workdir, env=env, capture_output=True, text=True, timeout=COMMAND_TIMEOUT
         )
     except subprocess.TimeoutExpired:
+        return None
+
+
+def run_command(block, offset, command, workdir, env):
+    """Runs one command; a failure is added to the block. Returns its standard output."""
+    result = run_bounded(["bash", "-o", "pipefail", "-c", command], workdir, env)
+    if result is None:
         block.failures.append(f"{block.where(offset)}: `{command}` ran past {COMMAND_TIMEOUT} s")
         return ""
     if result.returncode != expected_exit(block):
@@ -335,16 +337,8 @@ def run_python(blocks, workdir, env, python):
             ],
             out,
         )
-    try:
-        run = subprocess.run(
-            [python, "-c", PYTHON_DRIVER, given, results],
-            cwd=workdir,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=COMMAND_TIMEOUT,
-        )
-    except subprocess.TimeoutExpired:
+    run = run_bounded([python, "-c", PYTHON_DRIVER, given, results], workdir, env)
+    if run is None:
         blocks[0].failures.append(f"{blocks[0].where()}: its Python ran past {COMMAND_TIMEOUT} s")
         return
     if run.returncode != 0 or not os.path.exists(results):
