@@ -33,7 +33,7 @@ for graph in road10k road30k short20k unw40k; do
     "$build/apsp" "$work/$graph.txt" --variant $v --no-output --timing >/dev/null 2>"$log" \
       || check "$graph, --variant $v: exit $?"
     t1=$(date +%s.%N)
-    printf '%-9s %-9s wall %6.2f s  %s\n' "$graph" "$v" "$(echo "$t1 - $t0" | bc)" \
+    printf '%-9s %-9s wall %6.2f s  %s\n' "$graph" "$v" "$(awk "BEGIN { print $t1 - $t0 }")" \
       "$(grep -E '^  (distance floor|solve)' "$log" | tr -s ' ' | paste -sd ';')"
   done
   auto=$logs/$graph.auto.log
