@@ -25,6 +25,7 @@ import networkx as nx
 import numpy as np
 import pytest
 from apsp_lab import nx_backend as nb
+from apsp_lab.nx_backend import _graph as nb_graph
 
 # NetworkX notes every reuse of a cached conversion; these tests reuse graphs on purpose.
 pytestmark = pytest.mark.filterwarnings(
@@ -540,8 +541,8 @@ def test_automatic_dispatch_uses_the_backend(auto, solves):
 
 def test_conversion_reads_the_edges_once_per_call(auto, monkeypatch):
     scans = []
-    real = nb._scan
-    monkeypatch.setattr(nb, "_scan", lambda G, attrs: scans.append(attrs) or real(G, attrs))
+    real = nb_graph.scan
+    monkeypatch.setattr(nb_graph, "scan", lambda G, attrs: scans.append(attrs) or real(G, attrs))
     G = make_graph(nx.DiGraph, seed=17)
     nx.floyd_warshall_numpy(G)
     assert len(scans) == 1  # can_run's scan is handed to convert_from_nx
@@ -637,13 +638,18 @@ def test_get_info_and_entry_points(registered):
 
 
 def test_import_is_cheap(tmp_path):
-    """The module NetworkX loads on every `import networkx` pulls in neither NumPy,
-    SciPy nor NetworkX (the package's __init__ is stubbed: this checks nx_backend.py)."""
+    """The package NetworkX loads on every `import networkx` pulls in neither NumPy,
+    SciPy nor NetworkX (apsp_lab's __init__ is stubbed: this checks apsp_lab.nx_backend and
+    every module it imports)."""
+    package_dir = os.path.dirname(nb.__file__)
     code = f"""
 import importlib.util, sys, types
 sys.modules["apsp_lab"] = types.ModuleType("apsp_lab")
-spec = importlib.util.spec_from_file_location("apsp_lab.nx_backend", {nb.__file__!r})
+spec = importlib.util.spec_from_file_location(
+    "apsp_lab.nx_backend", {nb.__file__!r}, submodule_search_locations=[{package_dir!r}]
+)
 mod = importlib.util.module_from_spec(spec)
+sys.modules["apsp_lab.nx_backend"] = mod
 spec.loader.exec_module(mod)
 info = mod.get_info()
 print(sorted(m for m in ("numpy", "scipy", "networkx") if m in sys.modules))

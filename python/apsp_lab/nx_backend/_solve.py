@@ -1,0 +1,122 @@
+"""What every implemented function does around its one solve: take the graph and its
+weights as the backend holds them, make the one ``apsp_lab.solve_edges`` call for the
+n x n matrix, and build NetworkX's rows from it."""
+
+from __future__ import annotations
+
+from ._graph import ApspGraph, convert
+from ._registry import BACKEND_NAME, FUNCTIONS
+
+
+def weights_for(AG, weight, name):
+    """The _Weights for ``weight`` of AG (None for weight=None); raises
+    NotImplementedError with the reason when this function cannot use them."""
+    if weight is None:
+        return None
+    w = AG.weights.get(weight)
+    if w is None:
+        raise NotImplementedError(f"graph was converted without edge attribute {weight!r}")
+    if w.reason is not None:
+        raise NotImplementedError(w.reason)
+    if FUNCTIONS[name].dict_result and w.dict_reason is not None:
+        raise NotImplementedError(w.dict_reason)
+    return w
+
+
+def as_apsp(G, weight):
+    """G itself if it is an ApspGraph, else its conversion (direct calls of the backend
+    functions with NetworkX graphs)."""
+    if isinstance(G, ApspGraph):
+        return G
+    import networkx as nx
+
+    if not isinstance(G, nx.Graph):
+        raise TypeError(f"expected a NetworkX graph or an ApspGraph, got {type(G).__name__}")
+    return convert(G, () if weight is None else (weight,))
+
+
+def resolve_device(device):
+    if device is None:
+        import networkx as nx
+
+        try:
+            device = nx.config.backends[BACKEND_NAME].device
+        except (AttributeError, KeyError):
+            device = "auto"
+    if device not in ("auto", "cpu", "cuda"):
+        raise ValueError(f"device must be 'auto', 'cpu' or 'cuda', not {device!r}")
+    return device
+
+
+def solve_matrix(AG, w, device, order=None):
+    """The distance matrix (float64, inf where unreachable); rows and columns follow
+    ``order`` (a permutation of vertex ids) when given, else AG.nodes."""
+    import numpy as np
+
+    n = len(AG.nodes)
+    if n == 0:
+        return np.zeros((0, 0))
+    src, dst = AG.src, AG.dst
+    if order is not None:
+        pos = np.empty(n, dtype=src.dtype)
+        pos[order] = np.arange(n, dtype=src.dtype)
+        src = pos[src]
+        dst = pos[dst]
+    import apsp_lab
+
+    D = apsp_lab.solve_edges(
+        n,
+        src,
+        dst,
+        None if w is None else w.core,
+        directed=AG.directed,
+        device=resolve_device(device),
+    )
+    return np.ascontiguousarray(D, dtype=np.float64)
+
+
+def row_dicts(AG, D, *, as_int, cutoff=None, hops=False, sort=True):
+    """Yield (node, {reachable node: length}) per row of D, as NetworkX's all_pairs_*.
+
+    cutoff: Dijkstra's rule (keep length <= cutoff) or, with hops=True, the BFS rule
+    (keep level k when k - 1 < cutoff). The source always comes first with int 0; with
+    sort=True the rest follows in nondecreasing length (ties in node order), the order in
+    which Dijkstra and BFS settle nodes.
+    """
+    import numpy as np
+
+    nodes = AG.nodes
+    labels = AG.node_array
+    if cutoff is not None:
+        try:
+            cutoff = float(cutoff)
+        except OverflowError:  # an int past float's range
+            cutoff = float("inf") if cutoff > 0 else float("-inf")
+        if cutoff != cutoff and not hops:  # nan: NetworkX's `dist > nan` never cuts
+            cutoff = None
+        elif cutoff == float("inf"):
+            cutoff = None
+    for i, node in enumerate(nodes):
+        row = D[i]
+        if cutoff is None:
+            mask = row != np.inf
+        elif hops:
+            mask = (row - 1.0) < cutoff
+        else:
+            mask = row <= cutoff
+        mask[i] = True
+        idx = np.flatnonzero(mask)
+        vals = row[idx]
+        if sort and len(idx) > 1:
+            if as_int and vals.max() < 2**15 - 1:
+                key = vals.astype(np.int16)  # NumPy's stable sort: radix for 16 bits
+            else:
+                key = vals.copy()
+            key[np.searchsorted(idx, i)] = -1  # the source first, as in NetworkX
+            order = np.argsort(key, kind="stable")
+            idx = idx[order]
+            vals = vals[order]
+        vals = vals.astype(np.int64).tolist() if as_int else vals.tolist()
+        d = dict(zip(labels[idx].tolist(), vals))
+        d[node] = 0
+        yield node, d
