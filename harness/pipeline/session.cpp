@@ -2,12 +2,12 @@
 // that the pipeline's logic has no device code in it.
 #include <cuda_runtime_api.h>
 
+#include "harness/measure/ceiling.hpp"
 #include "harness/multigpu/distributed.hpp"
 #include "harness/multigpu/launch.hpp"
 #include "harness/pipeline/pipeline.hpp"
 #include "harness/plan/build_identity.hpp"
 #include "harness/userkernel/isolated_executor.hpp"
-#include "variants/ceiling_probe.hpp"
 
 namespace apsp::harness {
 
