@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/integer.hpp"
+#include "variants/batch_variant.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp {
@@ -52,12 +53,21 @@ std::string broken_constraint(const Variant& v, const Config& c) {
 
 bool is_built(const Variant& v, const Config& c) { return broken_constraint(v, c).empty(); }
 
-std::vector<Config> all_configs(const Variant& v) {
-  std::vector<Config> out = enumerate_space(v.space, Config{});
-  std::erase_if(out, [&](const Config& c) { return !is_built(v, c); });
-  auto def = std::find(out.begin(), out.end(), v.defaults);
+std::vector<Config> built_configs(const std::vector<Param>& space,
+                                  const std::vector<Constraint>& constraints,
+                                  const Config& defaults) {
+  std::vector<Config> out = enumerate_space(space, Config{});
+  std::erase_if(out, [&](const Config& c) {
+    return std::any_of(constraints.begin(), constraints.end(),
+                       [&](const Constraint& rule) { return !rule.holds(c); });
+  });
+  auto def = std::find(out.begin(), out.end(), defaults);
   if (def != out.end()) std::rotate(out.begin(), def, def + 1);
   return out;
+}
+
+std::vector<Config> all_configs(const Variant& v) {
+  return built_configs(v.space, v.constraints, v.defaults);
 }
 
 std::string config_name(const std::string& variant, const Config& c) {
