@@ -39,7 +39,7 @@
 #include "core/precision.hpp"
 #include "kernels/blocked_i64.cuh"
 #include "variants/dispatch.hpp"
-#include "variants/sm90_family.hpp"
+#include "variants/launch_early.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp {
@@ -79,19 +79,17 @@ void with_config(const Config& c, Fn&& f) {
 template <class U, int kChunk>
 void solve_wide(int64_t* d, int n, cudaStream_t stream, PhaseTimer* phases) {
   constexpr int kSmem = k::product_smem<kChunk>();
-  sm90_family::allow_smem(k::phase2<U, kChunk>, kSmem);
-  sm90_family::allow_smem(k::phase3<U, kChunk>, kSmem);
+  allow_smem(k::phase2<U, kChunk>, kSmem);
+  allow_smem(k::phase3<U, kChunk>, kSmem);
   const int tiles = (n + k::kTile - 1) / k::kTile;
   for (int kt = 0; kt < tiles; ++kt) {
     mark_phase(phases, 1);
-    sm90_family::launch_early(k::phase1<U>, dim3(1), k::kThreads, 0, stream, d, n, kt);
+    launch_early(k::phase1<U>, dim3(1), k::kThreads, 0, stream, d, n, kt);
     if (tiles == 1) break;
     mark_phase(phases, 2);
-    sm90_family::launch_early(k::phase2<U, kChunk>, dim3(tiles, 2), k::kThreads, kSmem, stream, d,
-                              n, kt);
+    launch_early(k::phase2<U, kChunk>, dim3(tiles, 2), k::kThreads, kSmem, stream, d, n, kt);
     mark_phase(phases, 3);
-    sm90_family::launch_early(k::phase3<U, kChunk>, dim3(tiles, tiles), k::kThreads, kSmem, stream,
-                              d, n, kt);
+    launch_early(k::phase3<U, kChunk>, dim3(tiles, tiles), k::kThreads, kSmem, stream, d, n, kt);
   }
   mark_phase(phases, 0);
 }
