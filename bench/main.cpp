@@ -5,35 +5,27 @@
 // rewritten (marked incomplete until the sweep ends), so that a sweep stopped by SIGINT or
 // SIGTERM (core/interrupt.hpp: exit 130 or 143) keeps what it measured.
 // Exit codes: 0 all verified, 1 a run FAILED or could not run, 2 bad usage, 3 no CUDA device.
-#include <cuda_runtime_api.h>
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cstdio>
-#include <filesystem>
 #include <optional>
 
-#include "bench/gbench_report.hpp"
 #include "core/atomic_file.hpp"
 #include "core/cli_options.hpp"
 #include "core/console.hpp"
-#include "core/cuda_check.hpp"
 #include "core/graph_formats.hpp"
-#include "core/interrupt.hpp"
-#include "core/memory.hpp"
 #include "core/tables.hpp"
-#include "harness/measure/statistics.hpp"
-#include "harness/multigpu/distributed.hpp"
-#include "harness/multigpu/launch.hpp"
-#include "harness/multigpu/multi_gpu_model.hpp"
+#include "harness/cli/gbench_report.hpp"
+#include "harness/cli/launched.hpp"
+#include "harness/cli/program.hpp"
+#include "harness/cli/sweep.hpp"
+#include "harness/cli/sweep_text.hpp"
+#include "harness/cli/user_kernels.hpp"
 #include "harness/multigpu/transport.hpp"
-#include "harness/pipeline/describe_plan.hpp"
 #include "harness/pipeline/pipeline.hpp"
 #include "harness/tune/policy.hpp"
 #include "harness/tune/resolve.hpp"
-#include "harness/userkernel/user_kernel.hpp"
 
 namespace apsp::bench {
 namespace {
@@ -50,7 +42,7 @@ struct Options {
   std::vector<std::string> kernels;                    // user kernel files (--kernel)
   harness::WorkerOptions workers;
   harness::UserKernels user_kernels;
-  GbenchFlags gbench;  // the --benchmark_* flags this program reads itself
+  harness::GbenchFlags gbench;  // the --benchmark_* flags this program reads itself
   // Under a launcher (one process per GPU): the launched world; only its process 0 prints and
   // writes files.
   std::optional<harness::LaunchWorld> world;
@@ -159,23 +151,6 @@ void add_options(CLI::App& app, Options& o) {
   app.allow_extras();  // --benchmark_* flags go to Google Benchmark
 }
 
-void print_variant(const Variant& v) {
-  fmt::print("{:<13} {}\n", v.name, v.summary);
-  for (const Param& p : v.space) {
-    fmt::print("{:<13}   {} in {{{}}} (declared default {}, search group '{}'): {}\n", "", p.name,
-               fmt::join(p.values, ","), v.defaults.at(p.name), p.group, p.help);
-  }
-  for (const Constraint& c : v.constraints) fmt::print("{:<13}   constraint: {}\n", "", c.rule);
-  fmt::print(
-      "{:<13}   declared default: {}{}\n", "", config_name(v.name, v.defaults),
-      v.space.empty() ? "" : " (a policy or heuristic may pick another per n: see --dry-run)");
-}
-
-void print_list() {
-  for (const Variant& v : registry()) print_variant(v);
-  for (const Variant& v : runtime_variants()) print_variant(v);
-}
-
 // Each output can be written, and none is another or one of the files read; throws
 // std::invalid_argument (one line).
 void check_outputs(const Options& o) {
@@ -191,29 +166,10 @@ void check_outputs(const Options& o) {
   check_distinct_files(files);
 }
 
-// --tuned and --baseline, read and checked whole before anything else (the dry run too);
-// throws std::invalid_argument, one line naming the option and the file.
-void read_inputs(const Options& o, Results& baseline, TuningDb& tuned) {
-  try {
-    if (!o.tuned.empty()) {
-      std::string note;
-      tuned = TuningDb::load_existing(o.tuned, &note);
-      if (!note.empty()) fmt::print("{}\n", note);
-    }
-  } catch (const std::runtime_error& e) {  // its line starts with the file's name
-    throw std::invalid_argument(fmt::format("--tuned {}", e.what()));
-  }
-  try {
-    if (!o.baseline.empty()) baseline = load_results(o.baseline);
-  } catch (const std::runtime_error& e) {
-    throw std::invalid_argument(fmt::format("--baseline {}", e.what()));
-  }
-}
-
 // The plan from the options; throws std::invalid_argument (one line) on bad input.
 void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
   harness::Plan& p = o.plan;
-  read_inputs(o, baseline, tuned);
+  harness::read_tuned_and_baseline(o.tuned, o.baseline, tuned, baseline);
   if (!o.graph_file.empty()) {
     const auto say = [](const std::string& line) { fmt::print(stderr, "apsp_bench: {}\n", line); };
     p.graph.edges = std::make_shared<EdgeList>(read_graph(o.graph_file, o.input_format, 0, say));
@@ -228,342 +184,110 @@ void build_plan(Options& o, Results& baseline, TuningDb& tuned) {
   harness::select_runs(p, s);
 }
 
-// Each multi-GPU run beside the model's prediction from the one-GPU rate measured in this run;
-// ranks on one GPU beside the same config solved whole on that GPU (the engine's own cost).
-void print_measured_and_model(const Results& r) {
-  for (const RunResult& run : r.runs) {
-    if (run.gpus == 1 || run.samples_ms.empty()) continue;
-    if (harness::transport_shares_device(r.context.transport)) {
-      if (const RunResult* one = harness::one_gpu_run(r, run))
-        fmt::print(
-            "{} at n = {} over {} ranks on one GPU: {:.3f} ms, {:+.1f}% against {:.3f} ms solved "
-            "whole\n",
-            run.name, run.n, run.gpus, run.median_ms, 100 * (run.median_ms / one->median_ms - 1),
-            one->median_ms);
-      continue;
-    }
-    if (!run.parallel_efficiency) continue;
-    const double one_gpu_ms = run.gpus * run.median_ms * *run.parallel_efficiency;
-    harness::LinkModel link = harness::h200_nvlink_model();
-    link.rate_updates_per_s = static_cast<double>(run.n) * run.n * run.n / (one_gpu_ms / 1000);
-    const Variant* v = find_variant(run.variant);
-    if (!v) continue;
-    const harness::Prediction p =
-        harness::predict(run.n, run.gpus, harness::distributed_tile(*v, run.config), link);
-    fmt::print(
-        "{} at n = {} on {} GPUs: measured {:.3f} s ({:.1f}% parallel efficiency); model from this "
-        "run's "
-        "one-GPU rate: {:.3f} s ({:.1f}%)\n",
-        run.name, run.n, run.gpus, run.median_ms / 1000, 100 * *run.parallel_efficiency, p.total_s,
-        100 * p.efficiency);
-  }
-}
-
-// Every request is a host variant (the tests' CPU-backed ones): the plan needs no CUDA device.
-bool host_only(const harness::Plan& p) {
-  return std::all_of(p.requests.begin(), p.requests.end(),
-                     [](const harness::Request& r) { return r.variant->target == Target::kHost; });
-}
-
-// "" when the plan fits this device and the baseline file matches it; else the reason.
-std::string device_problem(const harness::Plan& p, const harness::Session& session,
-                           const Results& baseline, const Options& o) {
-  const std::string here = harness::make_context(session).device.value("name", "?");
-  if (!o.baseline.empty() && baseline.context.device.value("name", "") != here)
-    return fmt::format("--baseline {} was measured on '{}', this is '{}': refusing to mix devices",
-                       o.baseline, baseline.context.device.value("name", "?"), here);
-  return harness::memory_problem(p, session.device ? device_free_bytes() : UINT64_MAX,
-                                 available_memory().bytes);
-}
-
 void write_outputs(const Results& results, const Options& o) {
   if (!o.json_out.empty()) write_file_atomic(o.json_out, to_json(results).dump(2) + "\n");
-  if (!o.md_out.empty()) {
-    const nlohmann::json& dev = results.context.device;
-    const std::string name = dev.value("name", "?");
-    std::string md = fmt::format(
-        "# apsp_bench on {}\n\n{} (cc {}, {} SMs), driver {}, runtime {}, git {}, {}\n\n", name,
-        name, dev.value("cc", "?"), dev.value("sms", 0), dev.value("driver", "?"),
-        dev.value("runtime", "?"), results.context.build.value("git", "?"), results.context.date);
-    if (const std::string line = ceilings_line(results.context); !line.empty()) md += line + "\n\n";
-    md += "## Time and speedup over naive\n\n" + render_markdown(speedup_grid(results));
-    md += "\n## Every run\n\n" + render_markdown(detail_grid(results));
-    write_file_atomic(o.md_out, md);
-  }
+  if (!o.md_out.empty()) write_file_atomic(o.md_out, harness::sweep_markdown(results));
+  if (!o.gbench_json.empty())
+    harness::write_gbench_json(results, o.gbench_json, o.gbench.repetitions);
 }
 
-// 0, or the exit code and its line: no CUDA device (3), fewer GPUs than --gpus asks (4).
-int device_refusal(const Options& o, bool has_gpu) {
-  if (!has_gpu && host_only(o.plan)) return 0;
-  if (!has_gpu) {
-    fmt::print(stderr,
-               "apsp_bench: no CUDA device found (the bench needs a GPU; --dry-run and --list work "
-               "without one)\n");
-    return kExitNoDevice;
-  }
-  const int gpus = harness::transport_shares_device(o.transport) ? kMaxGpus
-                   : o.world                                     ? o.world->size
-                                                                 : device_count();
-  if (const std::string why = harness::gpu_count_problem(o.plan.gpus, gpus); !why.empty()) {
-    fmt::print(stderr, "apsp_bench: {} (--gpus)\n", why);
-    return kExitTooFewGpus;
-  }
-  return 0;
+// The sampling options against each other and --benchmark_repetitions, then the plan.
+void check_and_plan(Options& o, const CLI::App& app, Results& baseline, TuningDb& tuned_db) {
+  harness::check_reps(o.plan.sampling, app.count("--min-reps") > 0, app.count("--reps") > 0);
+  if (const std::string why =
+          harness::repetitions_problem(o.gbench.repetitions, o.plan.sampling.min_reps);
+      !why.empty())
+    throw std::invalid_argument(why);
+  build_plan(o, baseline, tuned_db);
 }
 
-// --tuned: the database the requests marked tuned pick from (run_plan fills in the device, graph
-// and build of the match).
-std::optional<harness::TunedSource> tuned_source(const Options& o, const TuningDb& db) {
-  if (o.tuned.empty()) return std::nullopt;
-  harness::TunedSource t;
-  t.db = &db;
-  t.path = o.tuned;
-  t.match.any_graph = o.any_graph;
-  t.match.any_build = o.any_build;
-  return t;
-}
-
-// The dry run's plan on stdout; exit 1 with one line when a --kernel cannot run at any n of it
-// on the dry run's device (its threads or shared memory), or when a size does not fit that
-// device's memory (a real run there refuses the plan), else 0.
-int dry_run(const Options& o, const TuningDb& tuned_db) {
-  bool fits = true;
-  fmt::print("{}", harness::describe_plan(
-                       o.plan, harness::PlanNotes{tuned_source(o, tuned_db), std::nullopt}, &fits));
-  std::string assumed;
-  const DeviceInfo dev = harness::dry_run_device(assumed);
-  for (const Variant* v : o.user_kernels.variants) {
-    std::vector<std::pair<Config, int>> runs;
-    for (const harness::Request& r : o.plan.requests)
-      if (r.variant == v)
-        for (int n : o.plan.sizes)
-          runs.emplace_back(harness::resolve_config({v, r.config, nullptr}, n, &dev).config, n);
-    if (const std::string why = harness::kernel_never_runs(*v, runs, dev); !why.empty()) {
-      fmt::print(stderr, "apsp_bench: {}\n", why);
-      return kExitFailed;
-    }
-  }
-  if (fits) return 0;
-  fmt::print(stderr,
-             "apsp_bench: the plan does not fit the device's memory (see the plan's warnings): a "
-             "run there refuses it\n");
-  return kExitFailed;
-}
-
-// The command line: CLI11's options, then the extras, which only Google Benchmark's --benchmark_*
-// flags may be. Returns the exit code to stop with, or nothing to go on.
-std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv, GbenchFlags& gbench) {
-  if (const std::optional<int> rc = apsp::parse_command_line(app, argc, argv, "apsp_bench"))
-    return rc;
-  std::vector<std::string> gbench_flags;
-  for (const std::string& extra : app.remaining()) {
-    if (extra.rfind("--benchmark_", 0) != 0) {
-      fmt::print(stderr, "apsp_bench: unknown option '{}' (see --help)\n", extra);
-      return kExitRefused;
-    }
-    gbench_flags.push_back(extra);
-  }
+// Under a launcher (harness/cli/launched.hpp) only process 0 writes files.
+void join_launched_world(Options& o) {
   try {
-    gbench = init_gbench_flags(argv[0], gbench_flags);
-  } catch (const std::invalid_argument& e) {
-    fmt::print(stderr, "apsp_bench: {}\n", failure_text(e));
-    return kExitRefused;
+    o.world = harness::join_launched_world();
+  } catch (const std::invalid_argument& e) {  // the launcher's variables
+    throw harness::ProgramExit(kExitRefused, e.what());
   }
-  return std::nullopt;
-}
-
-// The user kernels compiled, then --list, or the plan built and checked. Returns the exit code
-// to stop with (--list: 0, bad input: 2), or nothing to go on.
-std::optional<int> prepare(Options& o, const CLI::App& app, const std::optional<DeviceInfo>& device,
-                           Results& baseline, TuningDb& tuned_db) {
-  try {
-    check_outputs(o);
-    // Compiled before anything runs: a file that does not compile stops here, with exit 2.
-    o.workers.compile.arch = device ? harness::arch_of(*device) : "sm_90";
-    o.user_kernels =
-        harness::register_user_kernels(o.kernels, {}, Target::kIsolated, o.workers.compile);
-    for (const auto& k : o.user_kernels.kernels) fmt::print("{}\n", harness::describe_compile(*k));
-    if (o.list) {
-      print_list();
-      return 0;
-    }
-    harness::check_reps(o.plan.sampling, app.count("--min-reps") > 0, app.count("--reps") > 0);
-    if (const std::string why = repetitions_problem(o.gbench.repetitions, o.plan.sampling.min_reps);
-        !why.empty())
-      throw std::invalid_argument(why);
-    build_plan(o, baseline, tuned_db);
-  } catch (const harness::CompileError& e) {
-    fmt::print(stderr, "{}\n", harness::compile_failure_text("apsp_bench", e));
-    return kExitRefused;
-  } catch (
-      const std::exception& e) {  // InputError, invalid_argument, runtime_error: one line, exit 2
-    fmt::print(stderr, "apsp_bench: {}\n", failure_text(e));
-    return kExitRefused;
-  }
-  return std::nullopt;
-}
-
-// "n = 1000: batched[batch2=2,batch3=5]: 1.234 ms (median of 10), 45.10x naive [44.02, 46.31],
-// verified cpu-reference": a run as it finishes, so that a sweep stopped midway has printed it.
-std::string finished_line(const RunResult& r) {
-  std::string line = fmt::format("n = {}: {}{}: ", r.n, r.name,
-                                 r.gpus > 1 ? fmt::format(" on {} GPUs", r.gpus) : "");
-  if (r.verified == "FAILED") return line + "FAILED: " + r.error.value_or("");
-  if (r.error || r.samples_ms.empty()) return line + "skipped: " + r.error.value_or("");
-  line += fmt::format("{:.3f} ms (median of {})", r.median_ms, r.samples_ms.size());
-  if (r.speedup_vs_naive) {
-    line += fmt::format(", {:.2f}x naive", *r.speedup_vs_naive);
-    if (r.speedup_ci95)
-      line += fmt::format(" [{:.2f}, {:.2f}]", r.speedup_ci95->first, r.speedup_ci95->second);
-  }
-  return line + ", verified " + r.verified;
-}
-
-void print_line(const std::string& line) {
-  progress_done();
-  fmt::print("{}\n", line);
-}
-
-// The --json file of the runs finished so far, as they are (incomplete while the sweep goes on).
-// A FIFO or pipe gets the one whole file at the end instead: its reader would read every version.
-void keep(const Results& so_far, const Options& o, const std::vector<std::string>& argv) {
-  if (o.json_out.empty() || written_as_stream(o.json_out)) return;
-  Results kept = so_far;
-  kept.context.argv = argv;
-  write_file_atomic(o.json_out, to_json(kept).dump(2) + "\n");
-}
-
-// What the program says it kept when SIGINT or SIGTERM stops it.
-std::string kept_on_interrupt(const Options& o) {
-  return o.json_out.empty() ? "the finished runs are printed above (no --json file)"
-                            : "the finished runs are in " + o.json_out;
-}
-
-// The plan run in the session that fits it: a line per run as it finishes, the --json file
-// rewritten after each (incomplete), then the tables and the files asked for; returns the exit
-// code.
-int measure(const Options& o, const harness::Session& session, const Results& baseline,
-            const TuningDb& tuned_db, const std::vector<std::string>& argv) {
-  if (session.device) {
-    const DeviceInfo& dev = *session.device;
-    fmt::print("device: {} (cc {}, {} SMs, {} MHz), driver {}, runtime {}; build {} (kernels {})\n",
-               dev.name, dev.cc(), dev.sms, dev.clock_mhz, dev.driver, dev.runtime,
-               session.build.commit, session.build.kernels);
-  } else {
-    fmt::print("device: none, host variants only; build {} (kernels {})\n", session.build.commit,
-               session.build.kernels);
-  }
-  exit_on_interrupt("apsp_bench", kept_on_interrupt(o));
-  Results none_yet;  // until the first run finishes: a file of an earlier sweep is not this one's
-  none_yet.context = harness::make_context(session);
-  none_yet.complete = false;
-  keep(none_yet, o, argv);
-  const auto status = [&o](const std::string& line) {
-    if (o.speaks()) progress(line);
-  };
-  const harness::Observer observer{status, print_line, [&](const Results& so_far) {
-                                     print_line(finished_line(so_far.runs.back()));
-                                     keep(so_far, o, argv);
-                                   }};
-  harness::Outcome out = harness::run_plan(o.plan, session, observer, tuned_source(o, tuned_db),
-                                           o.baseline.empty() ? nullptr : &baseline);
-  progress_done();
-  out.results.context.argv = argv;
-  fmt::print("\n{}", render_text(speedup_grid(out.results)));
-  fmt::print("\n{}", render_text(detail_grid(out.results)));
-  print_measured_and_model(out.results);
-  try {
-    write_outputs(out.results, o);
-    if (!o.gbench_json.empty()) write_gbench_json(out.results, o.gbench_json, o.gbench.repetitions);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "apsp_bench: {}\n", failure_text(e));
-    return kExitFailed;
-  }
-  if (out.any_failed)
-    fmt::print(stderr, "apsp_bench: some runs FAILED or could not run (see the table)\n");
-  return out.any_failed ? kExitFailed : 0;
-}
-
-// Under a launcher (harness/multigpu/launch.hpp): this process's GPU (its local rank, modulo the
-// GPUs it sees), and on every process but 0 no stdout and no files. Every process runs the same
-// plan; the multi-GPU runs are collective, each process its own rank. Returns the exit code to
-// stop with (2: the launcher's variables are malformed), or nothing to go on.
-std::optional<int> join_launched_world(Options& o) {
-  try {
-    o.world = harness::launch_world();
-  } catch (const std::invalid_argument& e) {
-    fmt::print(stderr, "apsp_bench: {}\n", e.what());
-    return kExitRefused;
-  }
-  if (!o.world) return std::nullopt;
-  if (const int count = device_count(); count > 0)
-    APSP_CUDA_CHECK(cudaSetDevice(o.world->local_rank % count));
-  if (o.speaks()) return std::nullopt;
+  if (o.speaks()) return;
   o.json_out.clear();
   o.md_out.clear();
   o.gbench_json.clear();
-  if (!std::freopen("/dev/null", "w", stdout)) {
-    fmt::print(stderr, "apsp_bench: process {}: cannot silence stdout\n", o.world->rank);
-    return kExitFailed;
-  }
-  return std::nullopt;
 }
 
-// "" unless, under a launcher, a --gpus count is neither 1 (each process alone on its GPU) nor
-// the number of processes (one GPU a process).
-std::string launched_gpus_problem(const Options& o) {
-  if (!o.world || harness::transport_shares_device(o.transport)) return "";
-  for (int g : o.plan.gpus)
-    if (g != 1 && g != o.world->size)
-      return fmt::format(
-          "--gpus {} under {} with {} processes: one GPU a process, so each count is 1 or {}", g,
-          o.world->launcher, o.world->size, o.world->size);
-  return "";
+// The plan run here, its tables and files; the exit code.
+int measure(const Options& o, const std::optional<harness::TunedSource>& tuned,
+            const Results& baseline, const std::vector<std::string>& argv) {
+  const harness::Session session = harness::Session::here(o.workers, o.plan.transport);
+  if (const std::string why = harness::sweep_device_problem(o.plan, session, o.baseline, baseline);
+      !why.empty())
+    throw harness::ProgramExit(kExitRefused, why);
+  const harness::Outcome out =
+      harness::run_sweep(o.plan, session, tuned, o.baseline.empty() ? nullptr : &baseline,
+                         {"apsp_bench", o.json_out, argv, o.speaks()});
+  fmt::print("\n{}", render_text(speedup_grid(out.results)));
+  fmt::print("\n{}", render_text(detail_grid(out.results)));
+  fmt::print("{}", harness::measured_and_model(out.results));
+  write_outputs(out.results, o);  // a fault: the scaffold's one line, exit 1
+  if (out.any_failed)
+    throw harness::ProgramExit(kExitFailed, "some runs FAILED or could not run (see the table)");
+  return 0;
 }
 
-int run(int argc, char** argv) {
-  // Line by line into a file or a pipe too, so that every line printed survives a stop.
-  std::setvbuf(stdout, nullptr, _IOLBF, 0);
-  Options o;
-  CLI::App app{
-      "apsp_bench: verify and time every APSP variant over a sweep of n.\n"
-      "Every result is checked bit-exact (CPU reference up to n = 2048, the naive variant's\n"
-      "output above) before it is timed. Speedups are against naive. A variant asked for by\n"
-      "name runs its default for each n: this device's policy table (policies/), else the\n"
-      "variant's heuristic, else its declared default (--dry-run shows which).\n" +
-      exit_codes_help("a run FAILED or could not run, or a write failed") +
-      "\nStopped by SIGINT (Ctrl-C) or SIGTERM, it exits 130 or 143 and keeps every run that\n"
-      "finished: a line each on stdout, and the --json file (marked \"complete\": false).\n" +
-      outputs_help() +
-      "\n"
-      "Your own kernel: --kernel my_fw.cu compiles it at run time and runs it like a variant\n"
-      "(docs/kernel-contract.md); a kernel that faults or hangs is FAILED, the rest go on."};
-  add_options(app, o);
-  if (const std::optional<int> rc = parse_command_line(app, argc, argv, o.gbench)) return *rc;
-  if (const std::optional<int> rc = join_launched_world(o)) return *rc;
+int run(Options& o, const CLI::App& app, int argc, char** argv) {
+  o.gbench = harness::exit_if_thrown(
+      kExitRefused, [&] { return harness::gbench_flags_of_extras(argv[0], app.remaining()); });
+  join_launched_world(o);
   const std::optional<DeviceInfo> device =
       has_device() ? std::optional(query_device()) : std::nullopt;
+  harness::exit_if_thrown(kExitRefused, [&] {
+    check_outputs(o);
+    o.user_kernels = harness::compile_user_kernels(o.kernels, {}, o.workers, device);
+  });
+  if (o.list) {
+    fmt::print("{}", harness::variants_list());
+    return 0;
+  }
   Results baseline;
   TuningDb tuned_db;
-  if (const std::optional<int> rc = prepare(o, app, device, baseline, tuned_db)) return *rc;
+  harness::exit_if_thrown(kExitRefused, [&] { check_and_plan(o, app, baseline, tuned_db); });
   harness::resolve_gpu_counts(o.plan.gpus, o.world ? o.world->size : device_count());
-  if (const std::string why = launched_gpus_problem(o); !why.empty()) {
-    fmt::print(stderr, "apsp_bench: {}\n", why);
-    return kExitRefused;
+  if (const std::string why = harness::launched_gpus_problem(o.world, o.plan.gpus, o.transport);
+      !why.empty())
+    throw harness::ProgramExit(kExitRefused, why);
+  const auto tuned = harness::tuned_source(o.tuned, tuned_db, o.any_graph, o.any_build);
+  if (o.dry_run) {
+    harness::sweep_dry_run(o.plan, tuned, o.user_kernels.variants);
+    return 0;
   }
-  if (o.dry_run) return dry_run(o, tuned_db);
-  if (const int rc = device_refusal(o, device.has_value()); rc != 0) return rc;
-  const harness::Session session = harness::Session::here(o.workers, o.plan.transport);
-  if (const std::string why = device_problem(o.plan, session, baseline, o); !why.empty()) {
-    fmt::print(stderr, "apsp_bench: {}\n", why);
-    return kExitRefused;
-  }
-  return measure(o, session, baseline, tuned_db, std::vector<std::string>(argv, argv + argc));
+  harness::check_sweep_device(o.plan, device.has_value(),
+                              harness::transport_shares_device(o.transport) ? kMaxGpus
+                              : o.world                                     ? o.world->size
+                                                                            : device_count());
+  return measure(o, tuned, baseline, std::vector<std::string>(argv, argv + argc));
+}
+
+std::string about() {
+  return "apsp_bench: verify and time every APSP variant over a sweep of n.\n"
+         "Every result is checked bit-exact (CPU reference up to n = 2048, the naive variant's\n"
+         "output above) before it is timed. Speedups are against naive. A variant asked for by\n"
+         "name runs its default for each n: this device's policy table (policies/), else the\n"
+         "variant's heuristic, else its declared default (--dry-run shows which).\n" +
+         exit_codes_help("a run FAILED or could not run, or a write failed") +
+         "\nStopped by SIGINT (Ctrl-C) or SIGTERM, it exits 130 or 143 and keeps every run that\n"
+         "finished: a line each on stdout, and the --json file (marked \"complete\": false).\n" +
+         outputs_help() +
+         "\n"
+         "Your own kernel: --kernel my_fw.cu compiles it at run time and runs it like a variant\n"
+         "(docs/kernel-contract.md); a kernel that faults or hangs is FAILED, the rest go on.";
 }
 
 }  // namespace
 }  // namespace apsp::bench
 
 int main(int argc, char** argv) {
-  return apsp::run_program("apsp_bench", apsp::bench::run, argc, argv);
+  apsp::bench::Options o;
+  return apsp::harness::run_program(
+      {"apsp_bench", apsp::bench::about(), /*line_buffered=*/true}, argc, argv,
+      [&](CLI::App& app) { apsp::bench::add_options(app, o); },
+      [&](const CLI::App& app) { return apsp::bench::run(o, app, argc, argv); });
 }

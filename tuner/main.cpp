@@ -1,28 +1,22 @@
 // tuner: searches the variants' declared parameters on this GPU through the harness
-// (harness/tune/tuning.hpp): every candidate verified bit-exact before it is timed (a wrong one is
-// disqualified, loudly); every measured point written to the tuning database at once, so a rerun
-// resumes where an interrupted one stopped; the shipped defaults always measured beside.
-// --emit-policy writes a policy table (policies/) from the database.
-// Each leaderboard is printed (stdout line-buffered) and the --json file rewritten (marked
-// incomplete) as its search finishes, so that a search stopped by SIGINT or SIGTERM
-// (core/interrupt.hpp: exit 130 or 143) keeps what it measured; a rerun resumes from the database.
-// Exit codes: 0 done, 1 a candidate was disqualified or a write failed, 2 bad usage, 3 no device.
+// (harness/tune/tuning.hpp, harness/cli/tuning_text.hpp): every candidate verified bit-exact
+// before it is timed, every point written to the tuning database as it is measured (a rerun
+// resumes there), the shipped defaults measured beside; --emit-policy writes a policy table
+// (policies/) from the database. Exit codes: --help's.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
-#include <cstdio>
 
 #include "core/atomic_file.hpp"
 #include "core/cli_options.hpp"
 #include "core/console.hpp"
 #include "core/graph_formats.hpp"
-#include "core/interrupt.hpp"
-#include "core/tables.hpp"
+#include "harness/cli/policy_emit.hpp"
+#include "harness/cli/program.hpp"
+#include "harness/cli/tuning_text.hpp"
+#include "harness/cli/user_kernels.hpp"
 #include "harness/plan/build_identity.hpp"
-#include "harness/tune/policy.hpp"
 #include "harness/tune/tuning.hpp"
-#include "harness/userkernel/user_kernel.hpp"
 
 namespace apsp::tuner {
 namespace {
@@ -35,29 +29,17 @@ struct Options {
   std::vector<std::string> kernels, params;  // --kernel files, --param NAME=VALUES
   harness::WorkerOptions workers;
   harness::UserKernels user_kernels;
+  Options() {
+    tune.sampling.min_time_s = 0.5;
+  }  // a point's samples: half a second, not the bench's
 };
-
-// "batch (batched: batch2, batch3; ...), tile (sm90: tile, chunk, ...), all": from the registry.
-std::string groups_help() {
-  std::vector<std::string> parts;
-  for (const std::string& g : search_groups()) {
-    std::vector<std::string> owners;
-    for (const Variant& v : registry()) {
-      std::vector<std::string> names;
-      for (const Param& p : params_in_group(v, g)) names.push_back(p.name);
-      if (!names.empty()) owners.push_back(fmt::format("{}: {}", v.name, fmt::join(names, ", ")));
-    }
-    parts.push_back(fmt::format("{} ({})", g, fmt::join(owners, "; ")));
-  }
-  return fmt::format("which parameters: {}, or all", fmt::join(parts, ", "));
-}
 
 void add_options(CLI::App& app, Options& o) {
   harness::TuneOptions& t = o.tune;
   std::vector<std::string> groups = search_groups();
   groups.push_back("all");
   app.option_defaults()->always_capture_default();
-  app.add_option("--search", t.group, groups_help())->check(CLI::IsMember(groups));
+  app.add_option("--search", t.group, harness::search_groups_help())->check(CLI::IsMember(groups));
   app.add_option("--variant", o.variants,
                  "variants to tune, comma separated (default: every variant with such parameters)");
   app.add_option("--n", o.sizes, "sizes, comma separated");
@@ -109,119 +91,6 @@ void add_options(CLI::App& app, Options& o) {
                "list the spaces and the points that would be rejected, and why; needs no GPU");
 }
 
-// The search as a plan: each variant at each size, on the options' graph. Returns the exit
-// code: 1, with one line, when no point of a --kernel's search can run at any size on the dry
-// run's device (its threads or shared memory), or when a size does not fit that device's
-// memory, else 0.
-int print_dry_run(const std::vector<const Variant*>& variants, const std::vector<int>& sizes,
-                  const Options& o) {
-  harness::Plan plan;
-  plan.sizes = sizes;
-  plan.graph = harness::tuning_graph(o.tune);
-  harness::PlanNotes notes;
-  notes.searches.emplace();
-  for (const Variant* v : variants) {
-    plan.requests.push_back(harness::Request{v, std::nullopt});
-    notes.searches->push_back(harness::search_space(*v, o.tune));
-  }
-  bool fits = true;
-  fmt::print("{}", harness::describe_plan(plan, notes, &fits));
-  std::string assumed;
-  const DeviceInfo dev = harness::dry_run_device(assumed);
-  for (size_t i = 0; i < variants.size(); ++i) {
-    if (variants[i]->kernel_hash.empty()) continue;
-    std::vector<std::pair<Config, int>> runs;
-    for (const Config& c : notes.searches->at(i).points)
-      for (int n : sizes) runs.emplace_back(c, n);
-    if (const std::string why = harness::kernel_never_runs(*variants[i], runs, dev); !why.empty()) {
-      fmt::print(stderr, "tuner: {}\n", why);
-      return kExitFailed;
-    }
-  }
-  if (fits) return 0;
-  fmt::print(stderr, "tuner: a size does not fit the device's memory (see the plan's warnings)\n");
-  return kExitFailed;
-}
-
-void print_leaderboard(const harness::Leaderboard& b, const std::string& db) {
-  fmt::print("\n{} at n = {}: {} search evaluated {} point(s), {} measured now, the rest from {}\n",
-             b.variant, b.n, b.strategy, b.evaluated, b.measured_now, db);
-  Grid g{{"rank", "config", "median ms", "95% CI", "vs default", "vs naive"}};
-  int rank = 0;
-  for (const harness::LeaderRow& r : b.rows) {
-    g.push_back({std::to_string(++rank), r.entry.name, fmt::format("{:.3f}", r.entry.median_ms),
-                 fmt::format("[{:.3f}, {:.3f}]", r.ci95.first, r.ci95.second),
-                 r.vs_default ? fmt::format("{:.2f}x", *r.vs_default) : "-",
-                 r.vs_naive ? fmt::format("{:.1f}x", *r.vs_naive) : "-"});
-  }
-  fmt::print("{}(vs default: against {}, the shipped default at this n)\n", render_text(g),
-             b.default_name);
-}
-
-// The device a policy is emitted for: this machine's, else the one device model of the
-// database (H200 limits assumed for the checks). Throws std::invalid_argument otherwise.
-DeviceInfo policy_device(const TuningDb& db, const std::string& path) {
-  if (has_device()) return query_device();
-  std::vector<DeviceModel> models;
-  for (const TuningEntry& e : db.entries())
-    if (std::find(models.begin(), models.end(), e.device) == models.end())
-      models.push_back(e.device);
-  if (models.size() != 1)
-    throw std::invalid_argument(
-        fmt::format("--emit-policy without a GPU needs a database of one device model; {} "
-                    "holds {}",
-                    path, models.size()));
-  DeviceInfo d = harness::nominal_h200();
-  d.name = models[0].name;
-  d.sms = models[0].sms;
-  d.cc_major = models[0].cc.empty() ? 0 : models[0].cc[0] - '0';
-  d.cc_minor = models[0].cc.size() < 3 ? 0 : models[0].cc[2] - '0';
-  return d;
-}
-
-// Writes the policy table of the database's device; returns the exit code.
-int emit_policy(const Options& o, const DeviceInfo& dev, const BuildId& build, const TuningDb& db,
-                int argc, char** argv) {
-  std::vector<std::string> args(argv, argv + argc);
-  TuningMatch match;
-  match.device = DeviceModel::of(dev);
-  match.graph = harness::tuning_key(harness::tuning_graph(o.tune));
-  match.kernels = build.kernels;
-  const nlohmann::json provenance{
-      {"date", now_iso()},        {"commit", build.commit},
-      {"kernels", build.kernels}, {"command", fmt::format("{}", fmt::join(args, " "))},
-      {"database", o.db},         {"graph", graph_key_json(match.graph)}};
-  std::vector<std::string> skipped;
-  harness::Policy p =
-      harness::policy_from_db(db, match, dev, provenance, harness::shipped_policies(), &skipped);
-  // With --variant, only those: a table of its own beside the device's main one (a variant tuned
-  // on another graph spec: sm90_u16 on unweighted graphs), which must not repeat its variants.
-  if (!o.variants.empty()) {
-    const std::vector<const Variant*> kept = harness::tunable_variants(o.variants, "all");
-    std::erase_if(p.variants, [&](const auto& entry) {
-      return std::none_of(kept.begin(), kept.end(),
-                          [&](const Variant* v) { return v->name == entry.first; });
-    });
-  }
-  for (const std::string& line : skipped) fmt::print("emit-policy: skipped {}\n", line);
-  if (p.variants.empty()) {
-    fmt::print(
-        stderr,
-        "tuner: {} has no usable entries for this device, graph and build: no policy written\n",
-        o.db);
-    return kExitFailed;
-  }
-  write_file_atomic(o.emit_policy, harness::to_json(p).dump(1) + "\n");
-  for (const auto& [variant, ranges] : p.variants)
-    for (const harness::PolicyRange& r : ranges)
-      fmt::print("policy: {} for n {}..{}: {} ({:.3f} ms at n = {}{})\n", variant, r.n_min,
-                 r.n_max == INT_MAX ? std::string() : std::to_string(r.n_max),
-                 config_name(variant, r.config), r.median_ms, r.tuned_n,
-                 r.default_ms > 0 ? fmt::format(", the default took {:.3f} ms", r.default_ms) : "");
-  fmt::print("policy written to {}\n", o.emit_policy);
-  return 0;
-}
-
 // --kernel: each file compiled (exit 2 if it does not) and tuned over the --param macros, in
 // the worker processes that isolate user kernels.
 std::vector<const Variant*> user_kernels(Options& o, bool variants_asked) {
@@ -232,10 +101,8 @@ std::vector<const Variant*> user_kernels(Options& o, bool variants_asked) {
     throw std::invalid_argument("--kernel: give the macros to search with --param NAME=VALUES");
   std::vector<Param> params;
   for (const std::string& text : o.params) params.push_back(harness::parse_kernel_param(text));
-  o.workers.compile.arch = has_device() ? harness::arch_of(query_device()) : "sm_90";
-  o.user_kernels =
-      harness::register_user_kernels(o.kernels, params, Target::kIsolated, o.workers.compile);
-  for (const auto& k : o.user_kernels.kernels) fmt::print("{}\n", harness::describe_compile(*k));
+  o.user_kernels = harness::compile_user_kernels(
+      o.kernels, params, o.workers, has_device() ? std::optional(query_device()) : std::nullopt);
   o.tune.group = "kernel";  // the --param macros' search group
   return o.user_kernels.variants;
 }
@@ -273,19 +140,6 @@ void check_outputs(const Options& o) {
   check_distinct_files(files);
 }
 
-// --db, read and checked whole (the dry run too): a search starts an absent one, --emit-policy
-// alone needs it there. Throws std::invalid_argument, one line naming the option and the file.
-TuningDb read_database(const std::string& path, bool searching) {
-  try {
-    std::string note;
-    TuningDb db = searching ? TuningDb::load(path, &note) : TuningDb::load_existing(path, &note);
-    if (!note.empty()) fmt::print("{}\n", note);
-    return db;
-  } catch (const std::runtime_error& e) {  // its line starts with the file's name
-    throw std::invalid_argument(fmt::format("--db {}", e.what()));
-  }
-}
-
 // --graph read whole and checked (InputError: one line, its line and column); returns the one
 // size, its V.
 std::vector<int> read_graph_file(Options& o) {
@@ -295,129 +149,102 @@ std::vector<int> read_graph_file(Options& o) {
   return {o.tune.graph_edges->num_vertices};
 }
 
-// The search checked and its database loaded; returns the exit code to stop with (2: bad input),
-// or nothing to go on.
-std::optional<int> prepare(Options& o, const CLI::App& app, Search& s) {
-  try {
-    check_outputs(o);
-    s.sizes = o.tune.graph_file.empty() ? harness::parse_sizes(o.sizes) : read_graph_file(o);
-    harness::Plan weights;
-    weights.sizes = s.sizes;
-    weights.graph = harness::tuning_graph(o.tune);
-    harness::check_weights(weights);
-    s.variants = searched_variants(o, app);
-    if (!s.variants.empty())
-      check_output_path(o.db, "--db");  // a search writes it after every point
-    s.db = read_database(o.db, !s.variants.empty());
-  } catch (const harness::CompileError& e) {
-    fmt::print(stderr, "{}\n", harness::compile_failure_text("tuner", e));
-    return kExitRefused;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "tuner: {}\n", failure_text(e));
-    return kExitRefused;
-  }
-  return std::nullopt;
+// The search checked and its database loaded; any fault is a refusal (exit 2).
+void prepare(Options& o, const CLI::App& app, Search& s) {
+  check_outputs(o);
+  s.sizes = o.tune.graph_file.empty() ? harness::parse_sizes(o.sizes) : read_graph_file(o);
+  harness::Plan weights;
+  weights.sizes = s.sizes;
+  weights.graph = harness::tuning_graph(o.tune);
+  harness::check_weights(weights);
+  s.variants = searched_variants(o, app);
+  if (!s.variants.empty()) check_output_path(o.db, "--db");  // a search writes it after every point
+  s.db = harness::read_tuning_db(o.db, !s.variants.empty());
 }
 
-// --emit-policy alone: from the database, no GPU needed; returns the exit code.
-int emit_policy_alone(const Options& o, const TuningDb& db, int argc, char** argv) {
+harness::PolicyOutput policy_output(const Options& o, int argc, char** argv) {
+  return {o.emit_policy, o.db, o.variants, std::vector<std::string>(argv, argv + argc)};
+}
+
+// --emit-policy alone: from the database, no GPU needed.
+void emit_policy_alone(const Options& o, const TuningDb& db, int argc, char** argv) {
   try {
-    return emit_policy(o, policy_device(db, o.db), harness::current_build(), db, argc, argv);
+    harness::emit_policy(policy_output(o, argc, argv), db, o.tune, harness::policy_device(db, o.db),
+                         harness::current_build());
+  } catch (const harness::ProgramExit&) {
+    throw;
   } catch (const std::invalid_argument& e) {
-    fmt::print(stderr, "tuner: {}\n", e.what());
-    return kExitRefused;
+    throw harness::ProgramExit(kExitRefused, e.what());
   } catch (const std::runtime_error& e) {
-    fmt::print(stderr, "tuner: {}\n", e.what());
-    return kExitFailed;
+    throw harness::ProgramExit(kExitFailed, e.what());
   }
 }
 
-// What the tuner says it kept when SIGINT or SIGTERM stops it.
-std::string kept_on_interrupt(const Options& o) {
-  std::string kept = "every point measured is in " + o.db + " (a rerun resumes there)";
-  if (!o.json_out.empty()) kept += ", the finished leaderboards in " + o.json_out;
-  return kept;
-}
-
-// The search on this GPU, each leaderboard printed and --json rewritten as it finishes, then the
-// policy if asked for; returns the exit code.
+// The search on this GPU, then the policy if asked for; returns the exit code.
 int tune_here(const Options& o, Search& s, int argc, char** argv) {
-  if (!has_device()) {
-    fmt::print(
-        stderr,
-        "tuner: no CUDA device found (--dry-run and --emit-policy alone work without one)\n");
-    return kExitNoDevice;
-  }
+  if (!has_device())
+    throw harness::ProgramExit(
+        kExitNoDevice, "no CUDA device found (--dry-run and --emit-policy alone work without one)");
   const harness::Session session = harness::Session::here(o.workers);
-  const DeviceInfo& dev = *session.device;
-  fmt::print("device: {} (cc {}, {} SMs); database {}; build {} (kernels {})\n", dev.name, dev.cc(),
-             dev.sms, o.db, session.build.commit, session.build.kernels);
-  exit_on_interrupt("tuner", kept_on_interrupt(o));
-  const harness::Observer observer{progress, [](const std::string& line) {
-                                     progress_done();
-                                     fmt::print("{}\n", line);
-                                   }};
-  // A FIFO or pipe gets the one whole file at the end: its reader would read every version.
-  const auto write_json = [&](const harness::TuneReport& report) {
-    if (!o.json_out.empty() && (report.complete || !written_as_stream(o.json_out)))
-      write_file_atomic(o.json_out, harness::leaderboards_json(report, session).dump(2) + "\n");
-  };
   try {
-    harness::TuneReport none_yet;  // a file of an earlier search is not this one's
-    none_yet.complete = false;
-    write_json(none_yet);
-    const harness::TuneReport report =
-        harness::tune(s.variants, s.sizes, o.tune, session, s.db, o.db, observer,
-                      [&](const harness::TuneReport& so_far) {
-                        progress_done();
-                        print_leaderboard(so_far.boards.back(), o.db);
-                        write_json(so_far);
-                      });
-    progress_done();
-    write_json(report);
-    if (!o.emit_policy.empty() && emit_policy(o, dev, session.build, s.db, argc, argv) != 0)
-      return kExitFailed;
+    const harness::TuneReport report = harness::run_search(s.variants, s.sizes, o.tune, session,
+                                                           s.db, {"tuner", o.db, o.json_out});
+    if (!o.emit_policy.empty())
+      harness::emit_policy(policy_output(o, argc, argv), s.db, o.tune, *session.device,
+                           session.build);
     if (report.disqualified)
-      fmt::print(stderr,
-                 "tuner: some candidates gave wrong results and were disqualified (see above)\n");
-    return report.disqualified ? kExitFailed : 0;
+      throw harness::ProgramExit(
+          kExitFailed, "some candidates gave wrong results and were disqualified (see above)");
+    return 0;
+  } catch (const harness::ProgramExit&) {
+    throw;
   } catch (const std::runtime_error& e) {  // a database or output write
-    fmt::print(stderr, "tuner: {}\n", e.what());
-    return kExitFailed;
+    throw harness::ProgramExit(kExitFailed, e.what());
   }
 }
 
-int run(int argc, char** argv) {
-  // Line by line into a file or a pipe too, so that every line printed survives a stop.
-  std::setvbuf(stdout, nullptr, _IOLBF, 0);
-  Options o;
-  o.tune.sampling.min_time_s = 0.5;
-  CLI::App app{
-      "tuner: search the variants' declared parameters on this GPU.\n"
-      "Each point is verified bit-exact, then timed; the tuning database records every point as "
-      "it\n"
-      "is measured (keyed by device, graph spec and build), and a rerun skips points already "
-      "there\n"
-      "(--fresh redoes). At each n the shipped defaults are measured too, so that picks can be\n"
-      "checked against them. Your own kernel: tuner --kernel my_fw.cu --param BATCH2=1:8 searches\n"
-      "any integer values of its macros, each point compiled at run time and verified.\n" +
-      exit_codes_help("a candidate was disqualified (wrong result), --emit-policy found no usable "
-                      "entries, or a write failed") +
-      "\nStopped by SIGINT (Ctrl-C) or SIGTERM, it exits 130 or 143 and keeps what finished:\n"
-      "every point measured in the database, every finished leaderboard on stdout and in --json\n"
-      "(\"complete\": false).\n" +
-      outputs_help()};
-  add_options(app, o);
-  if (const std::optional<int> rc = parse_command_line(app, argc, argv, "tuner")) return *rc;
+int run(Options& o, const CLI::App& app, int argc, char** argv) {
   o.tune.graph.seed = o.tune.seed;
   Search s;
-  if (const std::optional<int> rc = prepare(o, app, s)) return *rc;
-  if (o.dry_run) return print_dry_run(s.variants, s.sizes, o);
-  if (s.variants.empty()) return emit_policy_alone(o, s.db, argc, argv);
+  harness::exit_if_thrown(kExitRefused, [&] { prepare(o, app, s); });
+  if (o.dry_run) {
+    harness::tuning_dry_run(s.variants, s.sizes, o.tune);
+    return 0;
+  }
+  if (s.variants.empty()) {
+    emit_policy_alone(o, s.db, argc, argv);
+    return 0;
+  }
   return tune_here(o, s, argc, argv);
+}
+
+std::string about() {
+  return "tuner: search the variants' declared parameters on this GPU.\n"
+         "Each point is verified bit-exact, then timed; the tuning database records every point "
+         "as it\n"
+         "is measured (keyed by device, graph spec and build), and a rerun skips points already "
+         "there\n"
+         "(--fresh redoes). At each n the shipped defaults are measured too, so that picks can be\n"
+         "checked against them. Your own kernel: tuner --kernel my_fw.cu --param BATCH2=1:8 "
+         "searches\n"
+         "any integer values of its macros, each point compiled at run time and verified.\n" +
+         exit_codes_help(
+             "a candidate was disqualified (wrong result), --emit-policy found no "
+             "usable entries, or a write failed") +
+         "\nStopped by SIGINT (Ctrl-C) or SIGTERM, it exits 130 or 143 and keeps what finished:\n"
+         "every point measured in the database, every finished leaderboard on stdout and in "
+         "--json\n"
+         "(\"complete\": false).\n" +
+         outputs_help();
 }
 
 }  // namespace
 }  // namespace apsp::tuner
 
-int main(int argc, char** argv) { return apsp::run_program("tuner", apsp::tuner::run, argc, argv); }
+int main(int argc, char** argv) {
+  apsp::tuner::Options o;
+  return apsp::harness::run_program(
+      {"tuner", apsp::tuner::about(), /*line_buffered=*/true}, argc, argv,
+      [&](CLI::App& app) { apsp::tuner::add_options(app, o); },
+      [&](const CLI::App& app) { return apsp::tuner::run(o, app, argc, argv); });
+}

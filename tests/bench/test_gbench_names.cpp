@@ -9,9 +9,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "bench/gbench_report.hpp"
+#include "harness/cli/gbench_report.hpp"
 
-namespace apsp::bench {
+namespace apsp::harness {
 namespace {
 
 RunResult timed_run(const std::string& name, int n, std::vector<double> samples) {
@@ -113,4 +113,4 @@ TEST(GbenchFlags, RepetitionsAreReadAndCheckedAgainstTheFewestSamples) {
 }
 
 }  // namespace
-}  // namespace apsp::bench
+}  // namespace apsp::harness

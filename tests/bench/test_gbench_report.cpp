@@ -6,9 +6,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "bench/gbench_report.hpp"
+#include "harness/cli/gbench_report.hpp"
 
-namespace apsp::bench {
+namespace apsp::harness {
 namespace {
 
 TEST(GbenchReport, UnknownFlagsAndTheOutputFlagsAreRefused) {
@@ -44,4 +44,4 @@ TEST(GbenchReport, WritesEachRunsSamplesAndNothingElse) {
 }
 
 }  // namespace
-}  // namespace apsp::bench
+}  // namespace apsp::harness

@@ -15,7 +15,7 @@
 
 #include "core/results.hpp"
 
-namespace apsp::bench {
+namespace apsp::harness {
 
 struct GbenchFlags {
   int repetitions = 1;  // --benchmark_repetitions
@@ -25,6 +25,10 @@ struct GbenchFlags {
 // std::invalid_argument (one line) for a flag it does not know, and for --benchmark_out and
 // --benchmark_out_format, which --gbench-json sets.
 GbenchFlags init_gbench_flags(const std::string& argv0, const std::vector<std::string>& flags);
+// The same from the command line's extras (CLI11's remaining()), which only --benchmark_* flags
+// may be: throws std::invalid_argument "unknown option 'X' (see --help)" for any other.
+GbenchFlags gbench_flags_of_extras(const std::string& argv0,
+                                   const std::vector<std::string>& extras);
 
 // "" when every run can give `repetitions` groups of samples: a run takes at least
 // `min_samples` (--min-reps); else the one line that says what to change.
@@ -37,4 +41,4 @@ std::string gbench_name(const RunResult& r);
 // std::invalid_argument when a timed run has fewer samples than `repetitions`.
 void write_gbench_json(const Results& results, const std::string& path, int repetitions = 1);
 
-}  // namespace apsp::bench
+}  // namespace apsp::harness

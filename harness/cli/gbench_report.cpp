@@ -1,4 +1,4 @@
-#include "bench/gbench_report.hpp"
+#include "harness/cli/gbench_report.hpp"
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
@@ -10,7 +10,7 @@
 
 #include "core/atomic_file.hpp"
 
-namespace apsp::bench {
+namespace apsp::harness {
 
 namespace {
 
@@ -76,6 +76,14 @@ GbenchFlags init_gbench_flags(const std::string& argv0, const std::vector<std::s
   return GbenchFlags{repetitions_flag(flags)};
 }
 
+GbenchFlags gbench_flags_of_extras(const std::string& argv0,
+                                   const std::vector<std::string>& extras) {
+  for (const std::string& extra : extras)
+    if (extra.rfind("--benchmark_", 0) != 0)
+      throw std::invalid_argument(fmt::format("unknown option '{}' (see --help)", extra));
+  return init_gbench_flags(argv0, extras);
+}
+
 std::string repetitions_problem(int repetitions, int min_samples) {
   if (repetitions <= min_samples) return "";
   return fmt::format(
@@ -132,4 +140,4 @@ void write_gbench_json(const Results& results, const std::string& path, int repe
   write_file_atomic(path, json.str());
 }
 
-}  // namespace apsp::bench
+}  // namespace apsp::harness
