@@ -10,12 +10,15 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <optional>
+#include <string_view>
 
 #include "core/cli_options.hpp"
 #include "core/console.hpp"
@@ -32,6 +35,23 @@ namespace apsp {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// The solver's messages name its request's fields (harness/solve/request.hpp: mention); apsp's
+// user knows them by its options: --sources for sources, --input-format for input_format.
+std::string option_of(std::string_view field) {
+  static const std::map<std::string_view, std::string_view> named = {
+      {"distances_to", "-o"},
+      {"per_vertex_to", "-o"},
+      {"next_hops_to", "--paths"},
+      {"row_ids_to", "--row-ids"},
+      {"summary_json_to", "--summary-json"},
+      {"db_path", "--db"},
+      {"predecessors", "predecessors"}};  // no option: the library's word
+  if (const auto it = named.find(field); it != named.end()) return std::string(it->second);
+  std::string option = "--" + std::string(field);
+  std::replace(option.begin(), option.end(), '_', '-');
+  return option;
+}
 
 struct Options {
   std::string input, input_format = "auto", output, variant = "auto", config, db_path, kernel,
@@ -121,6 +141,7 @@ harness::SolveRequest request_of(Options& o) {
   r.threads = o.threads;
   r.warm_up = !o.no_warm_up;
   r.log = [](const std::string& line) { fmt::print(stderr, "apsp: {}\n", line); };
+  r.names = option_of;
   return r;
 }
 
@@ -291,7 +312,7 @@ int solve(Options& o) {
     fmt::print(stderr, "{}\n", harness::compile_failure_text("apsp", e));
     return kExitRefused;
   } catch (const harness::SolveError& e) {
-    fmt::print(stderr, "apsp: {}\n", e.what());
+    fmt::print(stderr, "apsp: {}\n", e.line(option_of));
     return exit_code(e.fault);
   }
   if (o.path && !print_out([&] { return solver->path_line() + "\n"; })) return kExitFailed;

@@ -27,8 +27,8 @@ Choice asked_variant(SolveRequest& r) {
   if (!r.config.empty()) {
     NamedConfig named = parse_config(r.config);
     if (r.variant != "auto" && r.variant != named.variant->name)
-      throw std::invalid_argument(
-          fmt::format("--variant {} and --config {} disagree", r.variant, r.config));
+      throw std::invalid_argument(fmt::format("{} {} and {} {} disagree", mention("variant"),
+                                              r.variant, mention("config"), r.config));
     r.variant = named.variant->name;
     c.asked = named;
   } else if (r.variant != "auto" && r.variant != "cpu") {
@@ -105,9 +105,10 @@ NamedConfig choose_for_gpus(const Choice& c, const DeviceInfo& dev, int n, int g
   const auto [chosen, why] = pick(c, dev, n, /*max_weight=*/kInf);
   const Variant& v = *chosen.variant;
   if (!v.multi_gpu)
-    throw std::runtime_error(fmt::format("--gpus {}: {} runs on one GPU only", gpus, v.name));
+    throw std::runtime_error(
+        fmt::format("{} {}: {} runs on one GPU only", mention("gpus"), gpus, v.name));
   if (const std::string reason = distributed_problem(v, chosen.config); !reason.empty())
-    throw std::runtime_error(fmt::format("--gpus {}: {}", gpus, reason));
+    throw std::runtime_error(fmt::format("{} {}: {}", mention("gpus"), gpus, reason));
   const bool one_gpu = transport_shares_device(transport);
   const Partition part = partition_rows(n, distributed_tile(v, chosen.config), gpus);
   const uint64_t need = (part.max_bytes_per_rank() + beside) * (one_gpu ? gpus : 1);

@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "core/matrix_io.hpp"
@@ -14,6 +15,15 @@
 #include "harness/solve/solve_input.hpp"
 
 namespace apsp::harness {
+
+// The solver's messages speak of the request: where one names a field of SolveRequest
+// ("sources", "next_hops_to", "gpus", "db_path"), the field is marked (mention), and whoever shows
+// the line names it as its user knows it: a program by its option (apsp: --sources, --paths),
+// a binding by its keyword. Unnamed, a field reads as its own name.
+std::string mention(std::string_view field);
+using FieldNames = std::function<std::string(std::string_view field)>;
+// `marked` with each mention replaced by name(field), or by the field's name where name is empty.
+std::string with_field_names(std::string_view marked, const FieldNames& name = {});
 
 struct SolveRequest {
   std::string input;  // a graph file (core/graph_formats.hpp), maybe gzipped; "-": stdin
@@ -54,6 +64,8 @@ struct SolveRequest {
   bool warm_up = true;  // run the chosen solve on a small matrix while the input is parsed
   // Lines for the user, without a program name ("solving with sm90[...] on ..."); may be empty.
   std::function<void(const std::string& line)> log;
+  // How those lines name the request's fields (mention); empty: by the fields' names.
+  FieldNames names;
 };
 
 // Why a request stopped: the classes a program tells apart (apsp's exit codes 2, 3, 4 and 1).
@@ -66,10 +78,16 @@ enum class SolveFault {
 
 // One line, without a program name. A kernel file that does not compile stops the solver with
 // harness::CompileError instead (it carries the compiler's log), before the input is read.
+// what() names the request's fields by their names; line() as a program names them.
 class SolveError : public std::runtime_error {
  public:
-  SolveError(SolveFault fault, const std::string& line) : std::runtime_error(line), fault(fault) {}
+  SolveError(SolveFault fault, const std::string& marked)
+      : std::runtime_error(with_field_names(marked)), fault(fault), marked_(marked) {}
+  std::string line(const FieldNames& name) const { return with_field_names(marked_, name); }
   SolveFault fault;
+
+ private:
+  std::string marked_;
 };
 
 }  // namespace apsp::harness

@@ -29,7 +29,8 @@ void add_distance(uint64_t& to, uint64_t x) {
   if constexpr (sizeof(T) == 4) {
     to += x;
   } else if (__builtin_add_overflow(to, x, &to)) {
-    throw std::overflow_error("a vertex's sum of distances passes 2^64, which --summary holds");
+    throw std::overflow_error("a vertex's sum of distances passes 2^64, which " +
+                              mention("summary") + " holds");
   }
 }
 
@@ -206,9 +207,9 @@ std::vector<int64_t> source_ids(const std::string& text, bool comments, const st
   size_t line = 1, i = 0;
   bool after_comma = false;  // a comma, and no id since
   const auto empty_entry = [&] {
-    return std::invalid_argument(fmt::format("--sources {}{}: an empty entry at character {}",
-                                             where, comments ? fmt::format(":{}", line) : "",
-                                             i + 1));
+    return std::invalid_argument(fmt::format("{} {}{}: an empty entry at character {}",
+                                             mention("sources"), where,
+                                             comments ? fmt::format(":{}", line) : "", i + 1));
   };
   while (i < text.size()) {
     const char c = text[i];
@@ -230,12 +231,13 @@ std::vector<int64_t> source_ids(const std::string& text, bool comments, const st
     try {
       ids.push_back(parse_integer<int64_t>(token, INT64_MIN, INT64_MAX));
     } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(fmt::format("--sources {}{}: {}", where,
+      throw std::invalid_argument(fmt::format("{} {}{}: {}", mention("sources"), where,
                                               comments ? fmt::format(":{}", line) : "", e.what()));
     }
     i = end == std::string::npos ? text.size() : end;
   }
-  if (ids.empty()) throw std::invalid_argument(fmt::format("--sources {}: no vertex", where));
+  if (ids.empty())
+    throw std::invalid_argument(fmt::format("{} {}: no vertex", mention("sources"), where));
   return ids;
 }
 
@@ -248,7 +250,7 @@ std::vector<int64_t> parse_sources(const std::string& text) {
   try {
     content = read_whole_file(file, "a list of vertex ids");
   } catch (const std::exception& e) {  // its line starts with the file's name
-    throw std::invalid_argument(fmt::format("--sources @{}", e.what()));
+    throw std::invalid_argument(fmt::format("{} @{}", mention("sources"), e.what()));
   }
   return source_ids(content, /*comments=*/true, "@" + file);
 }

@@ -35,12 +35,10 @@
 #include "core/dist_matrix.hpp"
 #include "core/matrix_io.hpp"
 #include "harness/solve/request.hpp"
+#include "harness/solve/solved.hpp"
 #include "harness/solve/solver.hpp"
 
 namespace apsp::harness {
-
-class DeviceSolve;    // harness/solve/device_solve.hpp
-class MultiGpuSolve;  // harness/multigpu/multi_gpu_solve.hpp
 
 // The reductions of every vertex: rows (out of i) and columns (into j); diagonal left out.
 struct VertexReductions {
@@ -68,14 +66,7 @@ uint64_t reduction_device_bytes(int n);
 // partially), and the host adds the ranks' columns up. Nothing of V x V comes to the host.
 VertexReductions reduce_on_ranks(const MultiGpuSolve& ranks, int band_rows = 0);
 
-// The solved distances where they are: one GPU's, the ranks', host memory, or the 64-bit path's
-// in host memory (the first of them that is set is read).
-struct SolvedDistances {
-  DeviceSolve* device = nullptr;
-  MultiGpuSolve* ranks = nullptr;
-  const DistMatrix* host = nullptr;
-  const DistMatrix64* wide = nullptr;
-};
+// The reductions of the solved distances where they are (harness/solve/solved.hpp).
 VertexReductions reduce(const SolvedDistances& d, int threads);
 
 // NetworkX's closeness_centrality(wf_improved=True) of vertex v (above).
@@ -127,8 +118,8 @@ std::string answer_summary(const SolveRequest& r, const SolvedDistances& d, uint
 
 // --sources: "0,5,17" (commas, spaces allowed), or "@FILE": ids separated by spaces, commas or
 // line ends, '#' starting a comment to the end of its line. In the order given, repeats kept.
-// Throws std::invalid_argument (one line) for an empty list, an empty entry ("0,,1"), a token
-// that is no integer, or a file that cannot be read.
+// Throws std::invalid_argument (one line, the field `sources` marked: request.hpp, mention) for an
+// empty list, an empty entry ("0,,1"), a token that is no integer, or a file that cannot be read.
 std::vector<int64_t> parse_sources(const std::string& text);
 // The file "@FILE" names ("" for a list): an input, for check_distinct_files.
 std::string sources_file(const std::string& text);
@@ -144,7 +135,6 @@ inline int64_t id_of_vertex(int v, const std::vector<int64_t>& ids) {
 // The rows of `sources`, in their order, to `path` in `format` (a file appears only when whole;
 // "-" standard output): rows x V, with the format's header for chosen rows. Returns the bytes.
 uint64_t write_source_rows(const std::string& path, const std::vector<int>& sources,
-                           const SolvedDistances& d, int n, const MatrixFormat& format,
-                           int threads);
+                           SolvedDistances& d, const MatrixFormat& format, int threads);
 
 }  // namespace apsp::harness

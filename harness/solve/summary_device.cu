@@ -2,7 +2,10 @@
 // ranks of a distributed solve, and the choice of where to reduce and read rows.
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <memory>
+#include <stdexcept>
+#include <variant>
 #include <vector>
 
 #include "core/cuda_check.hpp"
@@ -129,34 +132,58 @@ VertexReductions reduce_on_ranks(const MultiGpuSolve& ranks, int band_rows) {
 }
 
 VertexReductions reduce(const SolvedDistances& d, int threads) {
-  if (d.device) return reduce_on_device(d.device->matrix(), d.device->pitch(), d.device->n());
-  if (d.ranks) return reduce_on_ranks(*d.ranks);
-  if (d.wide) return reduce_on_host(d.wide->view(), threads);
-  return reduce_on_host(d.host->view(), threads);
+  return std::visit(
+      Overloaded{[](const OnGpu& on) {
+                   return reduce_on_device(on.solve->matrix(), on.solve->pitch(), on.solve->n());
+                 },
+                 [](const OnRanks& on) { return reduce_on_ranks(*on.solve); },
+                 [&](const OnHost& on) { return reduce_on_host(on.d.view(), threads); },
+                 [&](const OnHost64& on) { return reduce_on_host(on.d.view(), threads); }},
+      d);
 }
 
+namespace {
+
+// Row i of an int32 result into `to` (n entries), from where it is.
+std::function<void(int i, int32_t* to)> row_fetcher(SolvedDistances& d) {
+  const size_t row_bytes = sizeof(int32_t) * static_cast<size_t>(vertices_of(d));
+  return std::visit(
+      Overloaded{[=](OnGpu& on) -> std::function<void(int, int32_t*)> {
+                   DeviceSolve* s = on.solve.get();
+                   return [=](int i, int32_t* to) {
+                     const int32_t* from = s->matrix() + static_cast<size_t>(i) * s->pitch();
+                     APSP_CUDA_CHECK(cudaMemcpy(to, from, row_bytes, cudaMemcpyDeviceToHost));
+                   };
+                 },
+                 [=](OnRanks& on) -> std::function<void(int, int32_t*)> {
+                   MultiGpuSolve* s = on.solve.get();
+                   return [=](int i, int32_t* to) { std::memcpy(to, s->band(i, 1), row_bytes); };
+                 },
+                 [=](OnHost& on) -> std::function<void(int, int32_t*)> {
+                   const DistMatrix* h = &on.d;
+                   return [=](int i, int32_t* to) { std::memcpy(to, h->row(i), row_bytes); };
+                 },
+                 [](OnHost64&) -> std::function<void(int, int32_t*)> {
+                   throw std::logic_error("the 64-bit path's rows are int64");
+                 }},
+      d);
+}
+
+}  // namespace
+
 uint64_t write_source_rows(const std::string& path, const std::vector<int>& sources,
-                           const SolvedDistances& d, int n, const MatrixFormat& format,
-                           int threads) {
-  if (d.wide)  // in host memory: each row where it is
+                           SolvedDistances& d, const MatrixFormat& format, int threads) {
+  const int n = vertices_of(d);
+  if (const auto* wide = std::get_if<OnHost64>(&d))  // in host memory: each row where it is
     return write_rows_output64(
         path, static_cast<int>(sources.size()), n, 1,
-        [&](int first, int) { return d.wide->row(sources[first]); }, format, threads,
+        [&](int first, int) { return wide->d.row(sources[first]); }, format, threads,
         "the rows of the sources");
   const size_t row_bytes = sizeof(int32_t) * static_cast<size_t>(std::max(n, 1));
   const int band_rows = static_cast<int>(
       std::clamp<size_t>((size_t{64} << 20) / row_bytes, 1, std::max<size_t>(sources.size(), 1)));
   std::vector<int32_t> buf(static_cast<size_t>(band_rows) * n);
-  const auto fetch = [&](int i, int32_t* to) {
-    if (d.device) {
-      const int32_t* from = d.device->matrix() + static_cast<size_t>(i) * d.device->pitch();
-      APSP_CUDA_CHECK(cudaMemcpy(to, from, row_bytes, cudaMemcpyDeviceToHost));
-    } else if (d.ranks) {
-      std::memcpy(to, d.ranks->band(i, 1), row_bytes);
-    } else {
-      std::memcpy(to, d.host->row(i), row_bytes);
-    }
-  };
+  const auto fetch = row_fetcher(d);
   const RowBand band = [&](int first, int count) -> const int32_t* {
     for (int b = 0; b < count; ++b)
       fetch(sources[first + b], buf.data() + static_cast<size_t>(b) * n);

@@ -312,6 +312,12 @@ nb::object device_info() {
   return info;
 }
 
+// The solver's messages name its request's fields (harness/solve/request.hpp: mention); a
+// Python user knows them by floyd_warshall's keywords, which are the fields' names but one.
+std::string keyword_of(std::string_view field) {
+  return field == "predecessors" ? "return_predecessors" : std::string(field);
+}
+
 }  // namespace
 }  // namespace apsp::python
 
@@ -322,10 +328,10 @@ NB_MODULE(_core, m) {
     try {
       std::rethrow_exception(p);
     } catch (const apsp::harness::SolveError& e) {
-      if (e.fault == apsp::harness::SolveFault::kRefused)
-        PyErr_SetString(PyExc_ValueError, e.what());
-      else
-        PyErr_SetString(PyExc_RuntimeError, e.what());
+      const std::string line = e.line(keyword_of);
+      PyErr_SetString(
+          e.fault == apsp::harness::SolveFault::kRefused ? PyExc_ValueError : PyExc_RuntimeError,
+          line.c_str());
     } catch (const std::range_error& e) {
       PyErr_SetString(PyExc_OverflowError, e.what());
     }

@@ -64,7 +64,7 @@ TEST(Solver, WritesTheDistancesOnTheCpu) {
   solver.run();
   EXPECT_EQ(contents(s.file("d.txt")), contents(kData + "random70.expected"));
   ASSERT_EQ(s.lines.size(), 3u);
-  EXPECT_EQ(s.lines[0], "--variant cpu: solving on the CPU (2 threads)");
+  EXPECT_EQ(s.lines[0], "variant cpu: solving on the CPU (2 threads)");
   EXPECT_EQ(s.lines[1].rfind("exact (int32): largest distance ", 0), 0u) << s.lines[1];
   EXPECT_EQ(s.lines[2].rfind("verified: the shortest-path certificate holds (", 0), 0u)
       << s.lines[2];
@@ -107,8 +107,8 @@ TEST(Solver, RefusesBeforeTheSolve) {
   SolveRequest r = s.r;
   r.path = {{0, 70}};
   EXPECT_EQ(fault_of(r),
-            std::pair(SolveFault::kRefused, "--path 0 70: vertex 70 is out of range [0, 70) of " +
-                                                kData + "random70.txt"));
+            std::pair(SolveFault::kRefused,
+                      "path 0 70: vertex 70 is out of range [0, 70) of " + kData + "random70.txt"));
   r = s.r;
   r.input = "/nonexistent.txt";
   EXPECT_EQ(fault_of(r),
@@ -117,19 +117,19 @@ TEST(Solver, RefusesBeforeTheSolve) {
   r = s.r;
   r.gpus = 2;
   EXPECT_EQ(fault_of(r),
-            std::pair(SolveFault::kRefused, std::string("--gpus and --variant cpu disagree")));
+            std::pair(SolveFault::kRefused, std::string("gpus and variant cpu disagree")));
   r = s.r;
   r.variant = "naive";
   r.config = "batched[batch2=6]";
   EXPECT_EQ(fault_of(r),
             std::pair(SolveFault::kRefused,
-                      std::string("--variant naive and --config batched[batch2=6] disagree")));
+                      std::string("variant naive and config batched[batch2=6] disagree")));
   r = s.r;
   r.db_path = "/nonexistent.json";
   EXPECT_EQ(
       fault_of(r),
       std::pair(SolveFault::kRefused,
-                std::string("--db /nonexistent.json: cannot open: No such file or directory")));
+                std::string("db_path /nonexistent.json: cannot open: No such file or directory")));
   r = s.r;
   r.input = kData + "bad/vertex.txt";
   EXPECT_EQ(
@@ -142,19 +142,56 @@ TEST(Solver, RefusesBeforeTheSolve) {
 TEST(Solver, AnOutputThatCannotBeWrittenIsRefusedBeforeTheSolve) {
   CpuSolve s("single.txt");
   s.r.distances_to = s.file("missing/d.txt");  // the folder is not there
-  EXPECT_EQ(fault_of(s.r),
-            std::pair(SolveFault::kRefused, "-o " + s.file("missing/d.txt") + ": the folder " +
-                                                s.file("missing") + " does not exist"));
+  EXPECT_EQ(fault_of(s.r), std::pair(SolveFault::kRefused,
+                                     "distances_to " + s.file("missing/d.txt") + ": the folder " +
+                                         s.file("missing") + " does not exist"));
   s.r.distances_to = s.file("d.txt");
   s.r.next_hops_to = s.file("d.txt");
   EXPECT_EQ(fault_of(s.r).first, SolveFault::kRefused) << "one file for both";
   s.r.next_hops_to = s.r.input;
   EXPECT_EQ(fault_of(s.r),
-            std::pair(SolveFault::kRefused, "--paths " + s.r.input + " and the input " + s.r.input +
-                                                " are the same file"));
+            std::pair(SolveFault::kRefused, "next_hops_to " + s.r.input + " and the input " +
+                                                s.r.input + " are the same file"));
   s.r.next_hops_to = "";
   EXPECT_EQ(fault_of(s.r).first, SolveFault::kRefused) << "an empty name";
   EXPECT_FALSE(std::filesystem::exists(s.file("d.txt")));
+}
+
+// The library names the request's fields; a program names them as its user knows them, in its
+// errors (SolveError::line) and in the lines for the user (SolveRequest::names).
+TEST(Solver, AProgramNamesTheRequestsFields) {
+  const FieldNames options = [](std::string_view field) {
+    return field == "next_hops_to" ? std::string("--paths") : "--" + std::string(field);
+  };
+  CpuSolve s("single.txt");
+  s.r.names = options;
+  s.r.next_hops_to = s.r.input;
+  try {
+    Solver(s.r).run();
+    ADD_FAILURE() << "an output that is the input was taken";
+  } catch (const SolveError& e) {
+    EXPECT_EQ(e.line(options),
+              "--paths " + s.r.input + " and the input " + s.r.input + " are the same file");
+    EXPECT_EQ(e.what(),
+              "next_hops_to " + s.r.input + " and the input " + s.r.input + " are the same file");
+  }
+  s.r.next_hops_to.reset();
+  Solver(s.r).run();
+  ASSERT_FALSE(s.lines.empty());
+  EXPECT_EQ(s.lines[0], "--variant cpu: solving on the CPU (2 threads)");
+}
+
+TEST(Solver, OnlyAFieldsNameBetweenTheMarksIsAMention) {
+  const FieldNames upper = [](std::string_view field) { return "<" + std::string(field) + ">"; };
+  EXPECT_EQ(with_field_names(mention("gpus") + " 2: " + mention("row_ids_to"), upper),
+            "<gpus> 2: <row_ids_to>");
+  EXPECT_EQ(with_field_names(mention("gpus") + " and " + mention("variant")), "gpus and variant");
+  // The user's bytes (a file's name) that look like a mark but enclose no field's name stay.
+  const std::string stray =
+      "a\x1e"
+      "b c\x1f"
+      "d \x1e";
+  EXPECT_EQ(with_field_names(stray + mention("sources"), upper), stray + "<sources>");
 }
 
 TEST(Solver, AWriteThatFailsIsAFailure) {
@@ -175,7 +212,7 @@ TEST(Solver, AGpuVariantWithoutADeviceIsNoDevice) {
   s.r.variant = "naive";
   EXPECT_EQ(fault_of(s.r),
             std::pair(SolveFault::kNoDevice,
-                      std::string("no CUDA device for variant naive; --variant cpu (or "
+                      std::string("no CUDA device for variant naive; variant cpu (or "
                                   "auto) solves on the CPU")));
   s.r.variant = "auto";
   s.r.gpus = 2;

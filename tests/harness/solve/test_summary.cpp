@@ -145,8 +145,10 @@ TEST(Sources, ListsAndFiles) {
   EXPECT_EQ(sources_file("@" + file), file);
   EXPECT_EQ(sources_file("1,2"), "");
   EXPECT_EQ(parse_sources("@" + file), (std::vector<int64_t>{7, 2, 9, 11}));
+  // The message marks the request's field; named here as apsp names it.
   const auto message = [](const std::string& text) {
-    return test::message_of([&] { parse_sources(text); });
+    return with_field_names(test::message_of([&] { parse_sources(text); }),
+                            [](std::string_view field) { return "--" + std::string(field); });
   };
   EXPECT_EQ(message(" , "), "--sources ' , ': no vertex");
   EXPECT_EQ(message("1,x2"), "--sources '1,x2': 'x2' is not an integer");
@@ -177,20 +179,19 @@ TEST(Sources, RowsInEveryFormat) {
   const DistMatrix d = awkward_distances(65, 3);
   const std::vector<int> sources{64, 0, 5, 5};
   test::ScratchDir dir;
-  SolvedDistances where;
-  where.host = &d;
+  SolvedDistances where = OnHost{d};
   std::string rows;  // the chosen rows as int32, in order
   for (int s : sources)
     rows.append(reinterpret_cast<const char*>(d.row(s)), sizeof(int32_t) * d.n());
-  write_source_rows(dir.file("r.bin"), sources, where, d.n(), bin_matrix_format(), 2);
+  write_source_rows(dir.file("r.bin"), sources, where, bin_matrix_format(), 2);
   const std::string bin = test::file_contents(dir.file("r.bin"));
   EXPECT_EQ(bin.substr(0, 24), std::string("APSPROW1\x04\0\0\0\0\0\0\0\x41\0\0\0\0\0\0\0", 24));
   EXPECT_EQ(bin.substr(24), rows);
-  write_source_rows(dir.file("r.npy"), sources, where, d.n(), npy_matrix_format(), 2);
+  write_source_rows(dir.file("r.npy"), sources, where, npy_matrix_format(), 2);
   const std::string npy = test::file_contents(dir.file("r.npy"));
   EXPECT_NE(npy.find("'shape': (4, 65)"), std::string::npos);
   EXPECT_EQ(npy.substr(npy.size() - rows.size()), rows);
-  write_source_rows(dir.file("r.txt"), sources, where, d.n(), text_matrix_format(), 2);
+  write_source_rows(dir.file("r.txt"), sources, where, text_matrix_format(), 2);
   std::string want;
   for (int s : sources) {
     for (int j = 0; j < d.n(); ++j) want += std::to_string(d.at(s, j)) + (j + 1 < d.n() ? " " : "");

@@ -6,7 +6,10 @@
 //   build/release/tests/gpu_variant_tests --gtest_filter='SummaryGpu*'   (ctest -R gpu_summary)
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "core/cuda_check.hpp"
@@ -68,14 +71,13 @@ TEST(SummaryGpu, EqualsTheHostAfterEveryOneGpuSolve) {
         continue;
       SCOPED_TRACE(std::string(name) + " at V = " + std::to_string(n));
       const SolveInput in(ref.g);
-      DeviceSolve solve(in, v, v.defaults);
+      SolvedDistances where = OnGpu{std::make_unique<DeviceSolve>(in, v, v.defaults)};
+      DeviceSolve& solve = *std::get<OnGpu>(where).solve;
       solve.run();
       EXPECT_EQ(reduce_on_device(solve.matrix(), solve.pitch(), n), ref.r);
       for (int band_rows : {1, 7, 64})
         EXPECT_EQ(reduce_on_device(solve.matrix(), solve.pitch(), n, band_rows), ref.r)
             << band_rows;
-      SolvedDistances where;
-      where.device = &solve;
       EXPECT_EQ(reduce(where, 0), ref.r);
     }
   }
@@ -103,12 +105,14 @@ TEST(SummaryGpu, OverTheRanksOfADistributedSolve) {
     const Reference ref = reference(n);
     for (int ranks : {1, 3}) {
       SCOPED_TRACE("V = " + std::to_string(n) + " over " + std::to_string(ranks) + " ranks");
-      MultiGpuSolve solve("single-device", ranks, sm90, c, DistMatrix::from_edges(ref.g));
+      SolvedDistances where =
+          OnRanks{std::make_unique<MultiGpuSolve>("single-device", ranks, sm90, c,
+                                                  DistMatrix::from_edges(ref.g)),
+                  std::nullopt};
+      MultiGpuSolve& solve = *std::get<OnRanks>(where).solve;
       solve.run();
       EXPECT_EQ(reduce_on_ranks(solve), ref.r);
       EXPECT_EQ(reduce_on_ranks(solve, 5), ref.r);
-      SolvedDistances where;
-      where.ranks = &solve;
       EXPECT_EQ(reduce(where, 0), ref.r);
     }
   }
@@ -119,24 +123,21 @@ TEST(SummaryGpu, SourceRowsFromTheDeviceAndTheRanks) {
   const Reference ref = reference(n);
   const std::vector<int> sources{n - 1, 0, 700, 700, 64};
   test::ScratchDir dir;
-  SolvedDistances host;
-  host.host = &ref.d;
-  write_source_rows(dir.file("want.npy"), sources, host, n, npy_matrix_format(), 0);
+  SolvedDistances host = OnHost{ref.d};
+  write_source_rows(dir.file("want.npy"), sources, host, npy_matrix_format(), 0);
   const std::string want = test::file_contents(dir.file("want.npy"));
   const Variant& sm90 = *find_variant("sm90");
   const SolveInput in(ref.g);
-  DeviceSolve one(in, sm90, sm90.defaults);
-  one.run();
-  SolvedDistances device;
-  device.device = &one;
-  write_source_rows(dir.file("one.npy"), sources, device, n, npy_matrix_format(), 0);
+  SolvedDistances one = OnGpu{std::make_unique<DeviceSolve>(in, sm90, sm90.defaults)};
+  std::get<OnGpu>(one).solve->run();
+  write_source_rows(dir.file("one.npy"), sources, one, npy_matrix_format(), 0);
   EXPECT_EQ(test::file_contents(dir.file("one.npy")), want);
   const Config c{{"tile", 128}, {"chunk", 8}, {"per_thread", 8}, {"lookahead", 1}};
-  MultiGpuSolve ranks("single-device", 3, sm90, c, DistMatrix::from_edges(ref.g));
-  ranks.run();
-  SolvedDistances over;
-  over.ranks = &ranks;
-  write_source_rows(dir.file("ranks.npy"), sources, over, n, npy_matrix_format(), 0);
+  SolvedDistances over = OnRanks{
+      std::make_unique<MultiGpuSolve>("single-device", 3, sm90, c, DistMatrix::from_edges(ref.g)),
+      std::nullopt};
+  std::get<OnRanks>(over).solve->run();
+  write_source_rows(dir.file("ranks.npy"), sources, over, npy_matrix_format(), 0);
   EXPECT_EQ(test::file_contents(dir.file("ranks.npy")), want);
 }
 
