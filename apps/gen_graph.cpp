@@ -11,6 +11,7 @@
 #include "core/edge_list.hpp"
 #include "core/generators.hpp"
 #include "core/memory.hpp"
+#include "harness/cli/program.hpp"
 
 namespace apsp {
 namespace {
@@ -54,81 +55,72 @@ void add_options(CLI::App& app, Options& o) {
       ->check(file_to_write());
 }
 
-// The options CLI11 cannot check alone; false after saying why on stderr.
-bool options_agree(const Options& o) {
+// The options CLI11 cannot check alone: a refusal (exit 2) with the reason.
+void check_options(const Options& o) {
   try {
     if (!o.output.empty()) check_output_path(o.output, "-o", /*dash_is_stdout=*/true);
   } catch (const std::invalid_argument& e) {
-    fmt::print(stderr, "gen_graph: {}\n", e.what());
-    return false;
+    throw harness::ProgramExit(kExitRefused, e.what());
   }
-  if (o.edges >= 0 && o.has_density) {
-    fmt::print(stderr, "gen_graph: give --E or --density, not both\n");
-    return false;
-  }
-  if (o.edges >= 0 && o.kind != "random") {
-    fmt::print(stderr, "gen_graph: --E applies to --kind random only\n");
-    return false;
-  }
-  if (o.spec.long_edges > 0 && o.kind != "road") {
-    fmt::print(stderr, "gen_graph: --long-edges applies to --kind road only\n");
-    return false;
-  }
-  return true;
+  if (o.edges >= 0 && o.has_density)
+    throw harness::ProgramExit(kExitRefused, "give --E or --density, not both");
+  if (o.edges >= 0 && o.kind != "random")
+    throw harness::ProgramExit(kExitRefused, "--E applies to --kind random only");
+  if (o.spec.long_edges > 0 && o.kind != "road")
+    throw harness::ProgramExit(kExitRefused, "--long-edges applies to --kind road only");
 }
 
-// Generates the graph (`need` bytes at most) and writes it; returns the exit code.
-int write_graph(const GraphSpec& s, const std::string& output, uint64_t need) {
+// Generates the graph (`need` bytes at most) and writes it; a fault of the output or of memory is
+// the scaffold's one line and exit 1.
+void write_graph(const GraphSpec& s, const std::string& output, uint64_t need) {
+  const Doing doing(fmt::format("generating {}", describe(s)), need);
+  std::string text;
   try {
-    const Doing doing(fmt::format("generating {}", describe(s)), need);
-    const std::string text = format_edge_list(generate(s));
-    if (output.empty() || output == "-") {
-      if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() ||
-          std::fflush(stdout) != 0) {
-        fmt::print(stderr, "gen_graph: standard output: write failed\n");
-        return kExitFailed;
-      }
-    } else {
-      AtomicFile f(output);
-      f.write(text);
-      f.commit(/*sync=*/false);
-    }
+    text = format_edge_list(generate(s));
   } catch (const std::invalid_argument& e) {  // a spec generate() refuses
-    fmt::print(stderr, "gen_graph: {}\n", e.what());
-    return kExitRefused;
-  } catch (const std::exception& e) {  // the output could not be written, or memory ran out
-    fmt::print(stderr, "gen_graph: {}\n", failure_text(e));
-    return kExitFailed;
+    throw harness::ProgramExit(kExitRefused, e.what());
   }
-  return 0;
+  if (!output.empty() && output != "-") {
+    AtomicFile f(output);
+    f.write(text);
+    f.commit(/*sync=*/false);
+  } else if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() ||
+             std::fflush(stdout) != 0) {
+    throw harness::ProgramExit(kExitFailed, "standard output: write failed");
+  }
 }
 
-int run(int argc, char** argv) {
-  Options o;
-  CLI::App app{
-      "gen_graph: a seeded graph in the edge-list format ('V E', then 'src dst w').\n"
-      "The same arguments give the same file on every platform.\n" +
-      exit_codes_help("the output could not be written, or memory ran out", false) + "\n" +
-      outputs_help()};
-  add_options(app, o);
-  if (const std::optional<int> rc = parse_command_line(app, argc, argv, "gen_graph")) return *rc;
-  if (!options_agree(o)) return kExitRefused;
+int run(Options& o) {
+  check_options(o);
   GraphSpec& s = o.spec;
   s.kind = *parse_graph_kind(o.kind);
   s.num_edges = o.edges;
   if (!o.has_density) s.density = 0.01;
   // Checked before any work: --E 2^40 (the largest it takes) needs tens of terabytes.
   const uint64_t need = generation_bytes(s);
-  if (const MemoryLimit left = available_memory(); need > left.bytes) {
-    fmt::print(
-        stderr, "gen_graph: {} needs about {} for its {} edges and their text, more than {}: {}\n",
-        describe(s), human_bytes(need), expected_edges(s), left.source, human_bytes(left.bytes));
-    return kExitRefused;  // too large for this machine: refused, as apsp refuses such a graph
-  }
-  return write_graph(s, o.output, need);
+  if (const MemoryLimit left = available_memory(); need > left.bytes)
+    // too large for this machine: refused, as apsp refuses such a graph
+    throw harness::ProgramExit(
+        kExitRefused,
+        fmt::format("{} needs about {} for its {} edges and their text, more than {}: {}",
+                    describe(s), human_bytes(need), expected_edges(s), left.source,
+                    human_bytes(left.bytes)));
+  write_graph(s, o.output, need);
+  return 0;
 }
 
 }  // namespace
 }  // namespace apsp
 
-int main(int argc, char** argv) { return apsp::run_program("gen_graph", apsp::run, argc, argv); }
+int main(int argc, char** argv) {
+  apsp::Options o;
+  const apsp::harness::Program program{
+      "gen_graph",
+      "gen_graph: a seeded graph in the edge-list format ('V E', then 'src dst w').\n"
+      "The same arguments give the same file on every platform.\n" +
+          apsp::exit_codes_help("the output could not be written, or memory ran out", false) +
+          "\n" + apsp::outputs_help()};
+  return apsp::harness::run_program(
+      program, argc, argv, [&](CLI::App& app) { apsp::add_options(app, o); },
+      [&](const CLI::App&) { return apsp::run(o); });
+}

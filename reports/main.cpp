@@ -13,6 +13,7 @@
 #include "core/atomic_file.hpp"
 #include "core/cli_options.hpp"
 #include "core/console.hpp"
+#include "harness/cli/program.hpp"
 #include "reports/html.hpp"
 #include "reports/plots.hpp"
 #include "reports/report.hpp"
@@ -28,6 +29,7 @@ struct Options {
   std::string file_a, file_b, compare_format = "text", compare_output;  // compare
   double threshold = 0.05;
   bool force = false;
+  CLI::App* compare = nullptr;  // the subcommand: parsed() when it was given
 };
 
 // The command line; returns the compare subcommand (parsed() when it was given).
@@ -118,24 +120,18 @@ void emit(const std::string& text, const std::string& output) {
 int run_compare(const Options& o) {
   std::optional<Input> a, b;
   std::optional<Comparison> c;
-  try {  // a file that cannot be read, or two device models without --force: refused
+  // A file that cannot be read, or two device models without --force: refused.
+  harness::exit_if_thrown(kExitRefused, [&] {
     check_outputs({o.file_a, o.file_b}, "", o.compare_output, "");
     a = load(o.file_a);
     b = load(o.file_b);
     c = compare(*a, *b, o.threshold, o.force);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "apsp_report: {}\n", failure_text(e));
-    return kExitRefused;
-  }
+  });
   for (const std::string& note : c->notes) fmt::print(stderr, "apsp_report: {}\n", note);
-  try {
-    emit(o.compare_format == "html" ? html_comparison(*c, *a, *b)
-                                    : render_comparison(*c, o.compare_format),
-         o.compare_output);
-  } catch (const std::exception& e) {  // the write: the work failed
-    fmt::print(stderr, "apsp_report: {}\n", failure_text(e));
-    return kExitFailed;
-  }
+  // A fault of the write: the work failed, the scaffold's one line and exit 1.
+  emit(o.compare_format == "html" ? html_comparison(*c, *a, *b)
+                                  : render_comparison(*c, o.compare_format),
+       o.compare_output);
   return c->slower_beyond_threshold > 0 ? kExitSlower : 0;
 }
 
@@ -159,40 +155,32 @@ void print_notes(const Loaded& l) {
       if (!note.empty()) fmt::print(stderr, "apsp_report: {}\n", note);
 }
 
-int run(int argc, char** argv) {
-  CLI::App app{
-      "apsp_report: tables, comparisons and plots from apsp_bench results JSON.\n" +
-      exit_codes_help("compare: slower beyond --threshold; or a write or the plots failed", false) +
-      "\n" + outputs_help()};
-  Options o;
-  CLI::App* cmp = add_options(app, o);
-  if (const auto rc = parse_command_line(app, argc, argv, "apsp_report")) return *rc;
-  if (cmp->parsed()) return run_compare(o);
+int run(const Options& o) {
+  if (o.compare->parsed()) return run_compare(o);
   // Everything read first: a file that cannot be read or is not valid is a refusal (exit 2)
-  // before any output; only what follows (the tables, the report, the plots) can fail with 1.
-  Loaded l;
-  try {
-    l = load_all(o);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "apsp_report: {}\n", failure_text(e));
-    return kExitRefused;
-  }
+  // before any output; only what follows (the tables, the report, the plots) can fail with 1,
+  // a write's fault as the scaffold's one line.
+  const Loaded l = harness::exit_if_thrown(kExitRefused, [&] { return load_all(o); });
   print_notes(l);
-  try {
-    if (o.format == "html") emit(html_report(l.inputs, l.db, o.db_path), o.output);
-    if (!o.format.empty() && o.format != "html")
-      emit(render_tables(l.inputs, l.db, o.db_path, o.format), o.output);
-    if (o.out_dir.empty()) return 0;
-    return write_report(o, l);
-  } catch (const std::exception& e) {  // a write (report.md, the folder): the work failed
-    fmt::print(stderr, "apsp_report: {}\n", failure_text(e));
-    return kExitFailed;
-  }
+  if (o.format == "html") emit(html_report(l.inputs, l.db, o.db_path), o.output);
+  if (!o.format.empty() && o.format != "html")
+    emit(render_tables(l.inputs, l.db, o.db_path, o.format), o.output);
+  if (o.out_dir.empty()) return 0;
+  return write_report(o, l);
 }
 
 }  // namespace
 }  // namespace apsp::report
 
 int main(int argc, char** argv) {
-  return apsp::run_program("apsp_report", apsp::report::run, argc, argv);
+  apsp::report::Options o;
+  const apsp::harness::Program program{
+      "apsp_report",
+      "apsp_report: tables, comparisons and plots from apsp_bench results JSON.\n" +
+          apsp::exit_codes_help(
+              "compare: slower beyond --threshold; or a write or the plots failed", false) +
+          "\n" + apsp::outputs_help()};
+  return apsp::harness::run_program(
+      program, argc, argv, [&](CLI::App& app) { o.compare = apsp::report::add_options(app, o); },
+      [&](const CLI::App&) { return apsp::report::run(o); });
 }
