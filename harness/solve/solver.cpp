@@ -5,7 +5,9 @@
 #include <charconv>
 #include <future>
 #include <new>
+#include <optional>
 #include <stdexcept>
+#include <variant>
 
 #include "core/atomic_file.hpp"
 #include "core/console.hpp"
@@ -103,12 +105,12 @@ int peek_vertex_count(const std::string& text) {
 
 void compile_kernel(Solver::State& s) {
   const CompileOptions compile{has_device() ? arch_of(query_device()) : "sm_90", ""};
-  s.ask.user_kernel = register_user_kernels({s.ask.r.kernel}, {}, Target::kDevice, compile);
+  s.ask.user_kernel = register_user_kernels({s.r().kernel}, {}, Target::kDevice, compile);
   const std::string& name = s.ask.user_kernel.variants.front()->name;
-  if (s.ask.r.variant != "auto" && s.ask.r.variant.substr(0, s.ask.r.variant.find('[')) != name)
+  if (s.r().variant != "auto" && s.r().variant.substr(0, s.r().variant.find('[')) != name)
     throw std::invalid_argument(fmt::format("{} {} and {} {} disagree", mention("kernel"),
-                                            s.ask.r.kernel, mention("variant"), s.ask.r.variant));
-  if (s.ask.r.variant == "auto") s.ask.r.variant = name;
+                                            s.r().kernel, mention("variant"), s.r().variant));
+  if (s.r().variant == "auto") s.ask.r.variant = name;
 }
 
 // The outputs, before anything is compiled or read: each can be written, and none is another
@@ -135,10 +137,10 @@ void check_outputs(const SolveRequest& r) {
 // --db, read and checked whole whatever solves (the CPU too); its note (a migrated database)
 // said. Throws std::invalid_argument, one line naming the option and the file.
 std::shared_ptr<const TuningDb> read_database(const Solver::State& s) {
-  if (s.ask.r.db_path.empty()) return nullptr;
+  if (s.r().db_path.empty()) return nullptr;
   try {
     std::string note;
-    auto db = std::make_shared<const TuningDb>(TuningDb::load_existing(s.ask.r.db_path, &note));
+    auto db = std::make_shared<const TuningDb>(TuningDb::load_existing(s.r().db_path, &note));
     if (!note.empty()) s.say(note);
     return db;
   } catch (const std::runtime_error& e) {  // its line starts with the file's name
@@ -150,14 +152,14 @@ std::shared_ptr<const TuningDb> read_database(const Solver::State& s) {
 void check_request(Solver::State& s) {
   check_outputs(s.ask.r);
   std::shared_ptr<const TuningDb> db = read_database(s);
-  if (!s.ask.r.kernel.empty()) compile_kernel(s);
+  if (!s.r().kernel.empty()) compile_kernel(s);
   s.ask.choice = asked_variant(s.ask.r);
   s.ask.choice.db = std::move(db);
-  if (!s.ask.r.sources.empty()) s.ask.source_ids = parse_sources(s.ask.r.sources);
-  if (s.ask.r.gpus > 1 && s.ask.r.variant == "cpu")
+  if (!s.r().sources.empty()) s.ask.source_ids = parse_sources(s.r().sources);
+  if (s.r().gpus > 1 && s.r().variant == "cpu")
     throw std::invalid_argument(
         fmt::format("{} and {} cpu disagree", mention("gpus"), mention("variant")));
-  if (s.ask.r.gpus > 1 && !s.ask.r.kernel.empty())
+  if (s.r().gpus > 1 && !s.r().kernel.empty())
     throw std::invalid_argument(
         fmt::format("{}: a {} runs on one GPU", mention("gpus"), mention("kernel")));
 }
@@ -165,8 +167,8 @@ void check_request(Solver::State& s) {
 // The input read and parsed; meanwhile, for a GPU solve, the CUDA context is made and the chosen
 // solve warmed up in the background (a few hundred milliseconds at V = 10000).
 void read_input(Solver::State& s) {
-  if (s.ask.r.graph) {
-    s.in.graph = *s.ask.r.graph;
+  if (s.r().graph) {
+    s.in.graph = *s.r().graph;
     return;
   }
   if (s.at.device)
@@ -175,14 +177,14 @@ void read_input(Solver::State& s) {
                              APSP_CUDA_CHECK(cudaFree(nullptr));
                            }).share();
   // NCCL's start-up (communicators, its bootstrap) beside the parse
-  if (s.at.device && s.ask.r.gpus > 1)
+  if (s.at.device && s.r().gpus > 1)
     s.background.transport =
         std::async(std::launch::async, [&r = s.ask.r, ctx = s.background.context] {
           ctx.wait();
           return make_transport(r.transport, r.gpus);
         });
   auto t0 = Clock::now();
-  const std::string& input = s.ask.r.input;
+  const std::string& input = s.r().input;
   const std::string source = input == "-" ? "<stdin>" : input;
   std::string note;
   const std::string text = [&] {
@@ -193,9 +195,9 @@ void read_input(Solver::State& s) {
   s.in.bytes = text.size();
   s.t.add("read", ms_since(t0));
   std::string why;
-  const GraphFormat& format = choose_graph_format(s.ask.r.input_format, input, text, &why);
+  const GraphFormat& format = choose_graph_format(s.r().input_format, input, text, &why);
   const int v = &format == &edges_graph_format() ? peek_vertex_count(text) : 0;
-  if (s.at.device && v > 0 && s.ask.r.warm_up) {
+  if (s.at.device && v > 0 && s.r().warm_up) {
     s.background.warmed =
         std::async(std::launch::async,
                    [ctx = s.background.context, &choice = s.ask.choice, v, d = s.at.home_device] {
@@ -215,26 +217,25 @@ void read_input(Solver::State& s) {
 // copy of the distances.
 NamedConfig choose_device_solve(Solver::State& s, const Choice& choice, int64_t max_weight) {
   const int n = s.in.graph.n();
-  const Log& log = s.ask.r.log;
-  if (s.ask.r.gpus > 1) {
+  const Log& log = s.r().log;
+  if (s.r().gpus > 1) {
     uint64_t beside = s.in.graph.device_build_bytes();
-    if (s.ask.r.verify)
-      beside = std::max(beside, rank_certificate_bytes(n, s.in.graph.edge_count()));
-    if (s.ask.r.summary) beside = std::max(beside, reduction_device_bytes(n));
-    const int gathered = s.out.hops.wanted() || s.ask.r.predecessors ? 3 : 0;
-    return choose_for_gpus(choice, query_device(), n, s.ask.r.gpus, s.ask.r.transport, beside,
-                           gathered, log);
+    if (s.r().verify) beside = std::max(beside, rank_certificate_bytes(n, s.in.graph.edge_count()));
+    if (s.r().summary) beside = std::max(beside, reduction_device_bytes(n));
+    const int gathered = s.out.hops.wanted() || s.r().predecessors ? 3 : 0;
+    return choose_for_gpus(choice, query_device(), n, s.r().gpus, s.r().transport, beside, gathered,
+                           log);
   }
   const auto beside = [&](int pitch) {
     uint64_t most = s.in.graph.device_build_bytes();
-    if (s.ask.r.verify) most = std::max(most, device_certificate_bytes(n, s.in.graph.edge_count()));
-    if (s.ask.r.predecessors)
+    if (s.r().verify) most = std::max(most, device_certificate_bytes(n, s.in.graph.edge_count()));
+    if (s.r().predecessors)
       most = std::max(most, (pitch != n ? matrix_bytes(n) : 0) +
                                 predecessors_device_bytes(n, s.in.graph.edge_count()));
     if (s.out.hops.wanted())
       most = std::max(
           most, (pitch != n ? 2 : 1) * matrix_bytes(n) + next_hops_device_bytes(s.out.hops.edges));
-    if (s.ask.r.summary) most = std::max(most, reduction_device_bytes(n));
+    if (s.r().summary) most = std::max(most, reduction_device_bytes(n));
     return most;
   };
   return choose(choice, query_device(), n, max_weight, s.in.distance_floor, beside, log);
@@ -244,7 +245,7 @@ NamedConfig choose_device_solve(Solver::State& s, const Choice& choice, int64_t 
 // from below by one sweep (core/precision.hpp, largest_distance_floor), so that a graph whose
 // 16-bit proof cannot hold (a road graph's long distances) is solved once, in int32.
 void bound_largest_distance(Solver::State& s) {
-  if (s.ask.choice.asked || s.ask.r.gpus > 1 || s.ask.r.graph || s.in.wide_only) return;
+  if (s.ask.choice.asked || s.r().gpus > 1 || s.r().graph || s.in.wide_only) return;
   if (!weights_fit(kPrecisionU16x2, s.in.max_weight).empty()) return;
   if (u16_admission(s.in.graph.n(), s.in.max_weight).empty()) return;  // proven before the solve
   const auto t0 = Clock::now();
@@ -553,23 +554,22 @@ void join_launched_world(Solver::State& s) {
   } catch (const std::invalid_argument& e) {
     throw SolveError(SolveFault::kRefused, e.what());
   }
-  if (!s.at.world || !s.at.device || s.ask.r.transport != kDefaultTransport || s.ask.r.graph) {
+  if (!s.at.world || !s.at.device || s.r().transport != kDefaultTransport || s.r().graph) {
     s.at.world.reset();
     return;
   }
   const LaunchWorld& w = *s.at.world;
-  if (s.ask.r.gpus == 1 || s.ask.r.gpus == kAllGpus) s.ask.r.gpus = w.size;
-  if (const std::string why = gpus_per_process_problem(w, s.ask.r.gpus); !why.empty())
+  if (s.r().gpus == 1 || s.r().gpus == kAllGpus) s.ask.r.gpus = w.size;
+  if (const std::string why = gpus_per_process_problem(w, s.r().gpus); !why.empty())
     throw SolveError(SolveFault::kRefused, why);
   const std::string why = fmt::format(
       "under {} ({} processes) apsp solves, certifies ({}) and writes the distances; "
       "run it as one process with {} {} for ",
       w.launcher, w.size, mention("verify"), mention("gpus"), w.size);
-  if (s.out.hops.wanted() || s.ask.r.next_hops_to || s.ask.r.path)
+  if (s.out.hops.wanted() || s.r().next_hops_to || s.r().path)
     throw SolveError(SolveFault::kRefused,
                      why + mention("next_hops_to") + " and " + mention("path"));
-  if (s.ask.r.predecessors || s.ask.r.summary || !s.ask.r.sources.empty() ||
-      !s.ask.r.kernel.empty())
+  if (s.r().predecessors || s.r().summary || !s.r().sources.empty() || !s.r().kernel.empty())
     throw SolveError(SolveFault::kRefused,
                      fmt::format("{}{}, {}, {}, {}", why, mention("predecessors"),
                                  mention("summary"), mention("sources"), mention("kernel")));
@@ -592,12 +592,12 @@ std::string no_such_vertex(int64_t id, const std::vector<int64_t>& ids, int n,
 void find_request_vertices(Solver::State& s) {
   const int n = s.in.graph.n();
   const std::vector<int64_t>& ids = s.in.graph.ids();
-  if (const auto p = s.ask.r.path) {
+  if (const auto p = s.r().path) {
     for (const int64_t id : {p->first, p->second})
       if (vertex_of_id(id, ids, n) < 0)
         throw SolveError(SolveFault::kRefused,
                          fmt::format("{} {} {}: {}", mention("path"), p->first, p->second,
-                                     no_such_vertex(id, ids, n, s.ask.r.input)));
+                                     no_such_vertex(id, ids, n, s.r().input)));
     s.in.path = {vertex_of_id(p->first, ids, n), vertex_of_id(p->second, ids, n)};
     s.out.hops.want_column = s.in.path.second;
   }
@@ -605,7 +605,7 @@ void find_request_vertices(Solver::State& s) {
     const int v = vertex_of_id(id, ids, n);
     if (v < 0)
       throw SolveError(SolveFault::kRefused,
-                       mention("sources") + ": " + no_such_vertex(id, ids, n, s.ask.r.input));
+                       mention("sources") + ": " + no_such_vertex(id, ids, n, s.r().input));
     s.in.sources.push_back(v);
   }
 }
@@ -641,29 +641,28 @@ void Solver::run() {
 
 void Solver::check() {
   State& s = *s_;
-  s.at.device = s.ask.r.variant != "cpu" && has_device();
+  s.at.device = s.r().variant != "cpu" && has_device();
   join_launched_world(s);  // under a launcher --gpus all is every process's GPU
-  if (s.ask.r.gpus == kAllGpus) s.ask.r.gpus = std::max(device_count(), 1);
+  if (s.r().gpus == kAllGpus) s.ask.r.gpus = std::max(device_count(), 1);
   try {
     check_request(s);
   } catch (const std::invalid_argument& e) {
     throw SolveError(SolveFault::kRefused, e.what());
   }
-  if (!s.at.device && s.ask.r.variant != "cpu" && (s.ask.r.variant != "auto" || s.ask.r.gpus > 1))
-    throw SolveError(
-        SolveFault::kNoDevice,
-        fmt::format("no CUDA device for {}; {} cpu (or auto) solves on the CPU",
-                    s.ask.r.gpus > 1 ? fmt::format("{} {}", mention("gpus"), s.ask.r.gpus)
-                                     : "variant " + s.ask.r.variant,
-                    mention("variant")));
+  if (!s.at.device && s.r().variant != "cpu" && (s.r().variant != "auto" || s.r().gpus > 1))
+    throw SolveError(SolveFault::kNoDevice,
+                     fmt::format("no CUDA device for {}; {} cpu (or auto) solves on the CPU",
+                                 s.r().gpus > 1 ? fmt::format("{} {}", mention("gpus"), s.r().gpus)
+                                                : "variant " + s.r().variant,
+                                 mention("variant")));
   const int present =
-      transport_shares_device(s.ask.r.transport) || s.at.world ? kMaxGpus : device_count();
-  if (const std::string why = gpu_count_problem({s.ask.r.gpus}, present);
-      s.ask.r.gpus > 1 && !why.empty())
+      transport_shares_device(s.r().transport) || s.at.world ? kMaxGpus : device_count();
+  if (const std::string why = gpu_count_problem({s.r().gpus}, present);
+      s.r().gpus > 1 && !why.empty())
     throw SolveError(SolveFault::kTooFewGpus, why + " (" + mention("gpus") + ")");
   // The CPU's rounds read every row: a path off the GPU takes the whole matrix.
-  s.out.hops.want_matrix = s.ask.r.next_hops_to || (s.ask.r.path && !s.at.device);
-  if (s.ask.r.path) s.out.hops.want_column = s.ask.r.path->second;
+  s.out.hops.want_matrix = s.r().next_hops_to || (s.r().path && !s.at.device);
+  if (s.r().path) s.out.hops.want_column = s.r().path->second;
 }
 
 // A fault here is a refusal, before any solve; but memory that ran out while reading is a failure.
@@ -685,7 +684,7 @@ void Solver::read() {
     // The result's matrix, and on the host two more the rule works in (harness/solve/paths.cpp);
     // the edges, listed from a matrix input (two copies at the peak of the listing), grouped by
     // destination (a vertex and a weight each).
-    if (s.ask.r.predecessors)
+    if (s.r().predecessors)
       check_host_matrices(n, s.at.device && !s.in.wide_only ? 1 : 3,
                           "the predecessors and their edges",
                           s.in.graph.edge_count() * (2 * sizeof(Edge) + 2 * sizeof(int32_t)));
@@ -706,30 +705,30 @@ void Solver::solve_and_write() {
   bool to_stdout = false;  // what failed was a write to standard output
   try {
     solve_proven(s);
-    if (s.ask.r.verify) verify(s);
-    if (s.ask.r.predecessors) find_predecessors(s);
-    if (s.ask.r.summary)
+    if (s.r().verify) verify(s);
+    if (s.r().predecessors) find_predecessors(s);
+    if (s.r().summary)
       s.out.summary_lines =
           answer_summary(s.ask.r, *s.result, s.in.graph.edge_count(), s.in.graph.ids(),
                          summary_solved_with(s), s.t, to_stdout);
-    if (s.ask.r.distances_to && !s.at.speaks()) {
+    if (s.r().distances_to && !s.at.speaks()) {
       send_bands(s);
-    } else if (s.ask.r.distances_to) {
+    } else if (s.r().distances_to) {
       const auto t0 = Clock::now();
-      to_stdout = is_stdout(*s.ask.r.distances_to);
-      s.out.distances_bytes = write_distances(s, *s.ask.r.distances_to);
+      to_stdout = is_stdout(*s.r().distances_to);
+      s.out.distances_bytes = write_distances(s, *s.r().distances_to);
       s.t.add("write", ms_since(t0));
     }
-    if (s.ask.r.next_hops_to) {
+    if (s.r().next_hops_to) {
       const auto t0 = Clock::now();
-      to_stdout = is_stdout(*s.ask.r.next_hops_to);
+      to_stdout = is_stdout(*s.r().next_hops_to);
       std::vector<int32_t> buf;
-      write_output(s, *s.ask.r.next_hops_to, next_hops_source(s, buf), "the next hops");
+      write_output(s, *s.r().next_hops_to, next_hops_source(s, buf), "the next hops");
       s.t.add("write next hops", ms_since(t0));
     }
-    if (s.ask.r.row_ids_to) {
-      to_stdout = is_stdout(*s.ask.r.row_ids_to);
-      write_row_ids(s, *s.ask.r.row_ids_to);
+    if (s.r().row_ids_to) {
+      to_stdout = is_stdout(*s.r().row_ids_to);
+      write_row_ids(s, *s.r().row_ids_to);
     }
   } catch (const std::range_error&) {
     throw;  // int32 asked for, and the distances need more (SolveRequest::allow_64_bits)
@@ -747,7 +746,7 @@ std::string Solver::path_line() const {
   const int64_t length = distance_at(*s.result, src, target);
   std::vector<int64_t> ids;
   for (const int32_t v : path) ids.push_back(id_of_vertex(v, s.in.graph.ids()));
-  return describe_path(s.ask.r.path->first, s.ask.r.path->second, ids, length);
+  return describe_path(s.r().path->first, s.r().path->second, ids, length);
 }
 
 const SolveTiming& Solver::timing() const { return s_->t; }
