@@ -134,8 +134,9 @@ void check_outputs(const SolveRequest& r) {
   check_distinct_files(files);
 }
 
-// --db, read and checked whole whatever solves (the CPU too); its note (a migrated database)
-// said. Throws std::invalid_argument, one line naming the option and the file.
+// The request's database (db_path), read and checked whole whatever solves (the CPU too); its
+// note (a migrated database) said. Throws std::invalid_argument, one line naming the field and
+// the file.
 std::shared_ptr<const TuningDb> read_database(const Solver::State& s) {
   if (s.r().db_path.empty()) return nullptr;
   try {
@@ -376,7 +377,7 @@ void find_predecessors(Solver::State& s) {
 
 // The next hops to write, naming vertices as the file does: a SNAP list's ids in place of rows,
 // a band at a time into `buf`, where every id fits the matrix's int32 (else the rows, said:
-// --row-ids maps them). kNoHop stays.
+// row_ids_to maps them). kNoHop stays.
 RowSource next_hops_source(const Solver::State& s, std::vector<int32_t>& buf) {
   const int n = s.in.graph.n();
   const RowSource rows = RowSource::of(MatrixView{n, s.out.hops.matrix.get()});
@@ -546,7 +547,7 @@ SolvedWith summary_solved_with(const Solver::State& s) {
 }
 
 // Under a launcher with more than one process, the request becomes this process's part of a
-// solve over one GPU a process: --gpus is the world's size, the process's GPU its local rank's,
+// solve over one GPU a process: gpus is the world's size, the process's GPU its local rank's,
 // and only what the ranks do together is taken. Throws SolveError (one line).
 void join_launched_world(Solver::State& s) {
   try {
@@ -610,7 +611,7 @@ void find_request_vertices(Solver::State& s) {
   }
 }
 
-// The file's id of each row, one a line (--row-ids).
+// The file's id of each row, one a line (row_ids_to).
 void write_row_ids(const Solver::State& s, const std::string& path) {
   std::string text;
   for (int v = 0; v < s.in.graph.n(); ++v)
@@ -642,7 +643,7 @@ void Solver::run() {
 void Solver::check() {
   State& s = *s_;
   s.at.device = s.r().variant != "cpu" && has_device();
-  join_launched_world(s);  // under a launcher --gpus all is every process's GPU
+  join_launched_world(s);  // first: under a launcher, gpus = all is the world's GPUs
   if (s.r().gpus == kAllGpus) s.ask.r.gpus = std::max(device_count(), 1);
   try {
     check_request(s);
