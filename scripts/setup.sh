@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Set-up for a fresh clone: installs what is missing from Debian/Ubuntu packages, checks that
-# the CUDA toolkit is there, then configures and builds the release preset. Safe to run again.
+# Set-up for a fresh clone: installs what is missing from Debian/Ubuntu packages and pip, checks
+# that the CUDA toolkit is there, configures and builds the release preset, then installs the
+# Python package apsp_lab from that same build. Safe to run again: what is there is kept, and a
+# second run builds and installs only what changed. scripts/run.sh and scripts/test.sh run it
+# first, so a fresh clone needs only one of them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -76,6 +79,21 @@ if ! python3 -c "$pins_installed" scripts/lint-requirements.txt 2>/dev/null; the
   python3 -m pip install --quiet -r scripts/lint-requirements.txt
 fi
 
-cmake --preset release
+cmake --preset release >/dev/null
 cmake --build --preset release
-echo "setup: built build/release; run the tests with: scripts/test.sh"
+
+# apsp_lab for the same python3, from the module the build above made: the kernels are compiled
+# once (python/from_build.cmake; a plain `python3 -m pip install .` builds a tree of its own).
+# Skipped while the installed copy is this build's: the stamp names the python3 it went to and is
+# newer than the module, the package's sources in the build tree and pyproject.toml.
+stamp=build/release/python-wheel/installed-for
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$(command -v python3)" ] ||
+   [ -n "$(find build/release/python/apsp_lab pyproject.toml -newer "$stamp" -print -quit)" ] ||
+   ! (cd / && python3 -c 'import apsp_lab' 2>/dev/null); then
+  echo "setup: installing apsp_lab for $(command -v python3) from build/release"
+  PIP_ROOT_USER_ACTION=ignore python3 -m pip install --quiet --no-build-isolation \
+    -C build-dir=build/release/python-wheel \
+    -C cmake.define.APSP_PYTHON_FROM_BUILD=build/release .
+  command -v python3 > "$stamp"
+fi
+echo "setup: build/release is built and apsp_lab installed"
