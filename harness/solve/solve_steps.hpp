@@ -37,7 +37,7 @@ struct Choice {
   bool bare_name = false;            // a variant's name alone: its default for the device and V
   std::string db_path;  // the tuning database auto (or a user kernel named alone) reads; "": none
   // That database, read and checked before anything else (whatever the variant: a malformed
-  // --db is refused on the CPU path too); shared with the warm-up's thread, which only reads it.
+  // one is refused on the CPU path too); shared with the warm-up's thread, which only reads it.
   std::shared_ptr<const TuningDb> db;
 };
 // From the request's variant and config; the variant becomes the config's when only a config is
