@@ -1,35 +1,27 @@
 // apsp: the contest-format solver's command line. Reads a graph file (the contest's edge list,
 // DIMACS, SNAP, Matrix Market, maybe gzipped: core/graph_formats.hpp) and writes the V x V
 // distances; --paths and --path add the next hops; --summary and --sources answer without the
-// whole matrix (harness/solve/summary.hpp). The work is the solver's (harness/solve/solver.hpp: choice of the variant, memory fit, warm-up, the solve on
-// one GPU, several or the CPU, verification, banded write-out), so that another front end solves
-// the same way; this file turns arguments into a request and the solver's faults into exit codes
-// (core/console.hpp): 0 done, 1 the solve or a write failed (no file replaced), 2 refused before
-// the solve (the command line, the input, or a graph too large for this machine), 3 a GPU variant
-// asked for and no device, 4 more GPUs asked for than there are.
+// whole matrix. The work is the solver's (harness/solve/solver.hpp), so that another front end
+// solves the same way; this file turns arguments into a request (harness/cli/solve_cli.hpp: the
+// outputs, the faults' exit codes), with the exit codes --help lists.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <cstdio>
-#include <cstring>
-#include <functional>
 #include <map>
-#include <optional>
+#include <memory>
 #include <string_view>
 
 #include "core/cli_options.hpp"
 #include "core/console.hpp"
-#include "core/device_info.hpp"
 #include "core/graph_formats.hpp"
-#include "core/integer.hpp"
 #include "core/matrix_io.hpp"
+#include "harness/cli/program.hpp"
+#include "harness/cli/solve_cli.hpp"
 #include "harness/multigpu/transport.hpp"
 #include "harness/plan/plan.hpp"
 #include "harness/solve/solver.hpp"
-#include "harness/userkernel/user_kernel.hpp"
 
 namespace apsp {
 namespace {
@@ -54,57 +46,14 @@ std::string option_of(std::string_view field) {
 }
 
 struct Options {
-  std::string input, input_format = "auto", output, variant = "auto", config, db_path, kernel,
-                     format = "text", paths, sources, summary_json, row_ids;
-  std::vector<std::string> path_text;               // --path S T, as given
-  std::optional<std::pair<int64_t, int64_t>> path;  // read from it
-  bool timing = false, no_warm_up = false, verify = false, summary = false;
-  bool no_output = false;  // --no-output: solve (and --verify) without writing the distances
+  std::string input, input_format = "auto", variant = "auto", config, db_path, kernel,
+                     format = "text";
+  harness::SolveOutputs out;  // -o, --paths, --row-ids, --path, --summary(-json), --sources
+  bool timing = false, no_warm_up = false, verify = false;
   int threads = 0;
   std::string gpus = "1";                              // --gpus: one count, or all
   std::string transport = harness::kDefaultTransport;  // --transport, --ranks-on-one-gpu
-  // Standard output carries one thing: the path line (--path), the next hops (--paths -), the
-  // rows' ids (--row-ids -), the summary (its lines, or its JSON with --summary-json -), or else
-  // the distances. The distances are written unless the summary is asked for (-o then takes the
-  // per-vertex values), or another takes standard output and -o names no file.
-  bool writes_distances() const {
-    return !summary && !no_output &&
-           (!output.empty() || (path_text.empty() && paths != "-" && row_ids != "-"));
-  }
 };
-
-// --path's vertices, and who has standard output; throws std::invalid_argument (one line).
-void check_path_options(Options& o) {
-  if (!o.path_text.empty()) {
-    const auto vertex = [&](const std::string& text) {
-      try {
-        return parse_integer<int64_t>(text, 0, INT64_MAX);
-      } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument(fmt::format("--path: {}", e.what()));
-      }
-    };
-    o.path = {vertex(o.path_text[0]), vertex(o.path_text[1])};
-    if (o.output == "-")
-      throw std::invalid_argument(
-          "--path prints on standard output: give -o a file for the distances");
-  }
-  if (o.paths == "-" && (o.path || o.output == "-"))
-    throw std::invalid_argument(
-        fmt::format("--paths - and {} both write standard output", o.path ? "--path" : "-o -"));
-  if (!o.summary_json.empty()) o.summary = true;
-  if (o.row_ids == "-" && (o.path || o.output == "-" || o.paths == "-" || o.summary))
-    throw std::invalid_argument(fmt::format(
-        "--row-ids - and {} both write standard output",
-        o.path ? "--path"
-               : (o.output == "-" ? "-o -" : (o.paths == "-" ? "--paths -" : "--summary"))));
-  if (!o.summary) return;
-  if (!o.sources.empty())
-    throw std::invalid_argument("--summary and --sources both decide what -o writes");
-  if (o.output == "-" || o.path || o.paths == "-")
-    throw std::invalid_argument(
-        fmt::format("--summary prints on standard output, and so does {}: give it a file",
-                    o.output == "-" ? "-o -" : (o.path ? "--path" : "--paths -")));
-}
 
 // --gpus as one count (all: kAllGpus, which the solver resolves); 1 when not given. Throws
 // std::invalid_argument.
@@ -118,8 +67,8 @@ int one_gpu_count(const std::string& gpus) {
 // The solver's request from the options, checked among themselves before anything is read or
 // compiled (the outputs by the solver's own check); throws std::invalid_argument (one line).
 harness::SolveRequest request_of(Options& o) {
-  check_path_options(o);
   harness::SolveRequest r;
+  harness::set_outputs(o.out, r);
   r.input = o.input;
   r.input_format = o.input_format;
   r.variant = o.variant;
@@ -129,14 +78,6 @@ harness::SolveRequest request_of(Options& o) {
   r.gpus = one_gpu_count(o.gpus);
   r.transport = o.transport;
   r.verify = o.verify;
-  r.path = o.path;
-  if (o.writes_distances()) r.distances_to = o.output.empty() ? "-" : o.output;
-  if (!o.paths.empty()) r.next_hops_to = o.paths;
-  if (!o.row_ids.empty()) r.row_ids_to = o.row_ids;
-  r.sources = o.sources;
-  r.summary = o.summary;
-  if (o.summary && !o.output.empty()) r.per_vertex_to = o.output;
-  if (!o.summary_json.empty()) r.summary_json_to = o.summary_json;
   r.format = parse_matrix_format(o.format);  // --format's check admits only registered names
   r.threads = o.threads;
   r.warm_up = !o.no_warm_up;
@@ -183,15 +124,15 @@ edge list, its own ids for a SNAP list).
 
 // --summary, --summary-json and --sources: answers without the whole matrix.
 void add_answer_options(CLI::App& app, Options& o) {
-  app.add_flag("--summary", o.summary,
+  app.add_flag("--summary", o.out.summary,
                "print the diameter, radius, average shortest path length and reachable pairs "
                "(over reachable pairs only); -o FILE then takes each vertex's eccentricity and "
                "closeness (CSV), not the distances");
-  app.add_option("--summary-json", o.summary_json,
+  app.add_option("--summary-json", o.out.summary_json,
                  "write the summary as JSON here (implies --summary); - : standard output, in "
                  "place of the lines")
       ->check(file_to_write());
-  app.add_option("--sources", o.sources,
+  app.add_option("--sources", o.out.sources,
                  "write only these rows of the distances, in this order: 0,5,17 or @FILE (ids "
                  "separated by spaces, commas or lines; '#' comments)")
       ->type_name("LIST|@FILE")
@@ -205,7 +146,7 @@ void add_options(CLI::App& app, Options& o) {
       ->required();
   app.add_option("--input-format", o.input_format, graph_formats_help())
       ->check(CLI::IsMember(graph_format_names()));
-  app.add_option("-o,--output", o.output,
+  app.add_option("-o,--output", o.out.output,
                  "output file (a regular file appears only when whole, the old one stays "
                  "otherwise: see Outputs); - or none: standard output")
       ->check(file_to_write());
@@ -221,15 +162,15 @@ void add_options(CLI::App& app, Options& o) {
                  "(docs/kernel-contract.md), at the file's macro values (or --config "
                  "NAME[MACRO=value,...])")
       ->check(CLI::ExistingFile);
-  app.add_option("--paths", o.paths,
+  app.add_option("--paths", o.out.paths,
                  "write the next-hop matrix here, in --format (as -o); - : standard output")
       ->check(file_to_write());
-  app.add_option("--path", o.path_text,
+  app.add_option("--path", o.out.path_text,
                  "print a shortest path from S to T and its length on standard output")
       ->expected(2)
       ->type_name("S T")
       ->default_str("");
-  app.add_option("--row-ids", o.row_ids,
+  app.add_option("--row-ids", o.out.row_ids,
                  "write the file's id of each row of the outputs here, one a line (a SNAP list's "
                  "ids; 0..V-1 for other inputs); - : standard output")
       ->check(file_to_write());
@@ -240,7 +181,7 @@ void add_options(CLI::App& app, Options& o) {
   add_integer_option(app, "--threads", o.threads, 0, 4096,
                      "CPU threads for parsing, output and the CPU solver (0: all)");
   app.add_flag("--timing", o.timing, "print read, parse, build, solve and write times to stderr");
-  app.add_flag("--no-output", o.no_output,
+  app.add_flag("--no-output", o.out.no_output,
                "solve (and --verify) without writing the distances: for timing a graph whose "
                "matrix is larger than the disk")
       ->excludes("-o");
@@ -258,80 +199,26 @@ void add_options(CLI::App& app, Options& o) {
       "the kernels off the clock; --timing's solve then includes that first-launch cost)");
 }
 
-int exit_code(harness::SolveFault fault) {
-  switch (fault) {
-    case harness::SolveFault::kRefused:
-      return kExitRefused;
-    case harness::SolveFault::kNoDevice:
-      return kExitNoDevice;
-    case harness::SolveFault::kTooFewGpus:
-      return kExitTooFewGpus;
-    case harness::SolveFault::kFailed:
-      break;
-  }
-  return kExitFailed;
-}
-
-// Text for standard output (the path line, the summary); false, with the one line on stderr,
-// when it cannot be made or written.
-bool print_out(const std::function<std::string()>& text) {
-  try {
-    fmt::print("{}", text());
-    if (std::fflush(stdout) != 0) throw std::runtime_error(std::strerror(errno));
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "apsp: standard output: {}\n", failure_text(e));
-    return false;
-  }
-  return true;
-}
-
-void print_timing(const harness::Solver& s, double total_ms) {
-  const uint64_t out = s.distances_bytes();
-  for (const auto& [name, ms] : s.timing().steps) {
-    std::string rate;
-    if (name == "read" || name == "parse")
-      rate = fmt::format("  {:.0f} MB/s", s.input_bytes() / 1e3 / ms);
-    if (name == "write") rate = fmt::format("  {:.0f} MB/s ({:.1f} MB)", out / 1e3 / ms, out / 1e6);
-    fmt::print(stderr, "  {:<22} {:>9.1f} ms{}\n", name, ms, rate);
-  }
-  fmt::print(stderr, "  {:<22} {:>9.1f} ms  (V = {}, E = {})\n", "total", total_ms, s.vertices(),
-             s.edges());
-}
-
 // The solve and its outputs; the exit code.
 int solve(Options& o) {
   const auto start = Clock::now();
-  std::optional<harness::Solver> solver;
-  try {
-    solver.emplace(request_of(o));
-    solver->run();
-  } catch (const std::invalid_argument& e) {
-    fmt::print(stderr, "apsp: {}\n", e.what());
-    return kExitRefused;
-  } catch (const harness::CompileError& e) {
-    fmt::print(stderr, "{}\n", harness::compile_failure_text("apsp", e));
-    return kExitRefused;
-  } catch (const harness::SolveError& e) {
-    fmt::print(stderr, "apsp: {}\n", e.line(option_of));
-    return exit_code(e.fault);
-  }
-  if (o.path && !print_out([&] { return solver->path_line() + "\n"; })) return kExitFailed;
-  if (o.summary && o.summary_json != "-" && !print_out([&] { return solver->summary_lines(); }))
-    return kExitFailed;
+  const std::unique_ptr<harness::Solver> solver =
+      harness::solve_or_exit([&] { return request_of(o); });
+  if (!o.out.path_text.empty()) harness::print_out([&] { return solver->path_line() + "\n"; });
+  if (o.out.summary && o.out.summary_json != "-")
+    harness::print_out([&] { return solver->summary_lines(); });
   if (o.timing && solver->speaks())
-    print_timing(*solver, std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    harness::print_timing(*solver,
+                          std::chrono::duration<double, std::milli>(Clock::now() - start).count());
   return 0;
-}
-
-int run(int argc, char** argv) {
-  Options o;
-  CLI::App app{help_text()};
-  add_options(app, o);
-  if (const auto rc = parse_command_line(app, argc, argv, "apsp")) return *rc;
-  return solve(o);
 }
 
 }  // namespace
 }  // namespace apsp
 
-int main(int argc, char** argv) { return apsp::run_program("apsp", apsp::run, argc, argv); }
+int main(int argc, char** argv) {
+  apsp::Options o;
+  return apsp::harness::run_program(
+      {"apsp", apsp::help_text()}, argc, argv, [&](CLI::App& app) { apsp::add_options(app, o); },
+      [&](const CLI::App&) { return apsp::solve(o); });
+}
