@@ -11,39 +11,6 @@
 
 namespace apsp {
 
-namespace {
-
-std::string check_pointers(const char* name, const int64_t* ptr, int64_t graphs, int64_t end) {
-  if (ptr[0] != 0) return fmt::format("{}[0] is {}, not 0", name, ptr[0]);
-  for (int64_t g = 0; g < graphs; ++g) {
-    if (ptr[g + 1] < ptr[g]) {
-      return fmt::format("{} decreases at graph {}: {} after {}", name, g, ptr[g + 1], ptr[g]);
-    }
-  }
-  if (end >= 0 && ptr[graphs] != end) {
-    return fmt::format("{}[{}] is {}, but there are {} entries", name, graphs, ptr[graphs], end);
-  }
-  return "";
-}
-
-std::string check_edges(const GraphBatchView& b, int64_t g) {
-  const int64_t first = b.vertex_ptr[g], last = b.vertex_ptr[g + 1];
-  for (int64_t e = b.edge_ptr[g]; e < b.edge_ptr[g + 1]; ++e) {
-    for (const int64_t v : {b.src[e], b.dst[e]}) {
-      if (v < first || v >= last) {
-        return fmt::format("edge {} ({} -> {}) leaves graph {}, whose vertices are {}..{}", e,
-                           b.src[e], b.dst[e], g, first, last - 1);
-      }
-    }
-    if (b.weight && (b.weight[e] < 0 || b.weight[e] >= kInf)) {
-      return fmt::format("edge {} weighs {}; weights must lie in 0..{}", e, b.weight[e], kInf - 1);
-    }
-  }
-  return "";
-}
-
-}  // namespace
-
 void GraphBatch::add(const EdgeList& g) {
   const int64_t first = vertex_ptr.back();
   for (const Edge& e : g.edges) {
@@ -70,24 +37,59 @@ EdgeList GraphBatch::graph(int64_t g) const {
   return out;
 }
 
+std::string batch_start_fault(int64_t vertex_ptr0, int64_t edge_ptr0) {
+  if (vertex_ptr0 != 0) return fmt::format("vertex_ptr[0] is {}, not 0", vertex_ptr0);
+  if (edge_ptr0 != 0) return fmt::format("edge_ptr[0] is {}, not 0", edge_ptr0);
+  return "";
+}
+
+std::string graph_fault(int64_t g, const int64_t vertices[2], const int64_t edges[2]) {
+  if (vertices[1] < vertices[0]) {
+    return fmt::format("vertex_ptr decreases at graph {}: {} after {}", g, vertices[1],
+                       vertices[0]);
+  }
+  if (edges[1] < edges[0]) {
+    return fmt::format("edge_ptr decreases at graph {}: {} after {}", g, edges[1], edges[0]);
+  }
+  if (vertices[1] - vertices[0] > kMaxBatchGraphVertices) {
+    return fmt::format("graph {} has {} vertices; a batch takes graphs of up to {}", g,
+                       vertices[1] - vertices[0], kMaxBatchGraphVertices);
+  }
+  return "";
+}
+
+std::string edge_fault(int64_t e, int64_t g, const int64_t vertices[2], int64_t src, int64_t dst,
+                       int64_t weight) {
+  for (const int64_t v : {src, dst}) {
+    if (v < vertices[0] || v >= vertices[1]) {
+      return fmt::format("edge {} ({} -> {}) leaves graph {}, whose vertices are {}..{}", e, src,
+                         dst, g, vertices[0], vertices[1] - 1);
+    }
+  }
+  if (weight < 0 || weight >= kInf) {
+    return fmt::format("edge {} weighs {}; weights must lie in 0..{}", e, weight, kInf - 1);
+  }
+  return "";
+}
+
 std::string check_batch(const GraphBatchView& b, BatchFacts* facts) {
   if (b.graphs < 0) return fmt::format("a batch of {} graphs", b.graphs);
   if (!b.vertex_ptr || !b.edge_ptr) return "a batch needs its vertex and edge pointers";
-  std::string fault = check_pointers("vertex_ptr", b.vertex_ptr, b.graphs, -1);
-  if (fault.empty()) fault = check_pointers("edge_ptr", b.edge_ptr, b.graphs, -1);
+  std::string fault = batch_start_fault(b.vertex_ptr[0], b.edge_ptr[0]);
+  for (int64_t g = 0; g < b.graphs && fault.empty(); ++g) {
+    fault = graph_fault(g, &b.vertex_ptr[g], &b.edge_ptr[g]);
+  }
   if (!fault.empty()) return fault;
   BatchFacts f;
   f.vertices = b.vertex_ptr[b.graphs];
   f.edges = b.edge_ptr[b.graphs];
   if (f.edges > 0 && (!b.src || !b.dst)) return "a batch with edges needs their ends";
   for (int64_t g = 0; g < b.graphs; ++g) {
-    const int64_t n = b.vertex_ptr[g + 1] - b.vertex_ptr[g];
-    if (n > kMaxBatchGraphVertices) {
-      return fmt::format("graph {} has {} vertices; a batch takes graphs of up to {}", g, n,
-                         kMaxBatchGraphVertices);
+    f.max_n = std::max(f.max_n, static_cast<int>(b.vertex_ptr[g + 1] - b.vertex_ptr[g]));
+    for (int64_t e = b.edge_ptr[g]; e < b.edge_ptr[g + 1]; ++e) {
+      fault = edge_fault(e, g, &b.vertex_ptr[g], b.src[e], b.dst[e], b.weight ? b.weight[e] : 1);
+      if (!fault.empty()) return fault;
     }
-    f.max_n = std::max(f.max_n, static_cast<int>(n));
-    if (fault = check_edges(b, g); !fault.empty()) return fault;
   }
   if (f.edges > 0) f.max_weight = b.weight ? *std::max_element(b.weight, b.weight + f.edges) : 1;
   if (facts) *facts = f;
@@ -141,14 +143,14 @@ BatchDistType narrowest_exact_type(int64_t longest, std::optional<int64_t> unrea
 std::string check_batch_output(const BatchOutputView& out, const BatchFacts& facts) {
   const int64_t longest = longest_possible_distance(facts);
   const auto inside = [&](int64_t v) { return v >= min_of(out.type) && v <= max_of(out.type); };
-  if (!out.offsets && out.padded_n < facts.max_n) {
+  if (out.padded_n > 0 && out.padded_n < facts.max_n) {
     return fmt::format("padded output of {} x {} cannot hold a graph of {} vertices", out.padded_n,
                        out.padded_n, facts.max_n);
   }
   if (longest >= default_unreachable(out.type)) {
     return fmt::format("{} cannot hold distances of up to {}", name_of(out.type), longest);
   }
-  if (!inside(out.unreachable) || (!out.offsets && !inside(out.pad_value))) {
+  if (!inside(out.unreachable) || (out.padded_n > 0 && !inside(out.pad_value))) {
     return fmt::format("{} cannot hold the unreachable value {} or the pad value {}",
                        name_of(out.type), out.unreachable, out.pad_value);
   }
@@ -193,8 +195,8 @@ void solve_graph(const GraphBatchView& b, int64_t g, std::vector<int32_t>& d) {
 
 template <class T>
 void store_graph(const BatchOutputView& out, int64_t g, int n, const std::vector<int32_t>& d) {
-  const int pitch = out.offsets ? n : out.padded_n;
-  const int64_t base = out.offsets ? out.offsets[g] : g * int64_t{pitch} * pitch;
+  const int pitch = out.padded_n > 0 ? out.padded_n : n;
+  const int64_t base = out.padded_n > 0 ? g * int64_t{pitch} * pitch : out.offsets[g];
   T* block = static_cast<T*>(out.dist) + base;
   for (int i = 0; i < pitch; ++i) {
     for (int j = 0; j < pitch; ++j) {

@@ -66,6 +66,15 @@ struct BatchFacts {
 // in [0, 2^30 - 1). Otherwise the first fault, one line naming the graph or edge. Fills facts.
 std::string check_batch(const GraphBatchView& batch, BatchFacts* facts);
 
+// check_batch's checks one item at a time, in the order it makes them (the pointers' starts,
+// every graph, every edge), for a check that reads the batch elsewhere (on the GPU: harness/batch)
+// and must name the same first fault: "" or the fault, one line. vertices and edges: the graph's
+// two pointer entries; weight 1 for an unweighted batch.
+std::string batch_start_fault(int64_t vertex_ptr0, int64_t edge_ptr0);
+std::string graph_fault(int64_t g, const int64_t vertices[2], const int64_t edges[2]);
+std::string edge_fault(int64_t e, int64_t g, const int64_t vertices[2], int64_t src, int64_t dst,
+                       int64_t weight);
+
 // The element types a batch's distances are written in, narrowest first.
 enum class BatchDistType { kU8, kI16, kI32 };
 const char* name_of(BatchDistType type);  // "uint8", "int16", "int32"
@@ -87,15 +96,15 @@ int64_t longest_possible_distance(const BatchFacts& facts);
 // (longest must stay below the type's default_unreachable, which the solve keeps for "no path").
 BatchDistType narrowest_exact_type(int64_t longest, std::optional<int64_t> unreachable);
 
-// Where the distances go: graph g's n x n block, row-major, at element offsets[g] (ragged:
-// offsets[g + 1] = offsets[g] + n^2), or at g * padded_n^2 with rows padded_n apart and every
-// entry outside the n x n corner set to pad_value (padded: offsets null). A pair with no path
+// Where the distances go: graph g's n x n block, row-major, at element offsets[g] (ragged,
+// padded_n 0: offsets[g + 1] = offsets[g] + n^2), or at g * padded_n^2 with rows padded_n apart
+// and every entry outside the n x n corner set to pad_value (padded). A pair with no path
 // holds `unreachable`. Host or device memory, as the batch.
 struct BatchOutputView {
   void* dist = nullptr;
   BatchDistType type = BatchDistType::kI32;
-  const int64_t* offsets = nullptr;
-  int padded_n = 0;
+  const int64_t* offsets = nullptr;  // ragged only
+  int padded_n = 0;                  // 0: ragged
   int64_t unreachable = 0;
   int64_t pad_value = 0;
 };

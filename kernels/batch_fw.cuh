@@ -24,8 +24,8 @@ struct BatchGraphs {
   const int32_t* weight;  // null: every edge weighs 1
 };
 
-// Where graph g's distances go, in T: ragged at offsets[g] (rows n apart), or padded (offsets
-// null) at g * padded_n^2 with rows padded_n apart and pad outside the n x n corner.
+// Where graph g's distances go, in T: ragged at offsets[g] (rows n apart; padded_n 0), or padded
+// at g * padded_n^2 with rows padded_n apart and pad outside the n x n corner.
 template <class T>
 struct BatchOut {
   T* dist;
@@ -37,8 +37,8 @@ struct BatchOut {
 
 template <class T>
 __device__ __forceinline__ T* graph_block(const BatchOut<T>& out, int64_t g, int n, int& pitch) {
-  pitch = out.offsets ? n : out.padded_n;
-  return out.dist + (out.offsets ? out.offsets[g] : g * int64_t{pitch} * pitch);
+  pitch = out.padded_n > 0 ? out.padded_n : n;
+  return out.dist + (out.padded_n > 0 ? g * int64_t{pitch} * pitch : out.offsets[g]);
 }
 
 // The graph's distance matrix in type T, computed where it is written: inf (the type's "no

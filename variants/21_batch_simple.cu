@@ -18,7 +18,7 @@ void run_simple(const BatchRun& r, cudaStream_t stream) {
   with_element_type(r.out.type, [&](auto zero) {
     using T = decltype(zero);
     const auto inf = static_cast<T>(default_unreachable(r.out.type));
-    kernels::batch_simple<T><<<block_per_graph_grid(r.graphs.graphs), kThreads, 0, stream>>>(
+    kernels::batch_simple<T><<<checked_grid_x(r.graphs.graphs), kThreads, 0, stream>>>(
         kernel_graphs(r.graphs), kernel_out<T>(r.out), inf, -1, kMaxBatchGraphVertices);
     APSP_CUDA_CHECK_LAUNCH();
   });

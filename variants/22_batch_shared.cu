@@ -23,7 +23,7 @@ void launch_lane_groups(const BatchRun& r, cudaStream_t stream) {
       (r.graphs.graphs + kLaneGroupThreads / kLanes - 1) / (kLaneGroupThreads / kLanes);
   const int smem = kLaneGroupThreads * kLanes * static_cast<int>(sizeof(int));
   kernels::batch_lane_groups<T, kLanes>
-      <<<block_per_graph_grid(blocks), kLaneGroupThreads, smem, stream>>>(
+      <<<checked_grid_x(blocks), kLaneGroupThreads, smem, stream>>>(
           kernel_graphs(r.graphs), kernel_out<T>(r.out), r.graphs.graphs, -1);
   APSP_CUDA_CHECK_LAUNCH();
 }
@@ -42,7 +42,7 @@ void launch_bands(const BatchRun& r, const Config& c, cudaStream_t stream) {
       launch_lane_groups<T, 32>(r, stream);
       break;
   }
-  const unsigned grid = block_per_graph_grid(r.graphs.graphs);
+  const unsigned grid = checked_grid_x(r.graphs.graphs);
   if (r.max_n > lanes) {
     const int top = std::min(r.max_n, kBlockMaxN);
     const int smem = top * top * static_cast<int>(sizeof(int));

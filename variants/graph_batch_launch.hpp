@@ -33,10 +33,10 @@ void with_element_type(BatchDistType type, F&& f) {
   }
 }
 
-// A grid of one block a graph: CUDA takes at most 2^31 - 1 blocks in x.
-inline unsigned block_per_graph_grid(int64_t graphs) {
-  if (graphs > INT32_MAX) throw std::invalid_argument("a batch of more than 2^31 - 1 graphs");
-  return static_cast<unsigned>(graphs);
+// A grid of `blocks` blocks in x, which CUDA takes up to 2^31 - 1 of.
+inline unsigned checked_grid_x(int64_t blocks) {
+  if (blocks > INT32_MAX) throw std::invalid_argument("a batch past 2^31 - 1 blocks of a grid");
+  return static_cast<unsigned>(blocks);
 }
 
 }  // namespace apsp

@@ -77,9 +77,9 @@ void expect_reference(const GraphBatch& b, const BatchOutputView& out) {
   for (int64_t g = 0; g < b.graphs(); ++g) {
     const DistMatrix want = solve_reference(b.graph(g), 1);
     const int n = want.n();
-    const int pitch = out.offsets ? n : out.padded_n;
+    const int pitch = out.padded_n > 0 ? out.padded_n : n;
     const T* block = static_cast<const T*>(out.dist) +
-                     (out.offsets ? out.offsets[g] : g * int64_t{pitch} * pitch);
+                     (out.padded_n > 0 ? g * int64_t{pitch} * pitch : out.offsets[g]);
     for (int i = 0; i < pitch; ++i) {
       for (int j = 0; j < pitch; ++j) {
         const int64_t expected = i >= n || j >= n        ? out.pad_value

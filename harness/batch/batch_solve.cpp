@@ -1,0 +1,103 @@
+#include "harness/batch/batch_solve.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace apsp::harness {
+
+namespace {
+
+BatchFacts check_on_host(const BatchRequest& r) {
+  BatchFacts facts;
+  const std::string fault = check_batch(r.graphs, &facts);
+  if (!fault.empty()) throw std::invalid_argument(fault);
+  if (facts.edges != r.edges) {
+    throw std::invalid_argument(fmt::format("edge_ptr[{}] is {}, but there are {} edges",
+                                            r.graphs.graphs, facts.edges, r.edges));
+  }
+  return facts;
+}
+
+const BatchVariant& variant_for(const BatchRequest& r) {
+  const std::string name =
+      r.variant == "auto" ? (r.on_device ? "batch_shared" : "batch_cpu") : r.variant;
+  const BatchVariant* v = find_batch_variant(name);
+  if (!v) throw std::invalid_argument(fmt::format("no batched variant '{}'", name));
+  if ((v->target == Target::kDevice) != r.on_device) {
+    throw std::invalid_argument(fmt::format("{} solves a batch {}; this one is in {} memory",
+                                            v->name, r.on_device ? "on the host" : "on the GPU",
+                                            r.on_device ? "device" : "host"));
+  }
+  return *v;
+}
+
+Config config_for(const BatchVariant& v, const Config& asked) {
+  if (asked.empty()) return v.defaults;
+  Config c = v.defaults;
+  for (const auto& [name, value] : asked) {
+    const auto p = std::find_if(v.space.begin(), v.space.end(),
+                                [&](const Param& p) { return p.name == name; });
+    if (p == v.space.end() ||
+        std::find(p->values.begin(), p->values.end(), value) == p->values.end()) {
+      throw std::invalid_argument(fmt::format("{} has no {}={}", v.name, name, value));
+    }
+    c[name] = value;
+  }
+  const auto built = all_batch_configs(v);
+  if (std::find(built.begin(), built.end(), c) == built.end()) {
+    throw std::invalid_argument(fmt::format("{} is not compiled", config_name(v.name, c)));
+  }
+  return c;
+}
+
+// The output's type, values and layout, checked against the batch.
+void plan_output(const BatchRequest& r, BatchPlan& p) {
+  BatchOutputView& out = p.out;
+  out.type = narrowest_exact_type(longest_possible_distance(p.facts), r.unreachable);
+  out.unreachable = r.unreachable.value_or(default_unreachable(out.type));
+  out.pad_value = r.pad_value.value_or(out.unreachable);
+  if (r.padded_n) {
+    if (*r.padded_n < 0) throw std::invalid_argument("padded_n must be 0 or more");
+    out.padded_n = *r.padded_n == 0 ? p.facts.max_n : *r.padded_n;
+    p.elements = r.graphs.graphs * int64_t{out.padded_n} * out.padded_n;
+  }
+  const std::string fault = check_batch_output(out, p.facts);
+  if (!fault.empty()) throw std::invalid_argument(fault);
+}
+
+}  // namespace
+
+BatchPlan plan_batch(const BatchRequest& r) {
+  if (r.graphs.graphs < 0 || r.edges < 0) {
+    throw std::invalid_argument(
+        fmt::format("a batch of {} graphs and {} edges", r.graphs.graphs, r.edges));
+  }
+  BatchPlan p;
+  p.variant = &variant_for(r);
+  p.config = config_for(*p.variant, r.config);
+  p.facts = r.on_device ? check_batch_on_device(r.graphs, r.edges, r.stream) : check_on_host(r);
+  plan_output(r, p);
+  if (r.padded_n) return p;
+  if (r.on_device) {
+    p.device_offsets = ragged_offsets_on_device(r.graphs, r.stream);
+    APSP_CUDA_CHECK(cudaMemcpyAsync(&p.elements, p.device_offsets.get() + r.graphs.graphs,
+                                    sizeof(int64_t), cudaMemcpyDeviceToHost, r.stream));
+    APSP_CUDA_CHECK(cudaStreamSynchronize(r.stream));
+    p.out.offsets = p.device_offsets.get();
+  } else {
+    p.host_offsets = ragged_offsets(r.graphs.vertex_ptr, r.graphs.graphs);
+    p.elements = p.host_offsets.back();
+    p.out.offsets = p.host_offsets.data();
+  }
+  return p;
+}
+
+void run_batch(const BatchRequest& r, const BatchPlan& p, void* dist) {
+  BatchOutputView out = p.out;
+  out.dist = dist;
+  p.variant->run({r.graphs, out, p.facts.max_n}, p.config, r.stream, r.threads);
+}
+
+}  // namespace apsp::harness

@@ -1,0 +1,68 @@
+// The batched solve's entry point (the Python module's, and the bench's): a batch of small graphs
+// (core/graph_batch.hpp) on the host or already on the GPU is checked where it lies, its element
+// type and variant chosen, its output sized, and solved. Every fault is found before any work.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/device_buffer.hpp"
+#include "core/graph_batch.hpp"
+#include "variants/batch_variant.hpp"
+
+namespace apsp::harness {
+
+struct BatchRequest {
+  GraphBatchView graphs;  // host memory, or device memory when on_device
+  bool on_device = false;
+  // How many edges the caller holds (the length of src, dst and weight): edge_ptr's last entry
+  // must equal it.
+  int64_t edges = 0;
+  std::optional<int64_t> unreachable;  // what "no path" is written as; default: the type's
+  // Ragged (nullopt: graph g's n x n block at the prefix sum of n^2), or padded to this many
+  // vertices a graph (0: the batch's largest graph), the rest of each block pad_value.
+  std::optional<int> padded_n;
+  std::optional<int64_t> pad_value;  // default: the unreachable value
+  std::string variant = "auto";      // auto: batch_shared on the GPU, batch_cpu on the host
+  Config config;                     // empty: the variant's defaults
+  int threads = 0;                   // the host variant's CPU threads (0: all cores)
+  cudaStream_t stream = nullptr;     // where a device batch's work goes
+};
+
+// What the checks decided: the output's layout and type, and who solves.
+struct BatchPlan {
+  BatchFacts facts;
+  BatchOutputView out;   // dist still null: the caller's memory, given to run_batch
+  int64_t elements = 0;  // of out.type, in the output
+  const BatchVariant* variant = nullptr;
+  Config config;
+  // The ragged offsets (graphs + 1) where the batch lies; out.offsets points into one of them.
+  std::vector<int64_t> host_offsets;
+  DeviceBuffer<int64_t> device_offsets;
+};
+
+// Checks the request and the batch where it lies (on the GPU: a kernel, and one small record
+// back) and plans the output. Throws std::invalid_argument with one line naming the first fault.
+BatchPlan plan_batch(const BatchRequest& r);
+
+// Solves into dist (plan.elements of plan.out.type, in the batch's memory). Asynchronous on
+// r.stream for a device batch.
+void run_batch(const BatchRequest& r, const BatchPlan& plan, void* dist);
+
+// check_batch on a batch in device memory (device_check.cpp), naming the same first fault
+// (std::invalid_argument), from what run_batch_checks finds there (batch_device.cu): the lowest
+// graph and edge at fault (-1: none), the largest graph and weight.
+BatchFacts check_batch_on_device(const GraphBatchView& b, int64_t edges, cudaStream_t stream);
+struct BatchCheckResult {
+  int64_t bad_graph, bad_edge;
+  int max_n, max_weight;
+};
+BatchCheckResult run_batch_checks(const GraphBatchView& b, int64_t edges, cudaStream_t stream);
+// The ragged offsets of a batch in device memory, there (graphs + 1 entries).
+DeviceBuffer<int64_t> ragged_offsets_on_device(const GraphBatchView& b, cudaStream_t stream);
+
+}  // namespace apsp::harness

@@ -1,0 +1,84 @@
+// The batched solve's entry point on the host: every fault before any work, the plan's type,
+// layout and variant, and its solve equal to the CPU solve it plans.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "harness/batch/batch_solve.hpp"
+#include "tests/support/graph_batch_cases.hpp"
+
+namespace apsp::harness {
+namespace {
+
+BatchRequest host_request(const GraphBatch& b) {
+  BatchRequest r;
+  r.graphs = b.view();
+  r.edges = static_cast<int64_t>(b.src.size());
+  return r;
+}
+
+std::string fault_of(const BatchRequest& r) {
+  try {
+    plan_batch(r);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(BatchSolve, RefusesBeforeAnyWork) {
+  const GraphBatch b = test::mixed_batch(100, 3, true, 5);
+  BatchRequest r = host_request(b);
+  EXPECT_EQ(fault_of(r), "");
+  r.edges += 1;
+  EXPECT_NE(fault_of(r).find("but there are"), std::string::npos);
+  r = host_request(b);
+  r.variant = "batch_shared";
+  EXPECT_NE(fault_of(r).find("batch_shared solves a batch on the GPU"), std::string::npos);
+  r.variant = "batch_nothing";
+  EXPECT_NE(fault_of(r).find("no batched variant 'batch_nothing'"), std::string::npos);
+  r = host_request(b);
+  r.unreachable = 5;
+  EXPECT_NE(fault_of(r).find("could be a distance"), std::string::npos);
+  r = host_request(b);
+  r.padded_n = 50;
+  EXPECT_NE(fault_of(r).find("cannot hold a graph of 100 vertices"), std::string::npos);
+  GraphBatch bad = b;
+  bad.weight[3] = -1;
+  EXPECT_NE(fault_of(host_request(bad)).find("edge 3 weighs -1"), std::string::npos);
+}
+
+TEST(BatchSolve, PlansTheNarrowestTypeAndTheLayout) {
+  GraphBatch hops = test::mixed_batch(200, 1, false, 6);
+  BatchRequest r = host_request(hops);
+  BatchPlan p = plan_batch(r);
+  EXPECT_EQ(p.out.type, BatchDistType::kU8);
+  EXPECT_EQ(p.out.unreachable, 255);
+  EXPECT_EQ(p.variant->name, "batch_cpu");
+  EXPECT_EQ(p.elements, ragged_offsets(hops.vertex_ptr.data(), hops.graphs()).back());
+  r.unreachable = 510;  // Graphormer's
+  r.padded_n = 0;       // the largest graph
+  p = plan_batch(r);
+  EXPECT_EQ(p.out.type, BatchDistType::kI16);
+  EXPECT_EQ(p.out.padded_n, 200);
+  EXPECT_EQ(p.out.pad_value, 510);
+  EXPECT_EQ(p.elements, hops.graphs() * 200 * 200);
+}
+
+TEST(BatchSolve, SolvesWhatItPlans) {
+  const GraphBatch b = test::mixed_batch(130, 40, true, 8);
+  BatchRequest r = host_request(b);
+  r.unreachable = -1;
+  const BatchPlan p = plan_batch(r);
+  ASSERT_EQ(p.out.type, BatchDistType::kI16);
+  std::vector<int16_t> got(p.elements), want(p.elements);
+  run_batch(r, p, got.data());
+  BatchOutputView out = p.out;
+  out.dist = want.data();
+  solve_batch_host(b.view(), out, 1);
+  EXPECT_EQ(got, want);
+}
+
+}  // namespace
+}  // namespace apsp::harness

@@ -1,0 +1,102 @@
+// The batched solve where the batch lies on the GPU: the device check names the host's first
+// fault on every malformed batch, finds the same facts, makes the same ragged offsets, and the
+// planned solve writes the host's bytes.
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/cuda_check.hpp"
+#include "harness/batch/batch_solve.hpp"
+#include "tests/support/graph_batch_cases.hpp"
+
+namespace apsp::harness {
+namespace {
+
+template <class T>
+DeviceBuffer<T> upload(const std::vector<T>& host) {
+  DeviceBuffer<T> d(std::max<size_t>(host.size(), 1));
+  if (!host.empty()) {
+    APSP_CUDA_CHECK(cudaMemcpy(d.get(), host.data(), host.size() * sizeof(T), cudaMemcpyDefault));
+  }
+  return d;
+}
+
+struct OnDevice {
+  DeviceBuffer<int64_t> vertex_ptr, edge_ptr, src, dst;
+  DeviceBuffer<int32_t> weight;
+  BatchRequest request;
+  explicit OnDevice(const GraphBatch& b)
+      : vertex_ptr(upload(b.vertex_ptr)),
+        edge_ptr(upload(b.edge_ptr)),
+        src(upload(b.src)),
+        dst(upload(b.dst)),
+        weight(upload(b.weight)) {
+    request.graphs = {b.graphs(), vertex_ptr.get(), edge_ptr.get(),
+                      src.get(),  dst.get(),        b.weighted ? weight.get() : nullptr};
+    request.on_device = true;
+    request.edges = static_cast<int64_t>(b.src.size());
+  }
+};
+
+std::string fault_of(const BatchRequest& r) {
+  try {
+    plan_batch(r);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(BatchSolveGpu, DeviceCheckNamesTheHostsFirstFault) {
+  const GraphBatch good = test::mixed_batch(300, 9, true, 21);
+  const std::vector<std::function<void(GraphBatch&)>> breaks = {
+      [](GraphBatch& b) { b.vertex_ptr[5] = b.vertex_ptr[4] - 1; },
+      [](GraphBatch& b) { b.edge_ptr[7] = b.edge_ptr[6] - 2; },
+      [](GraphBatch& b) { b.vertex_ptr[0] = 1; },
+      [](GraphBatch& b) { b.dst[40] = b.vertex_ptr.back() + 3; },
+      [](GraphBatch& b) { b.src[41] = -1; },
+      [](GraphBatch& b) { b.weight[42] = -5; },
+      [](GraphBatch& b) { b.weight[50] = -5, b.dst[44] = b.vertex_ptr.back(); },  // both: edge 44
+  };
+  for (size_t i = 0; i < breaks.size(); ++i) {
+    GraphBatch bad = good;
+    breaks[i](bad);
+    const std::string host = check_batch(bad.view(), nullptr);
+    ASSERT_NE(host, "") << "break " << i;
+    OnDevice d(bad);
+    EXPECT_EQ(fault_of(d.request), host) << "break " << i;
+  }
+}
+
+TEST(BatchSolveGpu, SameFactsOffsetsAndBytesAsTheHost) {
+  for (const bool weighted : {false, true}) {
+    const GraphBatch b = test::mixed_batch(weighted ? 512 : 255, weighted ? 60 : 1, weighted, 22);
+    BatchRequest host;
+    host.graphs = b.view();
+    host.edges = static_cast<int64_t>(b.src.size());
+    const BatchPlan hp = plan_batch(host);
+    OnDevice d(b);
+    const BatchPlan dp = plan_batch(d.request);
+    EXPECT_EQ(dp.facts.max_n, hp.facts.max_n);
+    EXPECT_EQ(dp.facts.max_weight, hp.facts.max_weight);
+    EXPECT_EQ(dp.out.type, hp.out.type);
+    ASSERT_EQ(dp.elements, hp.elements);
+    std::vector<int64_t> offsets(b.graphs() + 1);
+    APSP_CUDA_CHECK(
+        cudaMemcpy(offsets.data(), dp.out.offsets, offsets.size() * 8, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(offsets, hp.host_offsets);
+    const size_t bytes = hp.elements * bytes_of(hp.out.type);
+    std::vector<char> want(bytes), got(bytes);
+    run_batch(host, hp, want.data());
+    DeviceBuffer<char> dist(bytes);
+    run_batch(d.request, dp, dist.get());
+    APSP_CUDA_CHECK(cudaMemcpy(got.data(), dist.get(), bytes, cudaMemcpyDeviceToHost));
+    EXPECT_TRUE(got == want) << (weighted ? "weighted" : "hops");
+  }
+}
+
+}  // namespace
+}  // namespace apsp::harness
