@@ -13,19 +13,11 @@
 #include "core/cuda_check.hpp"
 #include "core/device_buffer.hpp"
 #include "tests/support/graph_batch_cases.hpp"
+#include "tests/support/graph_batch_device.hpp"
 #include "variants/batch_variant.hpp"
 
 namespace apsp {
 namespace {
-
-template <class T>
-DeviceBuffer<T> upload(const std::vector<T>& host) {
-  DeviceBuffer<T> d(host.size());
-  if (!host.empty()) {
-    APSP_CUDA_CHECK(cudaMemcpy(d.get(), host.data(), host.size() * sizeof(T), cudaMemcpyDefault));
-  }
-  return d;
-}
 
 struct Case {
   std::string name;
@@ -66,16 +58,13 @@ std::vector<char> solve(const BatchVariant& v, const Config& c, const Case& k) {
     v.run({b.view(), out, facts.max_n}, c, nullptr, 0);
     return host;
   }
-  auto vp = upload(b.vertex_ptr), ep = upload(b.edge_ptr), src = upload(b.src), dst = upload(b.dst),
-       offs = upload(offsets);
-  auto w = upload(b.weight);
+  const test::BatchOnDevice on_device(b);
+  const DeviceBuffer<int64_t> offs = test::upload(offsets);
   DeviceBuffer<char> dist(host.size());
   APSP_CUDA_CHECK(cudaMemset(dist.get(), 0x5a, host.size()));
-  GraphBatchView view{b.graphs(), vp.get(),  ep.get(),
-                      src.get(),  dst.get(), b.weighted ? w.get() : nullptr};
   out.offsets = k.padded ? nullptr : offs.get();
   out.dist = dist.get();
-  v.run({view, out, facts.max_n}, c, nullptr, 0);
+  v.run({on_device.view, out, facts.max_n}, c, nullptr, 0);
   APSP_CUDA_CHECK(cudaDeviceSynchronize());
   APSP_CUDA_CHECK(cudaMemcpy(host.data(), dist.get(), host.size(), cudaMemcpyDeviceToHost));
   return host;
@@ -110,8 +99,8 @@ TEST(BatchVariants, EmptyBatch) {
     std::vector<int64_t> offsets{0};
     out.offsets = offsets.data();
     if (v.target == Target::kDevice) {
-      auto vp = upload(empty.vertex_ptr), ep = upload(empty.edge_ptr);
-      DeviceBuffer<int64_t> offs = upload(offsets);
+      auto vp = test::upload(empty.vertex_ptr), ep = test::upload(empty.edge_ptr);
+      DeviceBuffer<int64_t> offs = test::upload(offsets);
       out.offsets = offs.get();
       v.run({{0, vp.get(), ep.get(), nullptr, nullptr, nullptr}, out, 0}, v.defaults, nullptr, 0);
       APSP_CUDA_CHECK(cudaDeviceSynchronize());

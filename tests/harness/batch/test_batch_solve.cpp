@@ -6,6 +6,7 @@
 #include <string>
 
 #include "harness/batch/batch_solve.hpp"
+#include "tests/harness/batch/plan_fault.hpp"
 #include "tests/support/graph_batch_cases.hpp"
 
 namespace apsp::harness {
@@ -18,35 +19,26 @@ BatchRequest host_request(const GraphBatch& b) {
   return r;
 }
 
-std::string fault_of(const BatchRequest& r) {
-  try {
-    plan_batch(r);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
-
 TEST(BatchSolve, RefusesBeforeAnyWork) {
   const GraphBatch b = test::mixed_batch(100, 3, true, 5);
   BatchRequest r = host_request(b);
-  EXPECT_EQ(fault_of(r), "");
+  EXPECT_EQ(plan_fault(r), "");
   r.edges += 1;
-  EXPECT_NE(fault_of(r).find("but there are"), std::string::npos);
+  EXPECT_NE(plan_fault(r).find("but there are"), std::string::npos);
   r = host_request(b);
   r.variant = "batch_shared";
-  EXPECT_NE(fault_of(r).find("batch_shared solves a batch on the GPU"), std::string::npos);
+  EXPECT_NE(plan_fault(r).find("batch_shared solves a batch on the GPU"), std::string::npos);
   r.variant = "batch_nothing";
-  EXPECT_NE(fault_of(r).find("no batched variant 'batch_nothing'"), std::string::npos);
+  EXPECT_NE(plan_fault(r).find("no batched variant 'batch_nothing'"), std::string::npos);
   r = host_request(b);
   r.unreachable = 5;
-  EXPECT_NE(fault_of(r).find("could be a distance"), std::string::npos);
+  EXPECT_NE(plan_fault(r).find("could be a distance"), std::string::npos);
   r = host_request(b);
   r.padded_n = 50;
-  EXPECT_NE(fault_of(r).find("cannot hold a graph of 100 vertices"), std::string::npos);
+  EXPECT_NE(plan_fault(r).find("cannot hold a graph of 100 vertices"), std::string::npos);
   GraphBatch bad = b;
   bad.weight[3] = -1;
-  EXPECT_NE(fault_of(host_request(bad)).find("edge 3 weighs -1"), std::string::npos);
+  EXPECT_NE(plan_fault(host_request(bad)).find("edge 3 weighs -1"), std::string::npos);
 }
 
 TEST(BatchSolve, PlansTheNarrowestTypeAndTheLayout) {

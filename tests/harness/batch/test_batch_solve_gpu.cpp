@@ -10,45 +10,21 @@
 
 #include "core/cuda_check.hpp"
 #include "harness/batch/batch_solve.hpp"
+#include "tests/harness/batch/plan_fault.hpp"
 #include "tests/support/graph_batch_cases.hpp"
+#include "tests/support/graph_batch_device.hpp"
 
 namespace apsp::harness {
 namespace {
 
-template <class T>
-DeviceBuffer<T> upload(const std::vector<T>& host) {
-  DeviceBuffer<T> d(std::max<size_t>(host.size(), 1));
-  if (!host.empty()) {
-    APSP_CUDA_CHECK(cudaMemcpy(d.get(), host.data(), host.size() * sizeof(T), cudaMemcpyDefault));
-  }
-  return d;
-}
-
-struct OnDevice {
-  DeviceBuffer<int64_t> vertex_ptr, edge_ptr, src, dst;
-  DeviceBuffer<int32_t> weight;
+struct OnDevice : test::BatchOnDevice {
   BatchRequest request;
-  explicit OnDevice(const GraphBatch& b)
-      : vertex_ptr(upload(b.vertex_ptr)),
-        edge_ptr(upload(b.edge_ptr)),
-        src(upload(b.src)),
-        dst(upload(b.dst)),
-        weight(upload(b.weight)) {
-    request.graphs = {b.graphs(), vertex_ptr.get(), edge_ptr.get(),
-                      src.get(),  dst.get(),        b.weighted ? weight.get() : nullptr};
+  explicit OnDevice(const GraphBatch& b) : BatchOnDevice(b) {
+    request.graphs = view;
     request.on_device = true;
     request.edges = static_cast<int64_t>(b.src.size());
   }
 };
-
-std::string fault_of(const BatchRequest& r) {
-  try {
-    plan_batch(r);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
 
 TEST(BatchSolveGpu, DeviceCheckNamesTheHostsFirstFault) {
   const GraphBatch good = test::mixed_batch(300, 9, true, 21);
@@ -67,7 +43,7 @@ TEST(BatchSolveGpu, DeviceCheckNamesTheHostsFirstFault) {
     const std::string host = check_batch(bad.view(), nullptr);
     ASSERT_NE(host, "") << "break " << i;
     OnDevice d(bad);
-    EXPECT_EQ(fault_of(d.request), host) << "break " << i;
+    EXPECT_EQ(plan_fault(d.request), host) << "break " << i;
   }
 }
 
