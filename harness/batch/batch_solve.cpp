@@ -9,15 +9,26 @@ namespace apsp::harness {
 
 namespace {
 
-BatchFacts check_on_host(const BatchRequest& r) {
+BatchFacts check_on_host(const GraphBatchView& b, int64_t edges) {
   BatchFacts facts;
-  const std::string fault = check_batch(r.graphs, &facts);
+  const std::string fault = check_batch(b, &facts);
   if (!fault.empty()) throw std::invalid_argument(fault);
-  if (facts.edges != r.edges) {
-    throw std::invalid_argument(fmt::format("edge_ptr[{}] is {}, but there are {} edges",
-                                            r.graphs.graphs, facts.edges, r.edges));
+  if (facts.edges != edges) {
+    throw std::invalid_argument(
+        fmt::format("edge_ptr[{}] is {}, but there are {} edges", b.graphs, facts.edges, edges));
   }
   return facts;
+}
+
+void derive_edge_ptr(const BatchRequest& r, BatchPlan& p) {
+  if (r.edges > 0 && !r.graphs.src) throw std::invalid_argument("a batch with edges needs them");
+  if (r.on_device) {
+    p.device_edge_ptr = edge_ptr_from_sources_on_device(r.graphs, r.edges, r.stream);
+    p.graphs.edge_ptr = p.device_edge_ptr.get();
+  } else {
+    p.host_edge_ptr = edge_ptr_from_sources(r.graphs, r.edges);
+    p.graphs.edge_ptr = p.host_edge_ptr.data();
+  }
 }
 
 const BatchVariant& variant_for(const BatchRequest& r) {
@@ -74,14 +85,26 @@ BatchPlan plan_batch(const BatchRequest& r) {
     throw std::invalid_argument(
         fmt::format("a batch of {} graphs and {} edges", r.graphs.graphs, r.edges));
   }
+  if (!r.graphs.vertex_ptr) throw std::invalid_argument("a batch needs its vertex pointers");
   BatchPlan p;
   p.variant = &variant_for(r);
   p.config = config_for(*p.variant, r.config);
-  p.facts = r.on_device ? check_batch_on_device(r.graphs, r.edges, r.stream) : check_on_host(r);
+  p.graphs = r.graphs;
+  if (!r.graphs.edge_ptr) derive_edge_ptr(r, p);
+  try {
+    p.facts = r.on_device ? check_batch_on_device(p.graphs, r.edges, r.stream)
+                          : check_on_host(p.graphs, r.edges);
+  } catch (const std::invalid_argument& e) {
+    const std::string line = e.what();
+    if (r.graphs.edge_ptr || line.find("leaves graph") == std::string::npos) throw;
+    throw std::invalid_argument(line +
+                                " (without edge_ptr, the edges must be grouped by graph, "
+                                "as a PyG Batch keeps them)");
+  }
   plan_output(r, p);
   if (r.padded_n) return p;
   if (r.on_device) {
-    p.device_offsets = ragged_offsets_on_device(r.graphs, r.stream);
+    p.device_offsets = ragged_offsets_on_device(p.graphs, r.stream);
     APSP_CUDA_CHECK(cudaMemcpyAsync(&p.elements, p.device_offsets.get() + r.graphs.graphs,
                                     sizeof(int64_t), cudaMemcpyDeviceToHost, r.stream));
     APSP_CUDA_CHECK(cudaStreamSynchronize(r.stream));
@@ -94,10 +117,20 @@ BatchPlan plan_batch(const BatchRequest& r) {
   return p;
 }
 
+std::vector<int64_t> edge_ptr_from_sources(const GraphBatchView& b, int64_t edges) {
+  std::vector<int64_t> ptr(b.graphs + 1, 0);
+  for (int64_t e = 0; e < edges && b.graphs > 0; ++e) {
+    const int64_t* after = std::upper_bound(b.vertex_ptr, b.vertex_ptr + b.graphs + 1, b.src[e]);
+    ++ptr[std::clamp<int64_t>(after - b.vertex_ptr - 1, 0, b.graphs - 1) + 1];
+  }
+  for (int64_t g = 0; g < b.graphs; ++g) ptr[g + 1] += ptr[g];
+  return ptr;
+}
+
 void run_batch(const BatchRequest& r, const BatchPlan& p, void* dist) {
   BatchOutputView out = p.out;
   out.dist = dist;
-  p.variant->run({r.graphs, out, p.facts.max_n}, p.config, r.stream, r.threads);
+  p.variant->run({p.graphs, out, p.facts.max_n}, p.config, r.stream, r.threads);
 }
 
 }  // namespace apsp::harness

@@ -17,7 +17,10 @@
 namespace apsp::harness {
 
 struct BatchRequest {
-  GraphBatchView graphs;  // host memory, or device memory when on_device
+  // Host memory, or device memory when on_device. edge_ptr may be null: then it is derived from
+  // the edges' sources (edge_ptr_from_sources), which must be grouped by graph, as PyTorch
+  // Geometric's Batch keeps them.
+  GraphBatchView graphs;
   bool on_device = false;
   // How many edges the caller holds (the length of src, dst and weight): edge_ptr's last entry
   // must equal it.
@@ -43,6 +46,10 @@ struct BatchPlan {
   // The ragged offsets (graphs + 1) where the batch lies; out.offsets points into one of them.
   std::vector<int64_t> host_offsets;
   DeviceBuffer<int64_t> device_offsets;
+  // The batch as solved: the request's, with edge_ptr derived here when it gave none.
+  GraphBatchView graphs;
+  std::vector<int64_t> host_edge_ptr;
+  DeviceBuffer<int64_t> device_edge_ptr;
 };
 
 // Checks the request and the batch where it lies (on the GPU: a kernel, and one small record
@@ -62,6 +69,12 @@ struct BatchCheckResult {
   int max_n, max_weight;
 };
 BatchCheckResult run_batch_checks(const GraphBatchView& b, int64_t edges, cudaStream_t stream);
+// The edge pointers of a batch from its edges' sources: graph g's edges are as many as have their
+// source in it, counted where the batch lies. Edges not grouped by graph then show as edges
+// that leave the graph their position gives them (check_batch).
+std::vector<int64_t> edge_ptr_from_sources(const GraphBatchView& b, int64_t edges);
+DeviceBuffer<int64_t> edge_ptr_from_sources_on_device(const GraphBatchView& b, int64_t edges,
+                                                      cudaStream_t stream);
 // The ragged offsets of a batch in device memory, there (graphs + 1 entries).
 DeviceBuffer<int64_t> ragged_offsets_on_device(const GraphBatchView& b, cudaStream_t stream);
 

@@ -2,6 +2,7 @@
 // layout and variant, and its solve equal to the CPU solve it plans.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -70,6 +71,34 @@ TEST(BatchSolve, SolvesWhatItPlans) {
   out.dist = want.data();
   solve_batch_host(b.view(), out, 1);
   EXPECT_EQ(got, want);
+}
+
+// Without edge_ptr the pointers come from the sources (PyG's edge_index and ptr alone): the same
+// plan and solve; edges out of their graph's order are refused, saying why.
+TEST(BatchSolve, DerivesEdgePointersFromSources) {
+  const GraphBatch b = test::mixed_batch(80, 5, true, 9);
+  BatchRequest r = host_request(b);
+  const BatchPlan given = plan_batch(r);
+  r.graphs.edge_ptr = nullptr;
+  const BatchPlan derived = plan_batch(r);
+  EXPECT_EQ(derived.host_edge_ptr, b.edge_ptr);
+  EXPECT_EQ(derived.elements, given.elements);
+  std::vector<int8_t> a(given.elements * bytes_of(given.out.type));
+  std::vector<int8_t> c(a.size());
+  run_batch(r, derived, c.data());
+  run_batch(host_request(b), given, a.data());
+  EXPECT_EQ(a, c);
+
+  GraphBatch shuffled = b;  // the first graph with edges swaps its first edge with the last edge
+  const size_t first =
+      std::find_if(b.edge_ptr.begin() + 1, b.edge_ptr.end(), [](int64_t p) { return p > 0; }) -
+      b.edge_ptr.begin() - 1;
+  const size_t last = shuffled.src.size() - 1;
+  std::swap(shuffled.src[b.edge_ptr[first]], shuffled.src[last]);
+  std::swap(shuffled.dst[b.edge_ptr[first]], shuffled.dst[last]);
+  BatchRequest bad = host_request(shuffled);
+  bad.graphs.edge_ptr = nullptr;
+  EXPECT_NE(plan_fault(bad).find("grouped by graph"), std::string::npos) << plan_fault(bad);
 }
 
 }  // namespace

@@ -74,5 +74,16 @@ TEST(BatchSolveGpu, SameFactsOffsetsAndBytesAsTheHost) {
   }
 }
 
+TEST(BatchSolveGpu, DerivesEdgePointersAsTheHostDoes) {
+  const GraphBatch b = test::mixed_batch(300, 7, true, 23);
+  OnDevice d(b);
+  d.request.graphs.edge_ptr = nullptr;
+  const BatchPlan p = plan_batch(d.request);
+  std::vector<int64_t> ptr(b.graphs() + 1);
+  APSP_CUDA_CHECK(
+      cudaMemcpy(ptr.data(), p.graphs.edge_ptr, ptr.size() * 8, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(ptr, b.edge_ptr);
+}
+
 }  // namespace
 }  // namespace apsp::harness
