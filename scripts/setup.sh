@@ -88,7 +88,8 @@ cmake --build --preset release
 # newer than the module, the package's sources in the build tree and pyproject.toml.
 stamp=build/release/python-wheel/installed-for
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$(command -v python3)" ] ||
-   [ -n "$(find build/release/python/apsp_lab pyproject.toml -newer "$stamp" -print -quit)" ] ||
+   [ -n "$(find build/release/python/apsp_lab pyproject.toml -newer "$stamp" \
+             -not -path '*/__pycache__*' -print -quit)" ] ||
    ! (cd / && python3 -c 'import apsp_lab' 2>/dev/null); then
   echo "setup: installing apsp_lab for $(command -v python3) from build/release"
   PIP_ROOT_USER_ACTION=ignore python3 -m pip install --quiet --no-build-isolation \
