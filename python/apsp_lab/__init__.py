@@ -11,6 +11,8 @@
 - ``solve``: the same solve, returning a ``Solution`` that also says how it was solved.
 - Device arrays (CuPy, PyTorch, JAX; anything with ``__dlpack__``) of int32 are solved on
   their GPU, in place or into a new array, without a copy through the host.
+- ``floyd_warshall_batch``: many small graphs at once (PyG's ``edge_index`` and ``ptr``, or a
+  list of matrices), distances in the narrowest exact integer dtype.
 - ``bench``, ``variants``, ``read_results``: the lab's benchmark harness.
 - A NetworkX backend, ``backend="apsp_lab"`` (``apsp_lab.nx_backend``).
 
@@ -28,6 +30,7 @@ from ._api import (
     solve,
     solve_edges,
 )
+from ._batch import floyd_warshall_batch
 from ._bench import bench, read_results, variants
 
 __all__ = [
@@ -39,6 +42,7 @@ __all__ = [
     "cuda_available",
     "device_info",
     "floyd_warshall",
+    "floyd_warshall_batch",
     "read_results",
     "solve",
     "solve_edges",

@@ -18,6 +18,7 @@
 #include "core/device_buffer.hpp"
 #include "core/device_info.hpp"
 #include "harness/solve/array_solve.hpp"
+#include "python/src/batch.hpp"
 #include "python/src/bench.hpp"
 #include "variants/variant.hpp"
 
@@ -348,4 +349,5 @@ NB_MODULE(_core, m) {
   m.def("device_count", [] { return apsp::device_count(); });
   m.def("bench", &apsp::python::bench_json, "options_json"_a);
   m.def("check_results", &apsp::python::check_results_json, "text"_a, "source"_a);
+  bind_batch(m);
 }
