@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/device_buffer.hpp"
 #include "core/precision.hpp"
+#include "harness/solve/paths.hpp"
+#include "harness/solve/solve_steps.hpp"
 
 namespace apsp::harness {
 
@@ -69,10 +72,26 @@ RowSource rows_of(SolvedDistances& d) {
                     d);
 }
 
-const DistMatrix* on_host(const SolvedDistances& d) {
-  if (const auto* h = std::get_if<OnHost>(&d)) return &h->d;
-  if (const auto* r = std::get_if<OnRanks>(&d); r && r->gathered) return &*r->gathered;
-  return nullptr;
+void next_hops_of(SolvedDistances& d, NextHops& hops, int threads, SolveTiming& t) {
+  std::visit(
+      Overloaded{[&](OnGpu& on) {
+                   const CudaStream stream;
+                   next_hops_on_device(on.solve->compact(), stream.get(), hops, t);
+                 },
+                 [&](OnRanks& on) { next_hops_on_host(on.gathered->view(), hops, threads, t); },
+                 [&](OnHost& on) { next_hops_on_host(on.d.view(), hops, threads, t); },
+                 [&](OnHost64& on) { next_hops_on_host(on.d.view(), hops, threads, t); }},
+      d);
+}
+
+void predecessors_of(SolvedDistances& d, const EdgeList& g, int32_t* pred, int threads) {
+  std::visit(
+      Overloaded{
+          [&](OnGpu& on) { predecessors_device(on.solve->compact(), g, pred); },
+          [&](OnRanks& on) { predecessors_host(on.gathered->view(), g, pred, threads); },
+          [&](OnHost& on) { predecessors_host(on.d.view(), g, pred, threads); },
+          [](OnHost64&) { throw std::logic_error("the 64-bit path gives no predecessors"); }},
+      d);
 }
 
 }  // namespace apsp::harness

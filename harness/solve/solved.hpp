@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "core/dist_matrix.hpp"
+#include "core/edge_list.hpp"
 #include "core/matrix_io.hpp"
 #include "harness/multigpu/multi_gpu_solve.hpp"
 #include "harness/solve/device_solve.hpp"
@@ -19,6 +20,9 @@
 #include "variants/variant.hpp"
 
 namespace apsp::harness {
+
+struct NextHops;     // harness/solve/solve_steps.hpp
+struct SolveTiming;  // harness/solve/solver.hpp
 
 // One GPU's result, kept on the device (device_solve.hpp).
 struct OnGpu {
@@ -69,8 +73,11 @@ struct RowSource {
   static RowSource of(MatrixView m);
 };
 RowSource rows_of(SolvedDistances& d);
-// The int32 result in host memory, where it is there (the CPU's, or the ranks' gathered); else
-// nullptr.
-const DistMatrix* on_host(const SolvedDistances& d);
+// The next hops `hops` asks for (the matrix or one column), found on the GPU that solved the
+// result, else on the host (the ranks' gathered there). Timed in t.
+void next_hops_of(SolvedDistances& d, NextHops& hops, int threads, SolveTiming& t);
+// The predecessor matrix of g (n x n into pred), where the result is; std::logic_error for the
+// 64-bit path's, which gives none.
+void predecessors_of(SolvedDistances& d, const EdgeList& g, int32_t* pred, int threads);
 
 }  // namespace apsp::harness

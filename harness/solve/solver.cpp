@@ -314,23 +314,11 @@ OnRanks solve_on_ranks(Solver::State& s) {
   return on;
 }
 
-// The next hops the request asks for, from the result where it is: on the GPU that solved it,
-// else on the host.
+// The next hops the request asks for, from the result where it is.
 void find_next_hops(Solver::State& s) {
-  NextHops& hops = s.out.hops;
-  hops.matrix.reset();
-  hops.column.clear();
-  if (!hops.wanted()) return;
-  const int threads = s.r().threads;
-  std::visit(
-      Overloaded{[&](OnGpu& on) {
-                   const CudaStream stream;
-                   next_hops_on_device(on.solve->compact(), stream.get(), hops, s.t);
-                 },
-                 [&](OnRanks& on) { next_hops_on_host(on.gathered->view(), hops, threads, s.t); },
-                 [&](OnHost& on) { next_hops_on_host(on.d.view(), hops, threads, s.t); },
-                 [&](OnHost64& on) { next_hops_on_host(on.d.view(), hops, threads, s.t); }},
-      *s.result);
+  s.out.hops.matrix.reset();
+  s.out.hops.column.clear();
+  if (s.out.hops.wanted()) next_hops_of(*s.result, s.out.hops, s.r().threads, s.t);
 }
 
 void solve(Solver::State& s) {
@@ -356,22 +344,12 @@ void verify(Solver::State& s) {
   s.say(fmt::format("verified: the shortest-path certificate holds ({:.1f} ms)", ms_since(t0)));
 }
 
-// The predecessor matrix of the result, where the result is (the 64-bit path gives none:
-// check_wide_request).
+// The predecessor matrix of the result.
 void find_predecessors(Solver::State& s) {
   const auto t0 = Clock::now();
   const int n = s.in.graph.n();
   s.out.predecessors = std::make_unique_for_overwrite<int32_t[]>(static_cast<size_t>(n) * n);
-  int32_t* pred = s.out.predecessors.get();
-  const EdgeList& edges = s.in.graph.edges();
-  const int threads = s.r().threads;
-  std::visit(
-      Overloaded{
-          [&](OnGpu& on) { predecessors_device(on.solve->compact(), edges, pred); },
-          [&](OnRanks& on) { predecessors_host(on.gathered->view(), edges, pred, threads); },
-          [&](OnHost& on) { predecessors_host(on.d.view(), edges, pred, threads); },
-          [](OnHost64&) { throw std::logic_error("the 64-bit path gives no predecessors"); }},
-      *s.result);
+  predecessors_of(*s.result, s.in.graph.edges(), s.out.predecessors.get(), s.r().threads);
   s.t.add("predecessors", ms_since(t0));
 }
 
