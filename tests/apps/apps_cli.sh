@@ -14,7 +14,8 @@
 #   apps_cli.sh verify   BUILD_DIR   apsp --verify: the certificate holds on every golden graph (CPU)
 #   apps_cli.sh gpu_verify BUILD_DIR the same on the GPU, with the matrix built, solved, checked and
 #                                    read back on the device in every format; a wrong solve
-#                                    (planted_wrong) exits 1 with the fault, nothing written (77: no GPU)
+#                                    (planted_wrong, in apsp's test build) exits 1 with the fault,
+#                                    nothing written (77: no GPU)
 #   apps_cli.sh gpu_tuned BUILD_DIR  apsp --db takes a tuner pick only where the tuner measured it
 #                                    faster than the shipped default, and no database is read
 #                                    unless named (77: no GPU)
@@ -81,7 +82,7 @@ gpu_verify)
   done
   # planted_wrong sets d[V-1][0] = 0: wrong only where no zero-weight path joins them, so weights >= 1.
   "$build/gen_graph" --V 500 --E 5000 --wmin 1 --wmax 9 --seed 12 -o "$tmp/positive.txt" || fail "gen_graph"
-  APSP_TEST_VARIANTS=1 "$build/apsp" "$tmp/positive.txt" --variant planted_wrong --verify -o "$tmp/wrong.txt" 2>"$tmp/err"
+  APSP_TEST_VARIANTS=1 "$build/tests/apps/apsp_with_test_variants" "$tmp/positive.txt" --variant planted_wrong --verify -o "$tmp/wrong.txt" 2>"$tmp/err"
   rc=$?
   [ $rc -eq 1 ] || fail "a wrong solve with --verify exited $rc: $(cat "$tmp/err")"
   grep -q "fails the shortest-path certificate: d\[" "$tmp/err" || fail "no fault named: $(cat "$tmp/err")"
