@@ -1,0 +1,34 @@
+# apsp_core's sources, relative to core/: the library's (core/CMakeLists.txt) and the fuzz
+# project's (tests/fuzz, which compiles them with the sanitizers), so that both build one list.
+set(apsp_core_sources
+  dist_matrix.cpp
+  precision.cpp
+  edge_list.cpp
+  graph_batch.cpp
+  graph_text.cpp
+  graph_formats.cpp
+  graph_format_edges.cpp
+  graph_format_dimacs.cpp
+  graph_format_snap.cpp
+  graph_format_mtx.cpp
+  matrix_io.cpp
+  matrix_io_text.cpp
+  matrix_io_bin.cpp
+  matrix_io_npy.cpp
+  generators.cpp
+  generators_road_social.cpp
+  generators_molecules.cpp
+  reference.cpp
+  parallel.cpp
+  stats.cpp
+  results.cpp
+  tables.cpp
+  tuning_db.cpp
+  atomic_file.cpp
+  console.cpp
+  interrupt.cpp
+  memory.cpp
+  json_read.cpp
+  build_info.cpp
+  cubin.cpp
+)
