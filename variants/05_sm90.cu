@@ -3,8 +3,8 @@
 // no kernel checks bounds (the padding is left out of the work); tiles of 64 or 128 elements;
 // phases 2 and 3 share one GEMM-like min-plus routine with an 8 x 8 (or 4 x 4) register tile per
 // thread, 16-byte shared-memory loads and a double-buffered k loop (kernels/sm90.cuh); six
-// schedules of a round (lookahead), chained by programmatic dependent launch (the schedules,
-// checks and space shape in variants/sm90_family.hpp, shared with 06_sm90_u16.cu).
+// schedules of a round (lookahead), chained by programmatic dependent launch (the schedules in
+// variants/sm90_schedules.cpp, checks and space shape in sm90_family.hpp, shared with 06_sm90_u16).
 //
 // Its instances (dozens of kernels) take minutes to compile in one translation unit, so the
 // build compiles this file as the number of translation units on the next line, each with its
