@@ -52,6 +52,11 @@ struct GraphBatch {
 GraphBatch molecule_batch(int64_t count, double mean, double sd, int min_n, int max_n,
                           uint64_t seed);
 
+// The batch as NumPy's .npz, what np.load reads: 'ptr' (int64, B + 1), 'edge_index' (int64,
+// 2 x E) and, when weighted, 'edge_weight' (int32, E), as a PyG Batch holds them and
+// apsp_lab.floyd_warshall_batch takes them. std::length_error past 4 GiB.
+std::string format_batch_npz(const GraphBatch& b);
+
 // What check_batch learns on the way: the largest graph, the totals and the largest weight (1
 // for an unweighted batch with an edge; 0 without edges).
 struct BatchFacts {

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,6 +62,8 @@ uint64_t count_saturated(const int64_t* d, size_t count, int threads = 0);
 const MatrixFormat& text_matrix_format();
 const MatrixFormat& bin_matrix_format();
 const MatrixFormat& npy_matrix_format();
+// NumPy's format 1.0 header of a C-ordered array of dtype `descr` ('<i4', '<i8') and `shape`.
+std::string npy_array_header(const char* descr, std::initializer_list<int64_t> shape);
 
 // An n x n matrix that need not be in host memory as a whole: band(first, count) gives rows
 // [first, first + count) (count <= band_rows), row-major, valid until the next call (apsp

@@ -7,13 +7,15 @@
 #include "core/matrix_io.hpp"
 
 namespace apsp {
-namespace {
 
-std::string npy_header_of(const char* descr, int64_t rows, int64_t n) {
+std::string npy_array_header(const char* descr, std::initializer_list<int64_t> shape) {
   static_assert(std::endian::native == std::endian::little,
                 "the binary formats are written as the host holds them");
+  std::string dims;
+  for (const int64_t d : shape) dims += fmt::format("{}{}", dims.empty() ? "" : ", ", d);
+  if (shape.size() == 1) dims += ',';
   std::string dict =
-      fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({}, {}), }}", descr, rows, n);
+      fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({}), }}", descr, dims);
   // Magic (6), version (2), length (2), then the dict padded with spaces and ended by '\n' so
   // that the data starts at a multiple of 64 bytes.
   const size_t total = (10 + dict.size() + 1 + 63) / 64 * 64;
@@ -23,6 +25,12 @@ std::string npy_header_of(const char* descr, int64_t rows, int64_t n) {
   std::string h("\x93NUMPY\x01\x00", 8);
   h.append(reinterpret_cast<const char*>(&len), 2);
   return h + dict;
+}
+
+namespace {
+
+std::string npy_header_of(const char* descr, int64_t rows, int64_t n) {
+  return npy_array_header(descr, {rows, n});
 }
 
 std::string npy_header(int64_t n) { return npy_header_of("<i4", n, n); }

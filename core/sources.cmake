@@ -18,6 +18,7 @@ set(apsp_core_sources
   generators.cpp
   generators_road_social.cpp
   generators_molecules.cpp
+  graph_batch_npz.cpp
   reference.cpp
   parallel.cpp
   stats.cpp
