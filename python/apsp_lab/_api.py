@@ -216,6 +216,19 @@ def _edges(
     return _info(Solution(dist, pred), info)
 
 
+def _framework(x):
+    """The top-level package of x's type ("torch", "cupy", "jax", "numpy", ...)."""
+    return type(x).__module__.split(".")[0]
+
+
+def _capsule(x, stream):
+    """x's DLPack capsule, taken on `stream` (DLPack's numbering)."""
+    try:
+        return x.__dlpack__(stream=stream)
+    except TypeError:  # a producer without the stream keyword: ready on any stream
+        return x.__dlpack__()
+
+
 def _stream_of(x, stream):
     """The CUDA stream handle (DLPack's numbering: 1 the legacy default stream) to take x on:
     the caller's, else the producer's current one where its framework says, else the legacy
@@ -227,7 +240,7 @@ def _stream_of(x, stream):
                 break
         stream = int(stream)
     else:
-        framework = type(x).__module__.split(".")[0]
+        framework = _framework(x)
         stream = 1
         if framework == "torch":
             import torch
@@ -242,7 +255,7 @@ def _stream_of(x, stream):
 
 def _like(x, array):
     """The device array `array` (ours, with __dlpack__) as x's framework's array, no copy."""
-    framework = type(x).__module__.split(".")[0]
+    framework = _framework(x)
     if framework == "torch":
         import torch
 
@@ -273,12 +286,9 @@ def _solve_device(
     if shape[0] != shape[1]:
         raise ValueError("graph should be a square array")
     s = _stream_of(x, stream)
-    try:
-        capsule = x.__dlpack__(stream=s)
-    except TypeError:  # a producer without the stream keyword: ready on any stream
-        capsule = x.__dlpack__()
+    capsule = _capsule(x, s)
     device_id = int(x.__dlpack_device__()[1])
-    in_place = overwrite and type(x).__module__.split(".")[0] not in ("jax", "jaxlib")
+    in_place = overwrite and _framework(x) not in ("jax", "jaxlib")
     out = None if in_place else _core().device_empty(shape[0], device_id)
     info = _core().solve_device(capsule, out, s, directed, unweighted, variant, threads)
     return _info(Solution(x if in_place else _like(x, out)), info)

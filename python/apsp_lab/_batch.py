@@ -2,13 +2,9 @@
 
 import numpy as np
 
-from ._api import _core, _like, _on_cuda, _stream_of
+from ._api import _capsule, _core, _framework, _like, _on_cuda, _stream_of
 
 MAX_NODES = 512  # the largest graph a batch takes (core/graph_batch.hpp)
-
-
-def _framework(x):
-    return type(x).__module__.split(".")[0]
 
 
 def _is_integral(x):
@@ -158,7 +154,7 @@ def floyd_warshall_batch(
     s = _stream_of(edge_index, stream) if device else 0
     arrays = [vertex_ptr, src, dst, weight]
     if device:
-        arrays = [a if a is None else _dlpack(a, s) for a in arrays]
+        arrays = [a if a is None else _capsule(a, s) for a in arrays]
     dist, offsets, _, _ = _core().solve_batch(
         arrays[0],
         None,
@@ -176,10 +172,3 @@ def floyd_warshall_batch(
         dist = _like(edge_index, dist)
         offsets = None if offsets is None else _like(edge_index, offsets)
     return dist if padded else (dist, offsets)
-
-
-def _dlpack(x, stream):
-    try:
-        return x.__dlpack__(stream=stream)
-    except TypeError:  # a producer without the stream keyword: ready on any stream
-        return x.__dlpack__()
