@@ -2,31 +2,16 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <filesystem>
 #include <set>
 #include <stdexcept>
 
+#include "variants/registrations.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp {
 
-namespace {
-
-struct Registration {
-  Variant (*factory)();
-  std::string file;
-};
-
-// Filled during static initialisation, before main(); read once by registry().
-std::vector<Registration>& registrations() {
-  static std::vector<Registration> r;
-  return r;
-}
-
-}  // namespace
-
 VariantRegistrar::VariantRegistrar(Variant (*factory)(), const char* file) {
-  registrations().push_back({factory, std::filesystem::path(file).filename().string()});
+  record_registration(factory, file);
 }
 
 int row_pitch(const Variant& v, const Config& c, int n) {
@@ -66,19 +51,8 @@ std::string check_launch(int n, int threads, int smem_bytes, const DeviceInfo& d
 const std::vector<Variant>& registry() {
   static const std::vector<Variant> variants = [] {
     const bool with_tests = std::getenv("APSP_TEST_VARIANTS") != nullptr;
-    std::vector<Variant> out;
-    for (const Registration& r : registrations()) {
-      Variant v = r.factory();
-      v.source = r.file;
-      if (v.test_only && !with_tests) continue;
-      if (std::any_of(out.begin(), out.end(), [&](const Variant& o) { return o.name == v.name; })) {
-        // Two files registering one name (a copied variant file not yet renamed): refuse loudly.
-        fmt::print(stderr, "apsp: variant '{}' is registered twice ({}); rename one\n", v.name,
-                   r.file);
-        std::abort();
-      }
-      out.push_back(std::move(v));
-    }
+    std::vector<Variant> out = registered_variants<Variant>(
+        "variant", [&](const Variant& v) { return !v.test_only || with_tests; });
     // File names give the order users read them in: 00_naive.cu, 01_blocked32.cu, ...
     std::stable_sort(out.begin(), out.end(), [](const Variant& a, const Variant& b) {
       return std::tie(a.test_only, a.source, a.name) < std::tie(b.test_only, b.source, b.name);
