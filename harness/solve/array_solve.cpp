@@ -6,9 +6,11 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <type_traits>
 
+#include "core/cuda_check.hpp"
 #include "core/device_info.hpp"
 #include "core/parallel.hpp"
 #include "core/precision.hpp"
@@ -222,17 +224,70 @@ void store_band(Out* dist, int n, int first, int count, const In* rows, In unrea
   });
 }
 
+// Row k of `rows` (a row number of the result) from the band [first, first + count) into
+// dist + k * n, for every k the band holds.
+template <class Out, class In>
+void store_chosen(Out* dist, int n, const std::vector<int>& rows, int first, int count,
+                  const In* band, In unreachable, int threads) {
+  each_row(static_cast<int>(rows.size()), threads, [&](int k) {
+    const int row = rows[k];
+    if (row < first || row >= first + count) return;
+    const In* from = band + static_cast<size_t>(row - first) * n;
+    Out* to = dist + static_cast<size_t>(k) * n;
+    for (int j = 0; j < n; ++j) to[j] = convert<Out>(from[j], unreachable);
+  });
+}
+
+// The chosen rows of a result one GPU holds, copied down one row each: nothing else leaves it.
+std::vector<int32_t> rows_from_device(const Solver::OnDevice& at, int n,
+                                      const std::vector<int>& rows) {
+  std::vector<int32_t> staged(rows.size() * static_cast<size_t>(n));
+  for (size_t k = 0; k < rows.size(); ++k)
+    APSP_CUDA_CHECK(cudaMemcpy(staged.data() + k * n,
+                               at.data + static_cast<size_t>(rows[k]) * at.pitch,
+                               static_cast<size_t>(n) * sizeof(int32_t), cudaMemcpyDeviceToHost));
+  return staged;
+}
+
 template <class Out>
-void store_distances(const Solver& solver, Out* dist, int n, int threads) {
+void store_distances(const Solver& solver, Out* dist, int n, const std::vector<int>& rows,
+                     int threads) {
+  const bool all = rows.empty();
   if (solver.wide()) {
-    solver.each_band64([&](int first, int count, const int64_t* rows) {
-      store_band(dist, n, first, count, rows, kInf64, threads);
+    solver.each_band64([&](int first, int count, const int64_t* band) {
+      if (all) return store_band(dist, n, first, count, band, kInf64, threads);
+      store_chosen(dist, n, rows, first, count, band, kInf64, threads);
     });
-  } else {
-    solver.each_band([&](int first, int count, const int32_t* rows) {
-      store_band(dist, n, first, count, rows, kInf, threads);
-    });
+    return;
   }
+  if (const Solver::OnDevice at = solver.on_device(); !all && at.data) {
+    const std::vector<int32_t> staged = rows_from_device(at, n, rows);
+    store_band(dist, n, 0, static_cast<int>(rows.size()), staged.data(), kInf, threads);
+    return;
+  }
+  solver.each_band([&](int first, int count, const int32_t* band) {
+    if (all) return store_band(dist, n, first, count, band, kInf, threads);
+    store_chosen(dist, n, rows, first, count, band, kInf, threads);
+  });
+}
+
+// SciPy's predecessors (-9999 for none) of the rows asked for (all when `rows` is empty).
+void store_predecessors(const Solver& solver, int32_t* pred, int n, const std::vector<int>& rows,
+                        int threads) {
+  const auto scipy_row = [n](const int32_t* from, int32_t* to) {
+    for (int j = 0; j < n; ++j) to[j] = from[j] == kNoHop ? kScipyNoPredecessor : from[j];
+  };
+  solver.each_predecessor_band([&](int first, int count, const int32_t* band) {
+    if (rows.empty()) {
+      each_row(count, threads, [&](int row) {
+        scipy_row(band + static_cast<size_t>(row) * n, pred + static_cast<size_t>(first + row) * n);
+      });
+      return;
+    }
+    for (size_t k = 0; k < rows.size(); ++k)
+      if (rows[k] >= first && rows[k] < first + count)
+        scipy_row(band + static_cast<size_t>(rows[k] - first) * n, pred + k * n);
+  });
 }
 
 void store_result(const Solver& solver, const ArraySolveRequest& r, int n, void* dist,
@@ -241,16 +296,9 @@ void store_result(const Solver& solver, const ArraySolveRequest& r, int n, void*
     using Out = decltype(zero);
     if constexpr (std::is_same_v<Out, double> || std::is_same_v<Out, int32_t> ||
                   std::is_same_v<Out, int64_t>)
-      store_distances(solver, static_cast<Out*>(dist), n, r.threads);
+      store_distances(solver, static_cast<Out*>(dist), n, r.rows, r.threads);
   });
-  if (!r.predecessors) return;
-  solver.each_predecessor_band([&](int first, int count, const int32_t* rows) {
-    each_row(count, r.threads, [&](int row) {
-      const int32_t* from = rows + static_cast<size_t>(row) * n;
-      int32_t* to = pred + static_cast<size_t>(first + row) * n;
-      for (int j = 0; j < n; ++j) to[j] = from[j] == kNoHop ? kScipyNoPredecessor : from[j];
-    });
-  });
+  if (r.predecessors) store_predecessors(solver, pred, n, r.rows, r.threads);
 }
 
 void check_request(const ArraySolveRequest& r) {
@@ -309,12 +357,48 @@ ArraySolveResult solve_floats(double* d, int n, const ArraySolveRequest& r, int3
   return out;
 }
 
+void check_rows(const std::vector<int>& rows, int n) {
+  for (const int row : rows)
+    if (row < 0 || row >= n)
+      throw std::invalid_argument(fmt::format("row {} is out of range [0, {})", row, n));
+}
+
+// The float64 path's n x n matrices: the caller's own when every row is asked for, else ours,
+// whose chosen rows go to the caller's after the solve (deliver).
+struct FloatWork {
+  std::unique_ptr<double[]> own_d;
+  std::unique_ptr<int32_t[]> own_p;
+  double* d = nullptr;
+  int32_t* p = nullptr;
+
+  FloatWork(const ArraySolveRequest& r, int n, void* dist, int32_t* pred) {
+    d = static_cast<double*>(dist);
+    p = pred;
+    if (r.rows.empty()) return;
+    const size_t cells = static_cast<size_t>(n) * n;
+    own_d = std::make_unique_for_overwrite<double[]>(cells);
+    d = own_d.get();
+    if (r.predecessors) {
+      own_p = std::make_unique_for_overwrite<int32_t[]>(cells);
+      p = own_p.get();
+    }
+  }
+  void deliver(const ArraySolveRequest& r, int n, void* dist, int32_t* pred) const {
+    for (size_t k = 0; k < r.rows.size(); ++k) {
+      const size_t from = static_cast<size_t>(r.rows[k]) * n;
+      std::copy_n(d + from, n, static_cast<double*>(dist) + k * n);
+      if (own_p) std::copy_n(p + from, n, pred + k * n);
+    }
+  }
+};
+
 }  // namespace
 
 ArraySolveResult solve_dense(const DenseArray& a, const ArraySolveRequest& r, void* dist,
                              int32_t* pred) {
   check_request(r);
   const int n = a.n;
+  check_rows(r.rows, n);
   if (n == 0) return {};
   const auto t0 = Clock::now();
   check_host_matrices(n, 1, "the adjacency matrix");
@@ -326,13 +410,14 @@ ArraySolveResult solve_dense(const DenseArray& a, const ArraySolveRequest& r, vo
   if (scan.most == Weight::kFloat) {
     matrix.reset();
     check_float_out(r);
-    double* d = static_cast<double*>(dist);
+    const FloatWork work(r, n, dist, pred);
     with_element(a.type, [&](auto zero) {
-      dense_to_float64<decltype(zero)>(a, r.unweighted, d, r.threads);
+      dense_to_float64<decltype(zero)>(a, r.unweighted, work.d, r.threads);
     });
-    if (!r.directed) symmetric_min(d, n, r.threads);
+    if (!r.directed) symmetric_min(work.d, n, r.threads);
     const double read_ms = ms_since(t0);
-    ArraySolveResult out = solve_floats(d, n, r, pred);
+    ArraySolveResult out = solve_floats(work.d, n, r, work.p);
+    work.deliver(r, n, dist, pred);
     out.timing.steps.insert(out.timing.steps.begin(), {"read arrays", read_ms});
     return out;
   }
@@ -427,11 +512,13 @@ void sparse_to_float64(const SparseArray& a, bool unweighted, bool directed, dou
 ArraySolveResult solve_sparse(const SparseArray& a, const ArraySolveRequest& r, void* dist,
                               int32_t* pred) {
   check_request(r);
+  check_rows(r.rows, a.n);
   if (a.n == 0) return {};
   const auto t0 = Clock::now();
   ArraySolveResult out;
   bool floats = false;
   EdgeList g;
+  std::optional<FloatWork> work;
   const auto read = [&](auto index, auto value) {
     using I = decltype(index);
     using T = decltype(value);
@@ -439,7 +526,8 @@ ArraySolveResult solve_sparse(const SparseArray& a, const ArraySolveRequest& r, 
     floats = !r.unweighted && sparse_most<I, T>(a) == Weight::kFloat;
     if (floats) {
       check_float_out(r);
-      sparse_to_float64<I, T>(a, r.unweighted, r.directed, static_cast<double*>(dist), r.threads);
+      work.emplace(r, a.n, dist, pred);
+      sparse_to_float64<I, T>(a, r.unweighted, r.directed, work->d, r.threads);
     } else {
       g = sparse_to_edges<I, T>(a, r.unweighted);
       if (!r.directed) add_reversed(g);
@@ -452,8 +540,12 @@ ArraySolveResult solve_sparse(const SparseArray& a, const ArraySolveRequest& r, 
       read(int32_t{}, value);
   });
   const double read_ms = ms_since(t0);
-  out = floats ? solve_floats(static_cast<double*>(dist), a.n, r, pred)
-               : solve_integers(SolveInput(std::move(g)), r, dist, pred);
+  if (floats) {
+    out = solve_floats(work->d, a.n, r, work->p);
+    work->deliver(r, a.n, dist, pred);
+  } else {
+    out = solve_integers(SolveInput(std::move(g)), r, dist, pred);
+  }
   out.timing.steps.insert(out.timing.steps.begin(), {"read arrays", read_ms});
   return out;
 }

@@ -71,6 +71,9 @@ struct ArraySolveRequest {
   Element out = Element::kFloat64;
   int threads = 0;                              // CPU threads (0: all cores)
   std::function<void(const std::string&)> log;  // lines for the user; may be empty
+  // Only these rows of the result, in this order (SciPy's `indices`): dist and pred are then
+  // rows.size() x n; of a result a GPU holds, only these rows are copied back. Empty: every row.
+  std::vector<int> rows;
 };
 
 struct ArraySolveResult {
@@ -81,8 +84,8 @@ struct ArraySolveResult {
   SolveTiming timing;
 };
 
-// Solves into dist (n x n, row-major, of r.out's type) and pred (n x n int32, when
-// r.predecessors; -9999 for none). Throws std::invalid_argument (one line) for what SciPy refuses
+// Solves into dist (n x n, or r.rows.size() x n, row-major, of r.out's type) and pred (as dist,
+// int32, when r.predecessors; -9999 for none). Throws std::invalid_argument (one line) for what SciPy refuses
 // or r.out cannot hold, std::range_error when int32 cannot hold the distances, SolveError from the
 // Solver, std::runtime_error from the float64 path.
 ArraySolveResult solve_dense(const DenseArray& a, const ArraySolveRequest& r, void* dist,
