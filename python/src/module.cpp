@@ -91,9 +91,9 @@ void* allocate_result(size_t bytes) {
   return p;
 }
 
-nb::object host_array(void* data, Element e, int n) {
+nb::object host_array(void* data, Element e, size_t rows, int n) {
   nb::capsule owner(data, [](void* p) noexcept { std::free(p); });
-  const size_t shape[2] = {static_cast<size_t>(n), static_cast<size_t>(n)};
+  const size_t shape[2] = {rows, static_cast<size_t>(n)};
   const nb::dlpack::dtype dt = e == Element::kFloat64 ? nb::dtype<double>()
                                : e == Element::kInt64 ? nb::dtype<int64_t>()
                                                       : nb::dtype<int32_t>();
@@ -114,8 +114,10 @@ nb::dict info_of(const ArraySolveResult& r, const std::vector<std::string>& log)
 
 ArraySolveRequest request_of(bool directed, bool unweighted, bool predecessors,
                              const std::string& device, const std::string& variant,
-                             const std::string& dtype, int threads, std::vector<std::string>& log) {
+                             const std::string& dtype, int threads, std::vector<std::string>& log,
+                             std::vector<int> rows = {}) {
   ArraySolveRequest r;
+  r.rows = std::move(rows);
   r.directed = directed;
   r.unweighted = unweighted;
   r.predecessors = predecessors;
@@ -138,14 +140,19 @@ struct Outputs {
   }
 };
 
+// The rows of the result a request asked for: r.rows, or every one.
+size_t rows_of(const ArraySolveRequest& r, int n) {
+  return r.rows.empty() ? static_cast<size_t>(n) : r.rows.size();
+}
+
 // The arrays (dist None when it was the caller's) and the solve's info.
-nb::tuple finish(Outputs& o, Element e, int n, const ArraySolveResult& r,
+nb::tuple finish(Outputs& o, Element e, size_t rows, int n, const ArraySolveResult& r,
                  const std::vector<std::string>& log) {
-  nb::object dist = o.own_dist ? host_array(o.dist, e, n) : nb::none();
+  nb::object dist = o.own_dist ? host_array(o.dist, e, rows, n) : nb::none();
   o.own_dist = false;
   nb::object pred = nb::none();
   if (o.pred) {
-    pred = host_array(o.pred, Element::kInt32, n);
+    pred = host_array(o.pred, Element::kInt32, rows, n);
     o.pred = nullptr;
   }
   return nb::make_tuple(dist, pred, info_of(r, log));
@@ -155,7 +162,7 @@ nb::tuple solve_dense(
     HostMatrix a, std::optional<HostMatrix> mask,
     std::optional<nb::ndarray<double, nb::ndim<2>, nb::c_contig, nb::device::cpu>> out,
     bool directed, bool unweighted, bool predecessors, const std::string& device,
-    const std::string& variant, const std::string& dtype, int threads) {
+    const std::string& variant, const std::string& dtype, int threads, std::vector<int> rows) {
   if (a.shape(0) != a.shape(1)) throw std::invalid_argument("graph should be a square array");
   const int n = static_cast<int>(a.shape(0));
   harness::DenseArray in{a.data(), element_of(a.dtype()), n, a.stride(0), a.stride(1)};
@@ -168,12 +175,13 @@ nb::tuple solve_dense(
     in.mask_col_stride = mask->stride(1);
   }
   std::vector<std::string> log;
-  const ArraySolveRequest r =
-      request_of(directed, unweighted, predecessors, device, variant, dtype, threads, log);
-  const size_t cells = static_cast<size_t>(n) * n;
+  const ArraySolveRequest r = request_of(directed, unweighted, predecessors, device, variant, dtype,
+                                         threads, log, std::move(rows));
+  const size_t cells = rows_of(r, n) * n;
   Outputs o;
   if (out) {
-    if (r.out != Element::kFloat64 || out->shape(0) != a.shape(0) || out->shape(1) != a.shape(1))
+    if (r.out != Element::kFloat64 || !r.rows.empty() || out->shape(0) != a.shape(0) ||
+        out->shape(1) != a.shape(1))
       throw std::invalid_argument("out must be a float64 C-ordered array of the graph's shape");
     o.dist = out->data();
     o.own_dist = false;
@@ -186,12 +194,13 @@ nb::tuple solve_dense(
     nb::gil_scoped_release unlocked;
     result = harness::solve_dense(in, r, o.dist, o.pred);
   }
-  return finish(o, r.out, n, result, log);
+  return finish(o, r.out, rows_of(r, n), n, result, log);
 }
 
 nb::tuple solve_sparse(int n, HostVector row, HostVector col, HostVector values, bool directed,
                        bool unweighted, bool predecessors, const std::string& device,
-                       const std::string& variant, const std::string& dtype, int threads) {
+                       const std::string& variant, const std::string& dtype, int threads,
+                       std::vector<int> rows) {
   const size_t count = row.shape(0);
   if (col.shape(0) != count || values.shape(0) != count)
     throw std::invalid_argument("rows, columns and values of different lengths");
@@ -208,9 +217,9 @@ nb::tuple solve_sparse(int n, HostVector row, HostVector col, HostVector values,
                           values.data(),
                           element_of(values.dtype())};
   std::vector<std::string> log;
-  const ArraySolveRequest r =
-      request_of(directed, unweighted, predecessors, device, variant, dtype, threads, log);
-  const size_t cells = static_cast<size_t>(n) * n;
+  const ArraySolveRequest r = request_of(directed, unweighted, predecessors, device, variant, dtype,
+                                         threads, log, std::move(rows));
+  const size_t cells = rows_of(r, n) * n;
   Outputs o;
   o.dist = allocate_result(cells * element_bytes(r.out));
   if (predecessors) o.pred = static_cast<int32_t*>(allocate_result(cells * 4));
@@ -219,7 +228,7 @@ nb::tuple solve_sparse(int n, HostVector row, HostVector col, HostVector values,
     nb::gil_scoped_release unlocked;
     result = harness::solve_sparse(in, r, o.dist, o.pred);
   }
-  return finish(o, r.out, n, result, log);
+  return finish(o, r.out, rows_of(r, n), n, result, log);
 }
 
 cudaStream_t stream_of(uintptr_t handle) {
@@ -338,9 +347,11 @@ NB_MODULE(_core, m) {
     }
   });
   m.def("solve_dense", &solve_dense, "a"_a, "mask"_a.none(), "out"_a.none(), "directed"_a,
-        "unweighted"_a, "predecessors"_a, "device"_a, "variant"_a, "dtype"_a, "threads"_a);
+        "unweighted"_a, "predecessors"_a, "device"_a, "variant"_a, "dtype"_a, "threads"_a,
+        "rows"_a = std::vector<int>{});
   m.def("solve_sparse", &solve_sparse, "n"_a, "row"_a, "col"_a, "values"_a, "directed"_a,
-        "unweighted"_a, "predecessors"_a, "device"_a, "variant"_a, "dtype"_a, "threads"_a);
+        "unweighted"_a, "predecessors"_a, "device"_a, "variant"_a, "dtype"_a, "threads"_a,
+        "rows"_a = std::vector<int>{});
   m.def("solve_device", &solve_device, "a"_a, "out"_a.none(), "stream"_a, "directed"_a,
         "unweighted"_a, "variant"_a, "threads"_a);
   m.def("device_empty", &device_empty, "n"_a, "device"_a);
