@@ -20,6 +20,7 @@
 #include "harness/solve/array_solve.hpp"
 #include "python/src/batch.hpp"
 #include "python/src/bench.hpp"
+#include "python/src/reductions.hpp"
 #include "variants/variant.hpp"
 
 namespace nb = nanobind;
@@ -361,4 +362,5 @@ NB_MODULE(_core, m) {
   m.def("bench", &apsp::python::bench_json, "options_json"_a);
   m.def("check_results", &apsp::python::check_results_json, "text"_a, "source"_a);
   bind_batch(m);
+  bind_reductions(m);
 }
