@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
 #include <stdexcept>
 
 namespace apsp::harness {
@@ -78,6 +79,20 @@ void plan_output(const BatchRequest& r, BatchPlan& p) {
   if (!fault.empty()) throw std::invalid_argument(fault);
 }
 
+void check_paths_request(const BatchRequest& r) {
+  if (r.max_dist < 0 || r.max_dist >= kMaxBatchGraphVertices) {
+    throw std::invalid_argument(fmt::format(
+        "max_dist must lie in 1..{} (no shortest path of a batch has more edges), or be 0 for "
+        "no edge paths; not {}",
+        kMaxBatchGraphVertices - 1, r.max_dist));
+  }
+  if (r.max_dist > 0 && r.edges > INT32_MAX) {
+    throw std::invalid_argument(fmt::format(
+        "edge paths name edges by int32 ids; this batch has {} edges, more than 2^31 - 1",
+        r.edges));
+  }
+}
+
 }  // namespace
 
 BatchPlan plan_batch(const BatchRequest& r) {
@@ -85,6 +100,7 @@ BatchPlan plan_batch(const BatchRequest& r) {
     throw std::invalid_argument(
         fmt::format("a batch of {} graphs and {} edges", r.graphs.graphs, r.edges));
   }
+  check_paths_request(r);
   if (!r.graphs.vertex_ptr) throw std::invalid_argument("a batch needs its vertex pointers");
   BatchPlan p;
   p.variant = &variant_for(r);
@@ -127,10 +143,20 @@ std::vector<int64_t> edge_ptr_from_sources(const GraphBatchView& b, int64_t edge
   return ptr;
 }
 
-void run_batch(const BatchRequest& r, const BatchPlan& p, void* dist) {
+void run_batch(const BatchRequest& r, const BatchPlan& p, void* dist,
+               const BatchPathOutput& paths) {
+  if (paths.edges && r.max_dist <= 0) {
+    throw std::invalid_argument("edge paths need max_dist of 1 or more");
+  }
   BatchOutputView out = p.out;
   out.dist = dist;
   p.variant->run({p.graphs, out, p.facts.max_n}, p.config, r.stream, r.threads);
+  if (!paths.pred && !paths.edges) return;
+  if (r.on_device) {
+    batch_paths_device(p.graphs, p.facts.vertices, out, p.elements, paths, r.max_dist, r.stream);
+  } else {
+    batch_paths_host(p.graphs, out, p.elements, paths, r.max_dist, r.threads);
+  }
 }
 
 }  // namespace apsp::harness

@@ -34,6 +34,11 @@ struct BatchRequest {
   Config config;                     // empty: the variant's defaults
   int threads = 0;                   // the host variant's CPU threads (0: all cores)
   cudaStream_t stream = nullptr;     // where a device batch's work goes
+  // The paths beside the distances (kernels/batch_paths.cuh's rule, whichever variant solved):
+  // the predecessors, and each shortest path's first max_dist edges (0: none; at most
+  // kMaxBatchGraphVertices - 1, the longest path; the edges then at most 2^31 - 1).
+  bool predecessors = false;
+  int max_dist = 0;
 };
 
 // What the checks decided: the output's layout and type, and who solves.
@@ -56,9 +61,28 @@ struct BatchPlan {
 // back) and plans the output. Throws std::invalid_argument with one line naming the first fault.
 BatchPlan plan_batch(const BatchRequest& r);
 
-// Solves into dist (plan.elements of plan.out.type, in the batch's memory). Asynchronous on
-// r.stream for a device batch.
-void run_batch(const BatchRequest& r, const BatchPlan& plan, void* dist);
+// Where the paths go, in the batch's memory and the distances' layout: pred (int16, the vertex
+// before j on the path from i, numbered in its graph; -1 for none, and in the padding) with
+// plan.elements entries, edges (int32, edge ids in the batch's order; -1 past a path's end, for
+// none, and in the padding) with r.max_dist entries a pair. Null: not asked.
+struct BatchPathOutput {
+  int16_t* pred = nullptr;
+  int32_t* edges = nullptr;
+};
+
+// Solves into dist (plan.elements of plan.out.type, in the batch's memory), then the paths the
+// request asks for into paths. Asynchronous on r.stream for a device batch.
+void run_batch(const BatchRequest& r, const BatchPlan& plan, void* dist,
+               const BatchPathOutput& paths = {});
+
+// The paths of a solved batch (dist holds its distances, `elements` entries) by
+// kernels/batch_paths.cuh's rule: on the host's threads (0: all cores), or on the GPU,
+// asynchronous on stream (the batch's vertices counted on the host: vertices).
+void batch_paths_host(const GraphBatchView& b, const BatchOutputView& dist, int64_t elements,
+                      const BatchPathOutput& paths, int max_dist, int threads);
+void batch_paths_device(const GraphBatchView& b, int64_t vertices, const BatchOutputView& dist,
+                        int64_t elements, const BatchPathOutput& paths, int max_dist,
+                        cudaStream_t stream);
 
 // check_batch on a batch in device memory (device_check.cpp), naming the same first fault
 // (std::invalid_argument), from what run_batch_checks finds there (batch_device.cu): the lowest
