@@ -46,6 +46,15 @@ def _cutoff_reason(cutoff):
     return f"cutoff of type {type(cutoff).__name__} (only real numbers are supported)"
 
 
+def _function_check(implemented, bound, G, w):
+    """True, or why the function's own check (the registry's ``check``) sends the call to
+    NetworkX."""
+    if implemented.check is None:
+        return True
+    reason = implemented.check(bound, G, w)
+    return True if reason is None else reason
+
+
 def _physical_memory():
     try:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
@@ -121,17 +130,18 @@ class BackendInterface:
         _cache.forget()
         if name not in FUNCTIONS:
             return f"{name} is not implemented by apsp_lab"
+        implemented = FUNCTIONS[name]
         bound = _bind(name, args, kwargs)
         G = bound["G"]
         if not isinstance(G, (nx.Graph, ApspGraph)):
             return f"G of type {type(G).__name__} is not a graph apsp_lab can convert"
-        weight = bound.get("weight")
+        weight = bound.get(implemented.weight_name) if implemented.weighted else None
         if (reason := _weight_reason(weight)) is not None:
             return reason
         if (reason := _cutoff_reason(bound.get("cutoff"))) is not None:
             return reason
         if weight is None:  # unweighted, or a function without weights
-            return True
+            return _function_check(implemented, bound, G, None)
         if isinstance(G, ApspGraph):
             AG = G
         else:
@@ -143,10 +153,10 @@ class BackendInterface:
                     return f"could not read the graph's edges ({type(exc).__name__}: {exc})"
                 _cache.remember(G, weight, AG)
         try:
-            weights_for(AG, weight, name)
+            w = weights_for(AG, weight, name)
         except NotImplementedError as exc:
             return str(exc)
-        return True
+        return _function_check(implemented, bound, G, w)
 
     @staticmethod
     def should_run(name, args, kwargs):

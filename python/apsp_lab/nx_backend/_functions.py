@@ -129,3 +129,8 @@ def all_pairs_shortest_path_length(G, cutoff=None, *, device=None):
     AG = as_apsp(G, None)
     D = solve_matrix(AG, None, device)
     yield from row_dicts(AG, D, as_int=True, cutoff=cutoff, hops=True)
+
+
+# The whole-graph functions (centralities, eccentricity and its extrema, the average shortest
+# path length, the Wiener index) register themselves after the all-pairs ones.
+from . import _whole_graph  # noqa: E402, F401

@@ -23,31 +23,43 @@ class Implemented:
                  to a float64 matrix
     streaming    NetworkX yields the rows one at a time in O(n) memory where this backend
                  needs the n x n matrix (``should_run`` sends huge graphs back)
+    check        None, or check(bound, AG) -> why this call must go to NetworkX (or None):
+                 what ``can_run`` asks beyond the weights (bound: the call's arguments by
+                 name; AG: the converted graph)
     """
 
-    __slots__ = ("func", "params", "doc", "dict_result", "streaming")
+    __slots__ = ("func", "params", "doc", "dict_result", "streaming", "check")
 
-    def __init__(self, func, params, doc, dict_result, streaming):
+    def __init__(self, func, params, doc, dict_result, streaming, check=None):
         self.func = func
         self.params = params
         self.doc = doc
         self.dict_result = dict_result
         self.streaming = streaming
+        self.check = check
+
+    @property
+    def weight_name(self):
+        """The parameter naming the edge attribute ("weight", or closeness's "distance")."""
+        for name, _ in self.params:
+            if name in ("weight", "distance"):
+                return name
+        return None
 
     @property
     def weighted(self):
-        return any(name == "weight" for name, _ in self.params)
+        return self.weight_name is not None
 
 
 # name -> Implemented, in the order the functions are defined.
 FUNCTIONS: dict[str, Implemented] = {}
 
 
-def implements(params, doc, *, dict_result=False, streaming=False):
+def implements(params, doc, *, dict_result=False, streaming=False, check=None):
     """Register the decorated function under its own name (NetworkX's name for it)."""
 
     def register(func):
-        FUNCTIONS[func.__name__] = Implemented(func, params, doc, dict_result, streaming)
+        FUNCTIONS[func.__name__] = Implemented(func, params, doc, dict_result, streaming, check)
         return func
 
     return register

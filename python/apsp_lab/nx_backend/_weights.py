@@ -32,6 +32,8 @@ class Weights:
     n_missing   edges without the attribute (NetworkX: 1 in the Dijkstra family,
                 1.0 in floyd_warshall, so those results become floats there)
     present     bool array of edges having the attribute (None when all have it)
+    types       the Python types of the present values (a frozenset; missing ones are not
+                counted: each function gives them its own default)
     reason      why no function of this backend can use these weights (or None)
     dict_reason why the dict-returning functions cannot (NetworkX would sum them in an
                 arithmetic other than float64/exact int), or None
@@ -45,9 +47,12 @@ class Weights:
         "present",
         "reason",
         "dict_reason",
+        "types",
     )
 
-    def __init__(self, values, core, int_valued, n_missing, present, reason, dict_reason):
+    def __init__(
+        self, values, core, int_valued, n_missing, present, reason, dict_reason, types=frozenset()
+    ):
         self.values = values
         self.core = core
         self.int_valued = int_valued
@@ -55,6 +60,7 @@ class Weights:
         self.present = present
         self.reason = reason
         self.dict_reason = dict_reason
+        self.types = types
 
 
 def _is_intlike(t):
@@ -136,17 +142,18 @@ def classify(raw, n, default=1):
     import numpy as np
 
     m = len(raw)
+    present_types = frozenset(map(type, raw)) - {_Missing}
     raw, types, present, n_missing = _fill_missing(raw, default)
     int_valued, narrow, reason, dict_reason = _judge_types(types)
     if reason is not None:
-        return Weights(None, None, False, n_missing, present, reason, None)
+        return Weights(None, None, False, n_missing, present, reason, None, present_types)
     try:
         values = np.array(raw, dtype=np.float64) if m else np.zeros(0)
     except (TypeError, ValueError, OverflowError) as exc:
         reason = f"edge weights not convertible to float64 ({exc})"
-        return Weights(None, None, False, n_missing, present, reason, None)
+        return Weights(None, None, False, n_missing, present, reason, None, present_types)
     core = values
     if m:
         core, reason, bound_dict_reason = _judge_values(values, n, int_valued, narrow)
         dict_reason = bound_dict_reason or dict_reason
-    return Weights(values, core, int_valued, n_missing, present, reason, dict_reason)
+    return Weights(values, core, int_valued, n_missing, present, reason, dict_reason, present_types)
