@@ -5,6 +5,7 @@ import numpy as np
 from ._api import _capsule, _core, _framework, _like, _on_cuda, _stream_of
 
 MAX_NODES = 512  # the largest graph a batch takes (core/graph_batch.hpp)
+MAX_DIST = MAX_NODES - 1  # no shortest path of a batch has more edges
 
 
 def _is_integral(x):
@@ -81,6 +82,20 @@ def _from_matrices(graphs):
     return np.asarray(sizes, np.int64), np.stack([cat(srcs), cat(dsts)]), w
 
 
+def _max_dist_of(max_dist):
+    """max_dist as the core takes it (0: no edge paths); TypeError or ValueError when it is no
+    count of edges a path can have."""
+    if max_dist is None:
+        return 0
+    if isinstance(max_dist, bool) or not isinstance(max_dist, (int, np.integer)):
+        raise TypeError(f"max_dist must be an integer or None, not {type(max_dist).__name__}")
+    if not 1 <= max_dist <= MAX_DIST:
+        raise ValueError(
+            f"max_dist must lie in 1..{MAX_DIST} (None: no edge paths), not {max_dist}"
+        )
+    return int(max_dist)
+
+
 def floyd_warshall_batch(
     edge_index=None,
     ptr=None,
@@ -93,6 +108,8 @@ def floyd_warshall_batch(
     padded=False,
     num_nodes=None,
     pad_value=None,
+    return_predecessors=False,
+    max_dist=None,
     variant="auto",
     threads=0,
     stream=None,
@@ -114,14 +131,26 @@ def floyd_warshall_batch(
     ``num_nodes``, default the largest graph), ``pad_value`` (default: ``unreachable``) outside
     each graph's n x n corner. Both in the framework the batch came in.
 
+    The paths, appended in this order when asked (the same whichever variant or device solved):
+
+    - ``return_predecessors=True``: int16 in the distances' layout, the vertex before j on the
+      shortest path from i (numbered in its graph), -1 for none (i = j, no path, padding). The
+      rule of ``floyd_warshall``'s integer path: the smallest such vertex over the lightest edges,
+      in rounds across zero-weight edges.
+    - ``max_dist=K`` (1..511): int32, each path's first K edges from i, as ids in the batch's own
+      edge order (``edge_attr[ids]`` gathers their features), -1 past the path's end, for none
+      and in the padding; ragged ``[offsets[-1] * K]`` (graph g's at ``offsets[g] * K``) or
+      padded [B, N, N, K]. Of parallel edges the path takes the lowest id among the lightest.
+
     The dtype is the narrowest that holds every distance exactly, known before the solve: uint8
     for hop distances of graphs up to 255 vertices, then int16, then int32. A pair with no path
     holds ``unreachable`` (default: the dtype's maximum, or 2^30 - 1 for int32; Graphormer uses
     510), which may not be a possible distance.
 
-    Raises ValueError (a malformed batch, a graph over 512 vertices, negative weights) or
-    TypeError (a non-integer dtype where one is required) before any work.
+    Raises ValueError (a malformed batch, a graph over 512 vertices, negative weights, max_dist
+    outside 1..511) or TypeError (a non-integer dtype where one is required) before any work.
     """
+    path_edges = _max_dist_of(max_dist)
     if graphs is not None:
         if edge_index is not None or ptr is not None or batch is not None:
             raise ValueError("give either graphs or edge_index with ptr (or batch), not both")
@@ -155,7 +184,7 @@ def floyd_warshall_batch(
     arrays = [vertex_ptr, src, dst, weight]
     if device:
         arrays = [a if a is None else _capsule(a, s) for a in arrays]
-    dist, offsets, _, _ = _core().solve_batch(
+    dist, offsets, _, _, pred, edges = _core().solve_batch(
         arrays[0],
         None,
         arrays[1],
@@ -167,8 +196,26 @@ def floyd_warshall_batch(
         variant,
         threads,
         s,
+        bool(return_predecessors),
+        path_edges,
     )
+    out = [dist] if padded else [dist, offsets]
+    out += ([pred] if return_predecessors else []) + ([edges] if path_edges else [])
     if device:
-        dist = _like(edge_index, dist)
-        offsets = None if offsets is None else _like(edge_index, offsets)
-    return dist if padded else (dist, offsets)
+        out = [_like(edge_index, a) for a in out]
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def _shortest_path_attributes(edge_index, ptr, edge_weight=None, **options):
+    """What apsp_lab.pyg.AddShortestPaths attaches to a graph or a batch, by name:
+    ``shortest_dist``, and ``shortest_pred`` and ``shortest_path_edges`` when asked; ragged
+    (flat, graph after graph) or padded, as floyd_warshall_batch returns them, in the batch's
+    framework; options are floyd_warshall_batch's. Written over any array framework, so that it
+    is tested without PyG."""
+    out = floyd_warshall_batch(edge_index, ptr, edge_weight=edge_weight, **options)
+    out = list(out) if isinstance(out, tuple) else [out]
+    if not options.get("padded"):
+        del out[1]  # the offsets: a graph's block follows from ptr
+    names = ["shortest_dist"] + (["shortest_pred"] if options.get("return_predecessors") else [])
+    names += ["shortest_path_edges"] if options.get("max_dist") is not None else []
+    return dict(zip(names, out))

@@ -52,7 +52,7 @@ nb::dlpack::dtype dtype_of(BatchDistType t) {
 // memory (cudaMalloc on the batch's device) as an object with __dlpack__.
 struct Shape {
   size_t ndim;
-  size_t extents[3];
+  size_t extents[4];
 };
 
 nb::object device_array(int device_id, size_t bytes, const Shape& shape, nb::dlpack::dtype dt,
@@ -105,12 +105,42 @@ harness::BatchRequest request_of(const Vector& vertex_ptr, const std::optional<V
   return r;
 }
 
+// An array in the plan's layout, where the batch lies: 1-D ragged, or [B, N, N] padded, with a
+// last axis of `last` entries a pair when last > 0 (the edge paths); the distances when dt is
+// the plan's type.
+nb::object plan_array(const harness::BatchRequest& r, const harness::BatchPlan& plan, int device_id,
+                      int last, nb::dlpack::dtype dt, void** data) {
+  const size_t per_pair = last > 0 ? static_cast<size_t>(last) : 1;
+  const size_t count = static_cast<size_t>(plan.elements) * per_pair;
+  const size_t n = static_cast<size_t>(plan.out.padded_n);
+  Shape shape{1, {count}};
+  if (n > 0) shape = {last > 0 ? 4u : 3u, {static_cast<size_t>(r.graphs.graphs), n, n, per_pair}};
+  return owned_array(r.on_device, device_id, count * dt.bits / 8, shape, dt, data);
+}
+
+// The ragged offsets (graphs + 1) as an array where the batch lies.
+nb::object offsets_array(const harness::BatchRequest& r, const harness::BatchPlan& plan,
+                         int device_id) {
+  void* o = nullptr;
+  const size_t count = static_cast<size_t>(r.graphs.graphs) + 1;
+  nb::object offsets =
+      owned_array(r.on_device, device_id, count * 8, Shape{1, {count}}, nb::dtype<int64_t>(), &o);
+  if (r.on_device) {
+    APSP_CUDA_CHECK(
+        cudaMemcpyAsync(o, plan.out.offsets, count * 8, cudaMemcpyDeviceToDevice, r.stream));
+  } else {
+    std::memcpy(o, plan.out.offsets, count * 8);
+  }
+  return offsets;
+}
+
 }  // namespace
 
 nb::tuple solve_batch(Vector vertex_ptr, std::optional<Vector> edge_ptr, Vector src, Vector dst,
                       std::optional<Vector> weight, std::optional<int64_t> unreachable,
                       std::optional<int> padded_n, std::optional<int64_t> pad_value,
-                      const std::string& variant, int threads, uintptr_t stream) {
+                      const std::string& variant, int threads, uintptr_t stream, bool predecessors,
+                      int max_dist) {
   harness::BatchRequest r = request_of(vertex_ptr, edge_ptr, src, dst, weight);
   r.unreachable = unreachable;
   r.padded_n = padded_n;
@@ -118,45 +148,38 @@ nb::tuple solve_batch(Vector vertex_ptr, std::optional<Vector> edge_ptr, Vector 
   r.variant = variant;
   r.threads = threads;
   r.stream = stream == 1 ? cudaStreamLegacy : reinterpret_cast<cudaStream_t>(stream);
+  r.predecessors = predecessors;
+  r.max_dist = max_dist;
   const int device_id = r.on_device ? vertex_ptr.device_id() : 0;
   std::optional<DeviceGuard> on;  // the batch's GPU current while it is solved, then the caller's
   if (r.on_device) on.emplace(device_id);
   const harness::BatchPlan plan = harness::plan_batch(r);
-  const size_t n = static_cast<size_t>(plan.out.padded_n);
   void* dist = nullptr;
-  nb::object dist_array =
-      plan.out.padded_n > 0
-          ? owned_array(r.on_device, device_id, plan.elements * bytes_of(plan.out.type),
-                        Shape{3, {static_cast<size_t>(r.graphs.graphs), n, n}},
-                        dtype_of(plan.out.type), &dist)
-          : owned_array(r.on_device, device_id, plan.elements * bytes_of(plan.out.type),
-                        Shape{1, {static_cast<size_t>(plan.elements)}}, dtype_of(plan.out.type),
-                        &dist);
-  nb::object offsets = nb::none();
-  if (plan.out.padded_n == 0) {
-    void* o = nullptr;
-    const size_t count = static_cast<size_t>(r.graphs.graphs) + 1;
-    offsets =
-        owned_array(r.on_device, device_id, count * 8, Shape{1, {count}}, nb::dtype<int64_t>(), &o);
-    if (r.on_device) {
-      APSP_CUDA_CHECK(
-          cudaMemcpyAsync(o, plan.out.offsets, count * 8, cudaMemcpyDeviceToDevice, r.stream));
-    } else {
-      std::memcpy(o, plan.out.offsets, count * 8);
-    }
+  nb::object dist_array = plan_array(r, plan, device_id, 0, dtype_of(plan.out.type), &dist);
+  nb::object offsets = plan.out.padded_n == 0 ? offsets_array(r, plan, device_id) : nb::none();
+  harness::BatchPathOutput paths;
+  nb::object pred = nb::none(), edges = nb::none();
+  if (predecessors) {
+    pred = plan_array(r, plan, device_id, 0, nb::dtype<int16_t>(),
+                      reinterpret_cast<void**>(&paths.pred));
+  }
+  if (max_dist > 0) {
+    edges = plan_array(r, plan, device_id, max_dist, nb::dtype<int32_t>(),
+                       reinterpret_cast<void**>(&paths.edges));
   }
   {
     nb::gil_scoped_release unlocked;
-    harness::run_batch(r, plan, dist);
+    harness::run_batch(r, plan, dist, paths);
     if (r.on_device) APSP_CUDA_CHECK(cudaStreamSynchronize(r.stream));
   }
-  return nb::make_tuple(dist_array, offsets, name_of(plan.out.type), plan.variant->name);
+  return nb::make_tuple(dist_array, offsets, name_of(plan.out.type), plan.variant->name, pred,
+                        edges);
 }
 
 void bind_batch(nb::module_& m) {
   m.def("solve_batch", &solve_batch, "vertex_ptr"_a, "edge_ptr"_a.none(), "src"_a, "dst"_a,
         "weight"_a.none(), "unreachable"_a.none(), "padded_n"_a.none(), "pad_value"_a.none(),
-        "variant"_a, "threads"_a, "stream"_a);
+        "variant"_a, "threads"_a, "stream"_a, "predecessors"_a = false, "max_dist"_a = 0);
 }
 
 }  // namespace apsp::python

@@ -1,7 +1,9 @@
 """apsp_lab.floyd_warshall_batch on the CPU path, graph by graph against SciPy's shortest_path:
 PyG's edge_index and ptr (or batch), a list of matrices, ragged and padded results, the narrowest
-exact dtype and the chosen unreachable value, and every refusal before any work. The same
-batches on the GPU, from PyTorch and CuPy arrays: test_batch_gpu.py."""
+exact dtype and the chosen unreachable value, and every refusal before any work; the predecessors
+and edge paths walked pair by pair, and the PyG transform's attributes (the transform itself
+where torch_geometric imports). The same batches on the GPU, from PyTorch and CuPy arrays:
+test_batch_gpu.py."""
 
 import apsp_lab
 import numpy as np
@@ -164,3 +166,206 @@ def test_refusals_before_any_work():
         solve(edge_index[0], ptr)
     with pytest.raises(ValueError, match="in order"):
         solve(edge_index, batch=np.array([0, 1, 0, 1, 1, 1, 1, 1, 1, 1]))
+
+
+def lightest_edges(edge_index, ptr, weight, g):
+    """Graph g's lightest u -> v weight and the lowest id among those edges (self loops left
+    out), by (u, v) in the graph's own numbering."""
+    lightest = {}
+    for e in range(edge_index.shape[1]):
+        u, v = int(edge_index[0, e]), int(edge_index[1, e])
+        if not ptr[g] <= u < ptr[g + 1] or u == v:
+            continue
+        key, w = (u - ptr[g], v - ptr[g]), (1 if weight is None else int(weight[e]))
+        if key not in lightest or w < lightest[key][0]:
+            lightest[key] = (w, e)
+    return lightest
+
+
+def check_paths(edge_index, ptr, weight, dist, pred, edges, max_dist, none):
+    """Every pair of every graph (ragged arrays): walking back along pred from j reaches i over
+    edges whose weights add up to the distance; the edge ids are that walk's lightest edges (the
+    lowest id among equals), its first max_dist, -1 after; -1 throughout where i = j or no path."""
+    offsets = np.concatenate([[0], np.cumsum(np.diff(ptr) ** 2)])
+    for g in range(len(ptr) - 1):
+        n = int(ptr[g + 1] - ptr[g])
+        lightest = lightest_edges(edge_index, ptr, weight, g)
+        d = dist[offsets[g] : offsets[g + 1]].reshape(n, n).astype(np.int64)
+        p = pred[offsets[g] : offsets[g + 1]].reshape(n, n)
+        ids = edges[offsets[g] * max_dist : offsets[g + 1] * max_dist].reshape(n, n, max_dist)
+        for i in range(n):
+            for j in range(n):
+                if i == j or d[i, j] == none:
+                    assert p[i, j] == -1 and np.all(ids[i, j] == -1), (g, i, j)
+                    continue
+                walk = [j]
+                while walk[-1] != i and len(walk) <= n:
+                    walk.append(int(p[i, walk[-1]]))
+                walk.reverse()
+                assert walk[0] == i, (g, i, j, walk)
+                steps = [lightest[(a, b)] for a, b in zip(walk, walk[1:])]
+                assert sum(w for w, _ in steps) == d[i, j], (g, i, j)
+                want = [e for _, e in steps][:max_dist]
+                want += [-1] * (max_dist - len(want))
+                np.testing.assert_array_equal(ids[i, j], want, err_msg=f"{(g, i, j)}")
+
+
+@pytest.mark.parametrize("max_w,max_dist", [(0, 3), (2, 5), (9, 1)])
+def test_predecessors_and_edge_paths(max_w, max_dist):
+    edge_index, ptr, w = make_batch(list(range(0, 14)) + [30], max_w=max_w, seed=10 + max_w)
+    if w is not None:
+        w[::4] = 0  # zero weights: ties and zero-weight cycles
+    dist, offsets, pred, edges = apsp_lab.floyd_warshall_batch(
+        edge_index, ptr, edge_weight=w, unreachable=-1, return_predecessors=True, max_dist=max_dist
+    )
+    assert pred.dtype == np.int16 and edges.dtype == np.int32
+    assert pred.shape == dist.shape and edges.shape == (dist.shape[0] * max_dist,)
+    check_paths(edge_index, ptr, w, dist, pred, edges, max_dist, -1)
+    padded = apsp_lab.floyd_warshall_batch(
+        edge_index, ptr, edge_weight=w, padded=True, return_predecessors=True, max_dist=max_dist
+    )
+    n_max = int(np.diff(ptr).max())
+    assert padded[1].shape == (len(ptr) - 1, n_max, n_max)
+    assert padded[2].shape == (len(ptr) - 1, n_max, n_max, max_dist)
+    for g in range(len(ptr) - 1):
+        n, lo, hi = ptr[g + 1] - ptr[g], offsets[g], offsets[g + 1]
+        np.testing.assert_array_equal(padded[1][g, :n, :n].ravel(), pred[lo:hi])
+        np.testing.assert_array_equal(
+            padded[2][g, :n, :n].ravel(), edges[lo * max_dist : hi * max_dist]
+        )
+        assert np.all(padded[1][g, n:] == -1) and np.all(padded[2][g, :, n:] == -1)
+    alone = apsp_lab.floyd_warshall_batch(edge_index, ptr, edge_weight=w, max_dist=max_dist)
+    np.testing.assert_array_equal(alone[2], edges)  # (dist, offsets, edges): no predecessors
+
+
+def test_predecessors_are_floyd_warshalls():
+    """The batch's predecessors are floyd_warshall's integer path's, graph by graph (its -9999
+    is the batch's -1), zero-weight edges included."""
+    pytest.importorskip("scipy")
+    edge_index, ptr, w = make_batch([1, 6, 17, 40], max_w=3, seed=12)
+    w[::3] = 0
+    _, offsets, pred = apsp_lab.floyd_warshall_batch(
+        edge_index, ptr, edge_weight=w, return_predecessors=True
+    )
+    for g in range(len(ptr) - 1):
+        n = int(ptr[g + 1] - ptr[g])
+        best = {}
+        for (u, v), (x, _) in lightest_edges(edge_index, ptr, w, g).items():
+            best[(u, v)] = x
+        rows, cols = zip(*best) if best else ((), ())
+        m = csr_array((list(best.values()), (rows, cols)), shape=(n, n))
+        _, want = apsp_lab.floyd_warshall(m, return_predecessors=True, dtype=np.int32, device="cpu")
+        np.testing.assert_array_equal(
+            pred[offsets[g] : offsets[g + 1]].reshape(n, n), np.where(want < 0, -1, want)
+        )
+
+
+def test_path_refusals_before_any_work():
+    edge_index, ptr, _ = make_batch([4, 6], seed=13)
+    for bad in (-1, 0, 512):
+        with pytest.raises(ValueError, match="max_dist must lie in 1..511"):
+            apsp_lab.floyd_warshall_batch(edge_index, ptr, max_dist=bad)
+    for bad in (2.0, True, "3"):
+        with pytest.raises(TypeError, match="max_dist must be an integer"):
+            apsp_lab.floyd_warshall_batch(edge_index, ptr, max_dist=bad)
+    with pytest.raises(ValueError, match="max_dist"):  # before the batch's own fault
+        apsp_lab.floyd_warshall_batch(edge_index, np.array([0, 6, 4]), max_dist=-2)
+
+
+def test_import_apsp_lab_imports_neither_torch_nor_pyg():
+    import os
+    import subprocess
+    import sys
+
+    package_root = os.path.dirname(os.path.dirname(apsp_lab.__file__))
+    env = dict(os.environ, PYTHONPATH=package_root)
+    code = (
+        "import sys, numpy as np, apsp_lab\n"
+        "apsp_lab.floyd_warshall_batch(np.array([[0], [1]]), np.array([0, 2]), max_dist=2)\n"
+        "loaded = [m for m in ('torch', 'torch_geometric') if m in sys.modules]\n"
+        "sys.exit(f'imported {loaded}' if loaded else 0)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+
+
+def test_transform_attributes_without_pyg():
+    """What AddShortestPaths stores, from NumPy arrays: a graph alone (ptr [0, n]) and a batch,
+    ragged and padded; the batch's blocks are the graphs' own, its edge ids the batch's."""
+    from apsp_lab._batch import _shortest_path_attributes
+
+    edge_index, ptr, _ = make_batch([5, 0, 9], seed=14)
+    whole = _shortest_path_attributes(
+        edge_index, ptr, max_dist=4, return_predecessors=True, unreachable=510
+    )
+    assert sorted(whole) == ["shortest_dist", "shortest_path_edges", "shortest_pred"]
+    assert whole["shortest_dist"].dtype == np.int16
+    offsets = np.concatenate([[0], np.cumsum(np.diff(ptr) ** 2)])
+    for g in range(3):
+        lo, hi = ptr[g], ptr[g + 1]
+        keep = (edge_index[0] >= lo) & (edge_index[0] < hi)
+        first_edge = int(np.argmax(keep)) if keep.any() else 0
+        one = _shortest_path_attributes(
+            edge_index[:, keep] - lo,
+            np.array([0, hi - lo]),
+            max_dist=4,
+            return_predecessors=True,
+            unreachable=510,
+        )
+        a, b = offsets[g], offsets[g + 1]
+        np.testing.assert_array_equal(one["shortest_dist"], whole["shortest_dist"][a:b])
+        np.testing.assert_array_equal(one["shortest_pred"], whole["shortest_pred"][a:b])
+        local = whole["shortest_path_edges"][a * 4 : b * 4]
+        np.testing.assert_array_equal(
+            one["shortest_path_edges"], np.where(local >= 0, local - first_edge, -1)
+        )
+    padded = _shortest_path_attributes(edge_index, ptr, padded=True, num_nodes=12)
+    assert list(padded) == ["shortest_dist"] and padded["shortest_dist"].shape == (3, 12, 12)
+
+
+def test_pyg_module_needs_pyg():
+    import importlib.util
+
+    if importlib.util.find_spec("torch_geometric") is not None:
+        pytest.skip("PyG is installed: test_pyg_transform covers apsp_lab.pyg")
+    with pytest.raises(ImportError):
+        import apsp_lab.pyg  # noqa: F401
+
+
+def test_pyg_transform():
+    """AddShortestPaths on Data and on their Batch: the Batch's attributes are the collated
+    Data's (edge ids shifted to the batch's numbering), equal to floyd_warshall_batch's."""
+    pytest.importorskip("torch_geometric")
+    import torch
+    from apsp_lab.pyg import AddShortestPaths
+    from torch_geometric.data import Batch, Data
+
+    edge_index, ptr, _ = make_batch([5, 3, 9, 1], seed=15)
+    graphs = []
+    for g in range(4):
+        keep = (edge_index[0] >= ptr[g]) & (edge_index[0] < ptr[g + 1])
+        local = torch.as_tensor(edge_index[:, keep] - ptr[g])
+        graphs.append(Data(edge_index=local, num_nodes=int(ptr[g + 1] - ptr[g])))
+    transform = AddShortestPaths(max_dist=3, return_predecessors=True, unreachable=510)
+    batch = transform(Batch.from_data_list(graphs))
+    collated = Batch.from_data_list([transform(d) for d in graphs])
+    assert torch.equal(batch.shortest_dist, collated.shortest_dist)
+    assert torch.equal(batch.shortest_pred, collated.shortest_pred)
+    ids = batch.shortest_path_edges
+    sizes = np.diff(ptr) ** 2 * 3
+    shift = torch.as_tensor(
+        np.repeat(np.concatenate([[0], np.cumsum([d.num_edges for d in graphs])[:-1]]), sizes)
+    )
+    want = torch.where(collated.shortest_path_edges >= 0, collated.shortest_path_edges + shift, -1)
+    assert torch.equal(ids, want.to(ids.dtype))
+    dist, _, pred, edges = apsp_lab.floyd_warshall_batch(
+        batch.edge_index.numpy(),
+        batch.ptr.numpy(),
+        return_predecessors=True,
+        max_dist=3,
+        unreachable=510,
+    )
+    np.testing.assert_array_equal(batch.shortest_dist.numpy(), dist)
+    np.testing.assert_array_equal(edges, ids.numpy())
+    with pytest.raises(ValueError, match="max_dist"):
+        AddShortestPaths(max_dist=0)
