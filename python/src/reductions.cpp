@@ -4,15 +4,27 @@
 // (closeness, eccentricity, the diameter, the average shortest path length) never bring the
 // V x V matrix to the host when a GPU solved it. The NetworkX backend (apsp_lab/nx_backend) makes
 // the arrays: int32 or int64 indices, int64 weights in [0, 2^31 - 1], checked there first.
+//
+// apsp_lab._core.settle_order: the order in which NetworkX's Dijkstra, breadth-first search or
+// Bellman-Ford (its queue-based one) first reaches each vertex from a source, which is the order
+// of the keys of the dict it returns: the backend's all_pairs_* rows follow it. Read from the
+// graph's adjacency in NetworkX's order (CSR: a vertex's neighbours as G._adj lists them, each
+// once, with its smallest parallel weight), with the same comparisons in the same float64.
 #include "python/src/reductions.hpp"
 
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 
 #include <cstdint>
+#include <deque>
+#include <limits>
 #include <memory>
+#include <optional>
+#include <queue>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/device_info.hpp"
@@ -122,6 +134,135 @@ nb::dict reduce_edges(int n, Vector row, Vector col, Vector weight, bool directe
   return out;
 }
 
+// A graph's adjacency in NetworkX's order (above): vertex u's neighbours are
+// nbr[ptr[u] .. ptr[u + 1]), weighing w[...] (none for the breadth-first search).
+struct Adjacency {
+  int n = 0;
+  const int64_t* ptr = nullptr;
+  const int32_t* nbr = nullptr;
+  const double* w = nullptr;
+};
+
+// NetworkX's _dijkstra_multisource from one source: a heap of (distance, push count, vertex),
+// a vertex pushed again only for a strictly shorter distance, settled when first popped.
+std::vector<int32_t> dijkstra_order(const Adjacency& g, int source, double cutoff) {
+  using Entry = std::tuple<double, int64_t, int32_t>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> fringe;
+  constexpr double kNone = std::numeric_limits<double>::infinity();
+  std::vector<double> seen(g.n, kNone), dist(g.n);
+  std::vector<char> settled(g.n, 0), was_seen(g.n, 0);
+  std::vector<int32_t> order;
+  int64_t count = 0;
+  fringe.emplace(0.0, count++, source);
+  seen[source] = 0;
+  was_seen[source] = 1;
+  while (!fringe.empty()) {
+    const auto [d, unused, v] = fringe.top();
+    fringe.pop();
+    if (settled[v]) continue;
+    settled[v] = 1;
+    dist[v] = d;
+    order.push_back(v);
+    for (int64_t k = g.ptr[v]; k < g.ptr[v + 1]; ++k) {
+      const int32_t u = g.nbr[k];
+      const double vu = dist[v] + g.w[k];
+      if (vu > cutoff || settled[u]) continue;
+      if (!was_seen[u] || vu < seen[u]) {
+        seen[u] = vu;
+        was_seen[u] = 1;
+        fringe.emplace(vu, count++, u);
+      }
+    }
+  }
+  return order;
+}
+
+// NetworkX's _single_shortest_path_length: levels, each read in the order it was found.
+std::vector<int32_t> bfs_order(const Adjacency& g, int source, double cutoff) {
+  std::vector<char> seen(g.n, 0);
+  std::vector<int32_t> order{source};
+  seen[source] = 1;
+  size_t level_begin = 0, level_end = 1;
+  for (double level = 0; level_begin < level_end && cutoff > level; ++level) {
+    for (size_t i = level_begin; i < level_end; ++i) {
+      const int32_t v = order[i];
+      for (int64_t k = g.ptr[v]; k < g.ptr[v + 1]; ++k) {
+        if (seen[g.nbr[k]]) continue;
+        seen[g.nbr[k]] = 1;
+        order.push_back(g.nbr[k]);
+      }
+      if (order.size() == static_cast<size_t>(g.n)) return order;
+    }
+    level_begin = level_end;
+    level_end = order.size();
+  }
+  return order;
+}
+
+// NetworkX's _inner_bellman_ford (non-negative weights: its negative-cycle checks never fire):
+// a FIFO queue, a vertex skipped while one of its predecessors is queued; a vertex enters the
+// result's dict the first time it gets a distance.
+std::vector<int32_t> bellman_ford_order(const Adjacency& g, int source) {
+  std::vector<double> dist(g.n, std::numeric_limits<double>::infinity());
+  std::vector<char> reached(g.n, 0), queued(g.n, 0);
+  std::vector<std::vector<int32_t>> pred(g.n);
+  std::vector<int32_t> order{source};
+  std::deque<int32_t> q{source};
+  dist[source] = 0;
+  reached[source] = queued[source] = 1;
+  while (!q.empty()) {
+    const int32_t u = q.front();
+    q.pop_front();
+    queued[u] = 0;
+    bool skip = false;
+    for (const int32_t p : pred[u]) skip = skip || queued[p];
+    if (skip) continue;
+    for (int64_t k = g.ptr[u]; k < g.ptr[u + 1]; ++k) {
+      const int32_t v = g.nbr[k];
+      const double dv = dist[u] + g.w[k];
+      if (dv < dist[v]) {
+        if (!queued[v]) q.push_back(v);
+        queued[v] = 1;
+        if (!reached[v]) order.push_back(v);
+        reached[v] = 1;
+        dist[v] = dv;
+        pred[v].assign(1, u);
+      } else if (reached[v] && dv == dist[v]) {
+        pred[v].push_back(u);
+      }
+    }
+  }
+  return order;
+}
+
+using IndexVector = nb::ndarray<nb::ro, int64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using VertexVector = nb::ndarray<nb::ro, int32_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using WeightVector = nb::ndarray<nb::ro, double, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+nb::object settle_order(const std::string& method, IndexVector ptr, VertexVector nbr,
+                        std::optional<WeightVector> weight, int source, double cutoff) {
+  const int n = static_cast<int>(ptr.shape(0)) - 1;
+  if (n < 1 || source < 0 || source >= n) throw std::invalid_argument("source outside [0, n)");
+  if (ptr.data()[n] != static_cast<int64_t>(nbr.shape(0)))
+    throw std::invalid_argument("ptr[n] must be the number of neighbours");
+  if (method != "bfs" && (!weight || weight->shape(0) != nbr.shape(0)))
+    throw std::invalid_argument("one weight per neighbour is needed");
+  const Adjacency g{n, ptr.data(), nbr.data(), weight ? weight->data() : nullptr};
+  std::vector<int32_t> order;
+  {
+    nb::gil_scoped_release unlocked;
+    if (method == "dijkstra")
+      order = dijkstra_order(g, source, cutoff);
+    else if (method == "bfs")
+      order = bfs_order(g, source, cutoff);
+    else if (method == "bellman_ford")
+      order = bellman_ford_order(g, source);
+    else
+      throw std::invalid_argument("method must be dijkstra, bfs or bellman_ford");
+  }
+  return numpy_of(order);
+}
+
 }  // namespace
 
 void bind_reductions(nb::module_& m) {
@@ -129,6 +270,10 @@ void bind_reductions(nb::module_& m) {
         "device"_a, "variant"_a, "threads"_a,
         "Each vertex's eccentricity, reaches, out_sum, reached_by and in_sum (NumPy arrays), "
         "reduced where the distances are.");
+  m.def("settle_order", &settle_order, "method"_a, "ptr"_a, "nbr"_a, "weight"_a.none(), "source"_a,
+        "cutoff"_a,
+        "The vertices in the order NetworkX's dijkstra, bfs or bellman_ford first reaches them "
+        "from source (int32).");
 }
 
 }  // namespace apsp::python

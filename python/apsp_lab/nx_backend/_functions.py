@@ -14,17 +14,15 @@ first next()); their checks therefore also run lazily, as NetworkX's own do.
 
 from __future__ import annotations
 
-from collections import defaultdict
+# floyd_warshall's default factory, as pickled before (its inner dicts are defaultdicts).
+from ._fw_types import _inf as _inf
+from ._fw_types import plan, typed_rows
 
 # The registry, filled by the definitions below: the dispatcher and get_info read it from here.
 from ._registry import FUNCTIONS as FUNCTIONS
 from ._registry import implements
+from ._scalars import path_scalar
 from ._solve import as_apsp, row_dicts, solve_matrix, weights_for
-
-
-def _inf():
-    """Default factory of floyd_warshall's inner dicts (a named function: picklable)."""
-    return float("inf")
 
 
 @implements(
@@ -54,81 +52,105 @@ def floyd_warshall_numpy(G, nodelist=None, weight="weight", *, device=None):
     return solve_matrix(AG, w, device, order)
 
 
+def _check_floyd_warshall(bound, G, w):
+    """can_run's check: weights whose entries NetworkX types by its loop order."""
+    if w is None:
+        return None
+    try:
+        plan(None, w)
+    except NotImplementedError as exc:
+        return str(exc)
+    return None
+
+
 @implements(
     (("G", None), ("weight", "weight")),
-    "One all-pairs solve; the dicts are built from the matrix.",
+    "One all-pairs solve; the dicts are built from the matrix, each entry typed as NetworkX's.",
     dict_result=True,
+    check=_check_floyd_warshall,
 )
 def floyd_warshall(G, weight="weight", *, device=None):
     """nx.floyd_warshall: {u: defaultdict(inf, {v: length for every node v})}."""
-    import numpy as np
-
     AG = as_apsp(G, weight)
     w = weights_for(AG, weight, "floyd_warshall")
     D = solve_matrix(AG, w, device)
-    # NetworkX's floyd_warshall takes a missing weight (and weight=None) as 1.0.
-    as_int = w is not None and w.int_valued and w.n_missing == 0
-    nodes = AG.nodes
-    out = {}
-    for i, u in enumerate(nodes):
-        row = D[i]
-        if as_int:
-            finite = row != np.inf
-            if finite.all():
-                vals = row.astype(np.int64).tolist()
-            else:
-                obj = np.where(finite, row, 0.0).astype(np.int64).astype(object)
-                obj[~finite] = float("inf")
-                vals = obj.tolist()
-        else:
-            vals = row.tolist()
-        d = defaultdict(_inf, zip(nodes, vals))
-        d[u] = 0
-        out[u] = d
-    return out
+    return typed_rows(AG, w, D, device)
+
+
+def _check_paths(bound, G, w):
+    """can_run's check: weights whose path lengths NetworkX types path by path."""
+    try:
+        path_scalar(w)
+    except NotImplementedError as exc:
+        return str(exc)
+    return None
 
 
 @implements(
     (("G", None), ("cutoff", None), ("weight", "weight")),
-    "One all-pairs solve instead of n Dijkstra runs; rows are yielded lazily "
-    "from the n x n matrix.",
+    "One all-pairs solve instead of n Dijkstra runs; each row's dict is built when asked, in "
+    "the order NetworkX's Dijkstra settles the nodes.",
     dict_result=True,
     streaming=True,
+    check=_check_paths,
 )
 def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight", *, device=None):
     """nx.all_pairs_dijkstra_path_length: yields (node, {reachable node: length})."""
     AG = as_apsp(G, weight)
     w = weights_for(AG, weight, "all_pairs_dijkstra_path_length")
+    scalar = path_scalar(w)
     D = solve_matrix(AG, w, device)
-    as_int = w is None or w.int_valued  # NetworkX: missing weight -> 1
-    yield from row_dicts(AG, D, as_int=as_int, cutoff=cutoff)
+    yield from row_dicts(
+        AG,
+        D,
+        scalar=scalar,
+        method="dijkstra",
+        weights=_adjacency_weights(AG, weight),
+        cutoff=cutoff,
+    )
 
 
 @implements(
     (("G", None), ("weight", "weight")),
-    "One all-pairs solve; negative weights fall back to NetworkX.",
+    "One all-pairs solve; negative weights fall back to NetworkX. Each row's dict is built "
+    "when asked, in the order NetworkX's Bellman-Ford first reaches the nodes.",
     dict_result=True,
     streaming=True,
+    check=_check_paths,
 )
 def all_pairs_bellman_ford_path_length(G, weight="weight", *, device=None):
     """nx.all_pairs_bellman_ford_path_length: yields (node, {reachable node: length})."""
     AG = as_apsp(G, weight)
     w = weights_for(AG, weight, "all_pairs_bellman_ford_path_length")
+    scalar = path_scalar(w)
     D = solve_matrix(AG, w, device)
-    as_int = w is None or w.int_valued
-    yield from row_dicts(AG, D, as_int=as_int)
+    yield from row_dicts(
+        AG, D, scalar=scalar, method="bellman_ford", weights=_adjacency_weights(AG, weight)
+    )
 
 
 @implements(
     (("G", None), ("cutoff", None)),
-    "One all-pairs solve with unit weights.",
+    "One all-pairs solve with unit weights; each row's dict is built when asked, in "
+    "NetworkX's breadth-first order.",
     streaming=True,
 )
 def all_pairs_shortest_path_length(G, cutoff=None, *, device=None):
     """nx.all_pairs_shortest_path_length: yields (node, {reachable node: hop count})."""
     AG = as_apsp(G, None)
     D = solve_matrix(AG, None, device)
-    yield from row_dicts(AG, D, as_int=True, cutoff=cutoff, hops=True)
+    yield from row_dicts(AG, D, scalar=path_scalar(None), method="bfs", cutoff=cutoff)
+
+
+def _adjacency_weights(AG, weight):
+    """The weight of each adjacency entry NetworkX's searches read (1 for weight=None)."""
+    import numpy as np
+
+    if AG.adjacency is None:
+        return None
+    if weight is None:
+        return np.ones(len(AG.adjacency[1]))
+    return AG.adjacency_weights(weight)
 
 
 # The whole-graph functions (centralities, eccentricity and its extrema, the average shortest

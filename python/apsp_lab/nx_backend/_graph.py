@@ -15,7 +15,9 @@ class ApspGraph:
     ``nodes`` is the node list in ``G.nodes`` order; vertex ``i`` of the arrays is
     ``nodes[i]``. ``src`` and ``dst`` hold one entry per edge (per parallel edge of a
     multigraph; once per undirected edge), ``weights`` maps each converted edge attribute
-    to its classified values. Build one with :meth:`from_networkx` (or let NetworkX's
+    to its classified values. ``adjacency`` is (ptr, nbr): vertex i's neighbours in the order
+    ``G._adj`` lists them, each once (NetworkX's searches visit them in that order), or None
+    when unknown. Build one with :meth:`from_networkx` (or let NetworkX's
     dispatch do it); :meth:`to_networkx` goes back.
     """
 
@@ -32,8 +34,11 @@ class ApspGraph:
         weights=None,
         graph=None,
         default=1,
+        adjacency=None,
     ):
         self.nodes = list(nodes)
+        self.adjacency = adjacency
+        self._adjacency_weights = {}
         self.src = src
         self.dst = dst
         self.directed = bool(directed)
@@ -98,6 +103,33 @@ class ApspGraph:
             self._node_array = np.fromiter(self.nodes, dtype=object, count=len(self.nodes))
         return self._node_array
 
+    def adjacency_weights(self, attr):
+        """float64, one per ``adjacency`` entry: the weight NetworkX's searches read for it
+        (``d.get(attr, 1)``; a multigraph's smallest parallel one), from ``weights[attr]``."""
+        cached = self._adjacency_weights.get(attr)
+        if cached is not None:
+            return cached
+        import numpy as np
+
+        n = len(self.nodes)
+        ptr, nbr = self.adjacency
+        rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(ptr))
+        cols = nbr.astype(np.int64)
+        src, dst = self.src.astype(np.int64), self.dst.astype(np.int64)
+        if not self.directed:
+            src, dst = np.minimum(src, dst), np.maximum(src, dst)
+            rows, cols = np.minimum(rows, cols), np.maximum(rows, cols)
+        keys = src * n + dst
+        order = np.argsort(keys, kind="stable")
+        keys = keys[order]
+        first = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]]) if len(keys) else keys
+        smallest = (
+            np.minimum.reduceat(self.weights[attr].values[order], first) if len(keys) else keys
+        )
+        out = smallest[np.searchsorted(keys[first], rows * n + cols)].astype(np.float64)
+        self._adjacency_weights[attr] = out
+        return out
+
     def to_networkx(self):
         """A NetworkX graph of the same class kind with the converted attributes."""
         import networkx as nx
@@ -126,9 +158,9 @@ class ApspGraph:
 
 
 def _adjacency_edges(G, nodes, index, itype, with_data):
-    """src, dst and the edge data dicts (or None) of a Graph / DiGraph, read from its
-    adjacency dicts {u: {v: data}}; undirected ones hold each edge twice, the copy with
-    src <= dst is kept (self loops appear once)."""
+    """src, dst, the edge data dicts (or None) and the adjacency (ptr, nbr) of a Graph /
+    DiGraph, read from its adjacency dicts {u: {v: data}}; undirected ones hold each edge
+    twice, the copy with src <= dst is kept (self loops appear once)."""
     import numpy as np
 
     n = len(nodes)
@@ -145,13 +177,33 @@ def _adjacency_edges(G, nodes, index, itype, with_data):
     datas = None
     if with_data:
         datas = list(itertools.chain.from_iterable(d.values() for d in nbr_dicts))
+    adjacency = (np.r_[0, np.cumsum(counts)], dst.astype(np.int32))
     if not G.is_directed():
         keep = src <= dst
         src = src[keep]
         dst = dst[keep]
         if datas is not None:
             datas = np.fromiter(datas, dtype=object, count=total)[keep].tolist()
-    return src, dst, datas
+    return src, dst, datas, adjacency
+
+
+def _adjacency_of(G, nodes, index):
+    """(ptr, nbr) of G's adjacency as NetworkX's searches read it (``G._adj``), or None."""
+    from collections.abc import Mapping
+
+    import numpy as np
+
+    adj = getattr(G, "_adj", None)  # what NetworkX's searches read (views too)
+    if not isinstance(adj, Mapping) or len(nodes) >= 2**31:
+        return None
+    nbr_dicts = [adj[u] for u in nodes]
+    counts = np.fromiter(map(len, nbr_dicts), dtype=np.int64, count=len(nodes))
+    nbr = np.fromiter(
+        map(index.__getitem__, itertools.chain.from_iterable(nbr_dicts)),
+        dtype=np.int32,
+        count=int(counts.sum()),
+    )
+    return np.r_[0, np.cumsum(counts)], nbr
 
 
 def _edge_view_edges(G, index, itype, with_data):
@@ -176,27 +228,28 @@ def _edge_view_edges(G, index, itype, with_data):
 
 
 def scan(G, attrs):
-    """Nodes, src, dst and the raw values of each attribute in ``attrs`` (missing ->
-    MISSING), one entry per edge, in one pass over the edges."""
+    """Nodes, src, dst, the raw values of each attribute in ``attrs`` (missing -> MISSING),
+    one entry per edge, and the adjacency (ApspGraph.adjacency)."""
     import numpy as np
 
     nodes = list(G)
     n = len(nodes)
     index = dict(zip(nodes, range(n)))
     itype = np.int32 if n < 2**31 else np.int64
-    if not G.is_multigraph() and isinstance(getattr(G, "_adj", None), dict):
-        src, dst, datas = _adjacency_edges(G, nodes, index, itype, bool(attrs))
+    if not G.is_multigraph() and isinstance(getattr(G, "_adj", None), dict) and n < 2**31:
+        src, dst, datas, adjacency = _adjacency_edges(G, nodes, index, itype, bool(attrs))
     else:
         src, dst, datas = _edge_view_edges(G, index, itype, bool(attrs))
+        adjacency = _adjacency_of(G, nodes, index)
     raw = {}
     for attr in attrs:
         raw[attr] = [d.get(attr, MISSING) for d in datas]
-    return nodes, src, dst, raw
+    return nodes, src, dst, raw, adjacency
 
 
 def convert(G, attrs, *, default=1, preserve_graph_attrs=False):
     """G as an ApspGraph keeping the edge attributes ``attrs`` (missing -> ``default``)."""
-    nodes, src, dst, raw = scan(G, attrs)
+    nodes, src, dst, raw, adjacency = scan(G, attrs)
     n = len(nodes)
     weights = {attr: classify(raw[attr], n, default) for attr in attrs}
     return ApspGraph(
@@ -208,4 +261,5 @@ def convert(G, attrs, *, default=1, preserve_graph_attrs=False):
         weights=weights,
         graph=G.graph if preserve_graph_attrs else None,
         default=default,
+        adjacency=adjacency,
     )

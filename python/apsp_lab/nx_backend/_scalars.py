@@ -55,9 +55,10 @@ class Scalar:
 INT = Scalar("int")
 
 
-def scalar_of(w):
-    """The Scalar of the Weights ``w`` (None: unweighted), or raise NotImplementedError
-    saying why NetworkX must answer instead."""
+def path_scalar(w, missing=int):
+    """The Scalar of a path length over the Weights ``w`` (None: unweighted) where a
+    missing weight is ``missing`` (int 1 in Dijkstra, Bellman-Ford and BFS), or raise
+    NotImplementedError saying why NetworkX must answer instead (mixed types)."""
     import numpy as np
 
     if w is None:
@@ -66,21 +67,29 @@ def scalar_of(w):
         raise NotImplementedError(w.reason)
     types = set(w.types)
     if w.n_missing:
-        types.add(int)  # NetworkX's Dijkstra and BFS: a missing weight is 1
+        types.add(missing)
     if not types or types <= {int, bool}:
-        scalar = INT
-    elif types == {float}:
-        scalar = Scalar("float")
-    elif len(types) == 1 and issubclass(t := next(iter(types)), (np.integer, np.float64)):
+        return INT
+    if types == {float}:
+        return Scalar("float")
+    if len(types) == 1 and issubclass(t := next(iter(types)), (np.integer, np.float64)):
         if w.dict_reason is not None:
             raise NotImplementedError(w.dict_reason)
-        scalar = Scalar("numpy", t)
-    else:
-        names = ", ".join(sorted(t.__name__ for t in types))
-        raise NotImplementedError(
-            f"edge weights of mixed types ({names}): the type of each NetworkX result "
-            "depends on the path it finds"
-        )
+        return Scalar("numpy", t)
+    names = ", ".join(sorted(t.__name__ for t in types))
+    raise NotImplementedError(
+        f"edge weights of mixed types ({names}): the type of each NetworkX result "
+        "depends on the path it finds"
+    )
+
+
+def scalar_of(w):
+    """The Scalar of the Weights ``w`` (None: unweighted) for the whole-graph functions,
+    which take integral weights up to 2**31 - 1 only; or raise NotImplementedError saying
+    why NetworkX must answer instead."""
+    scalar = path_scalar(w)
+    if w is None:
+        return scalar
     core = w.core
     if len(core) and core.dtype.kind != "i":
         raise NotImplementedError(

@@ -75,30 +75,54 @@ def solve_matrix(AG, w, device, order=None):
     return np.ascontiguousarray(D, dtype=np.float64)
 
 
-def row_dicts(AG, D, *, as_int, cutoff=None, hops=False, sort=True):
-    """Yield (node, {reachable node: length}) per row of D, as NetworkX's all_pairs_*.
+def _cutoff_value(cutoff):
+    """cutoff as the float64 NetworkX's comparisons amount to (None: no cutoff)."""
+    if cutoff is None:
+        return float("inf")
+    try:
+        return float(cutoff)
+    except OverflowError:  # an int past float's range
+        return float("inf") if cutoff > 0 else float("-inf")
 
-    cutoff: Dijkstra's rule (keep length <= cutoff) or, with hops=True, the BFS rule
-    (keep level k when k - 1 < cutoff). The source always comes first with int 0; with
-    sort=True the rest follows in nondecreasing length (ties in node order), the order in
-    which Dijkstra and BFS settle nodes.
+
+def row_dicts(AG, D, *, scalar, method, weights=None, cutoff=None):
+    """Yield (node, {reached node: length}) per row of D, as NetworkX's all_pairs_* do.
+
+    method: "dijkstra", "bfs" or "bellman_ford", whose order of first reaching the nodes
+    (``apsp_lab._core.settle_order`` on AG.adjacency, with ``weights`` per adjacency entry)
+    is the order of NetworkX's dict, and whose cutoff rule (Dijkstra: keep length <= cutoff;
+    BFS: reach level k when k - 1 < cutoff) it applies. The source's 0 is NetworkX's int 0;
+    the other lengths are typed by ``scalar`` (``_scalars.Scalar``). Each row's dict is built
+    when the generator is asked for it.
     """
+    if AG.adjacency is None:
+        yield from _sorted_row_dicts(AG, D, scalar=scalar, cutoff=cutoff, hops=method == "bfs")
+        return
+    from .. import _core
+
+    labels = AG.node_array
+    ptr, nbr = AG.adjacency
+    limit = _cutoff_value(cutoff)
+    for i, node in enumerate(AG.nodes):
+        idx = _core.settle_order(method, ptr, nbr, weights, i, limit)
+        d = dict(zip(labels[idx].tolist(), scalar.many(D[i, idx])))
+        d[node] = 0
+        yield node, d
+
+
+def _sorted_row_dicts(AG, D, *, scalar, cutoff=None, hops=False):
+    """row_dicts for a graph whose adjacency order is unknown (an ApspGraph built by hand):
+    the source first, then nondecreasing length, ties in node order."""
     import numpy as np
 
     nodes = AG.nodes
     labels = AG.node_array
-    if cutoff is not None:
-        try:
-            cutoff = float(cutoff)
-        except OverflowError:  # an int past float's range
-            cutoff = float("inf") if cutoff > 0 else float("-inf")
-        if cutoff != cutoff and not hops:  # nan: NetworkX's `dist > nan` never cuts
-            cutoff = None
-        elif cutoff == float("inf"):
-            cutoff = None
+    cutoff = _cutoff_value(cutoff)
+    if cutoff != cutoff and not hops:  # nan: NetworkX's `dist > nan` never cuts
+        cutoff = float("inf")
     for i, node in enumerate(nodes):
         row = D[i]
-        if cutoff is None:
+        if cutoff == float("inf"):
             mask = row != np.inf
         elif hops:
             mask = (row - 1.0) < cutoff
@@ -107,16 +131,11 @@ def row_dicts(AG, D, *, as_int, cutoff=None, hops=False, sort=True):
         mask[i] = True
         idx = np.flatnonzero(mask)
         vals = row[idx]
-        if sort and len(idx) > 1:
-            if as_int and vals.max() < 2**15 - 1:
-                key = vals.astype(np.int16)  # NumPy's stable sort: radix for 16 bits
-            else:
-                key = vals.copy()
+        if len(idx) > 1:
+            key = vals.copy()
             key[np.searchsorted(idx, i)] = -1  # the source first, as in NetworkX
             order = np.argsort(key, kind="stable")
             idx = idx[order]
-            vals = vals[order]
-        vals = vals.astype(np.int64).tolist() if as_int else vals.tolist()
-        d = dict(zip(labels[idx].tolist(), vals))
+        d = dict(zip(labels[idx].tolist(), scalar.many(D[i, idx])))
         d[node] = 0
         yield node, d

@@ -34,6 +34,8 @@ class Weights:
     present     bool array of edges having the attribute (None when all have it)
     types       the Python types of the present values (a frozenset; missing ones are not
                 counted: each function gives them its own default)
+    int_mask    bool array of the edges whose value is a Python int, where ints are mixed
+                with other types or missing values (else None)
     reason      why no function of this backend can use these weights (or None)
     dict_reason why the dict-returning functions cannot (NetworkX would sum them in an
                 arithmetic other than float64/exact int), or None
@@ -48,6 +50,7 @@ class Weights:
         "reason",
         "dict_reason",
         "types",
+        "int_mask",
     )
 
     def __init__(
@@ -61,6 +64,7 @@ class Weights:
         self.reason = reason
         self.dict_reason = dict_reason
         self.types = types
+        self.int_mask = None
 
 
 def _is_intlike(t):
@@ -143,6 +147,9 @@ def classify(raw, n, default=1):
 
     m = len(raw)
     present_types = frozenset(map(type, raw)) - {_Missing}
+    int_mask = None
+    if int in present_types and (len(present_types) > 1 or any(x is MISSING for x in raw)):
+        int_mask = np.fromiter((type(x) is int for x in raw), dtype=bool, count=m)
     raw, types, present, n_missing = _fill_missing(raw, default)
     int_valued, narrow, reason, dict_reason = _judge_types(types)
     if reason is not None:
@@ -156,4 +163,6 @@ def classify(raw, n, default=1):
     if m:
         core, reason, bound_dict_reason = _judge_values(values, n, int_valued, narrow)
         dict_reason = bound_dict_reason or dict_reason
-    return Weights(values, core, int_valued, n_missing, present, reason, dict_reason, present_types)
+    w = Weights(values, core, int_valued, n_missing, present, reason, dict_reason, present_types)
+    w.int_mask = int_mask
+    return w
