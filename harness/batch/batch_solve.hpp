@@ -34,10 +34,10 @@ struct BatchRequest {
   Config config;                     // empty: the variant's defaults
   int threads = 0;                   // the host variant's CPU threads (0: all cores)
   cudaStream_t stream = nullptr;     // where a device batch's work goes
-  // The paths beside the distances (kernels/batch_paths.cuh's rule, whichever variant solved):
-  // the predecessors, and each shortest path's first max_dist edges (0: none; at most
-  // kMaxBatchGraphVertices - 1, the longest path; the edges then at most 2^31 - 1).
-  bool predecessors = false;
+  // Each shortest path's first max_dist edges beside the distances (0: none; at most
+  // kMaxBatchGraphVertices - 1, the longest path; the edges then at most 2^31 - 1). Which paths
+  // are written is run_batch's paths to say; the rule is kernels/batch_paths.cuh's, whichever
+  // variant solved.
   int max_dist = 0;
 };
 

@@ -148,7 +148,6 @@ nb::tuple solve_batch(Vector vertex_ptr, std::optional<Vector> edge_ptr, Vector 
   r.variant = variant;
   r.threads = threads;
   r.stream = stream == 1 ? cudaStreamLegacy : reinterpret_cast<cudaStream_t>(stream);
-  r.predecessors = predecessors;
   r.max_dist = max_dist;
   const int device_id = r.on_device ? vertex_ptr.device_id() : 0;
   std::optional<DeviceGuard> on;  // the batch's GPU current while it is solved, then the caller's

@@ -51,7 +51,6 @@ BatchRequest request_for(const Case& k, const GraphBatchView& graphs) {
   r.edges = static_cast<int64_t>(k.batch.src.size());
   r.unreachable = k.unreachable;
   if (k.padded) r.padded_n = 0;
-  r.predecessors = k.predecessors;
   r.max_dist = k.max_dist;
   return r;
 }
