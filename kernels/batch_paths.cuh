@@ -132,16 +132,43 @@ __host__ __device__ inline void edge_path_row(int n, int i, const int16_t* pred,
   }
 }
 
-// The element offset of graph g's n x n block (rows `pitch` apart) in a batch-wide array of
-// the distances' layout, `per_pair` entries a pair.
-__host__ __device__ inline int64_t pair_base(const int64_t* offsets, int padded_n, int64_t g,
-                                             int64_t per_pair) {
-  return (padded_n > 0 ? g * padded_n * padded_n : offsets[g]) * per_pair;
+// Where one source row's paths go: pred (n entries), into (n entries of scratch, read only
+// with edges) and edges (n x max_dist entries; null: not asked).
+struct RowPaths {
+  int16_t* pred;
+  int32_t* into;
+  int32_t* edges;
+  int max_dist;
+};
+
+// Where row i of graph g (n vertices) starts in an array of the distances' layout (ragged
+// offsets, or padded_n), one entry a pair.
+template <class T>
+__host__ __device__ int64_t row_offset(const BatchOut<T>& dist, int64_t g, int n, int i) {
+  const int pitch = dist.padded_n > 0 ? dist.padded_n : n;
+  const int64_t base = dist.padded_n > 0 ? g * pitch * pitch : dist.offsets[g];
+  return base + static_cast<int64_t>(i) * pitch;
 }
 
-// Where a batch's paths go, in the distances' layout (ragged offsets or padded_n). pred: the
-// predecessors, or scratch when only the edge paths are asked; into: scratch of the same layout
-// (int32) when edges is set; edges: max_dist entries a pair, or null.
+// Source row i of graph g: its predecessors and edge paths.
+template <class T>
+__host__ __device__ void paths_of_row(const BatchGraphs& b, const BatchOut<T>& dist, int64_t g,
+                                      int i, const RowPaths& row) {
+  const int64_t first = b.vertex_ptr[g];
+  const int n = static_cast<int>(b.vertex_ptr[g + 1] - first);
+  const SolvedGraph<T> s{dist.dist + row_offset(dist, g, n, 0), n,
+                         dist.padded_n > 0 ? dist.padded_n : n, dist.unreachable};
+  const GraphEdges edges{b, b.edge_ptr[g], b.edge_ptr[g + 1], first};
+  predecessor_row(s, edges, i, row.pred);
+  if (!row.edges) return;
+  edges_into(s, edges, row.pred, row.into);
+  edge_path_row(n, i, row.pred, row.into, row.max_dist, row.edges);
+}
+
+#ifdef __CUDACC__
+// A batch's paths in the distances' layout (ragged offsets or padded_n): pred, the
+// predecessors (or scratch when only the edge paths are asked); into, scratch of the same
+// layout when edges is set; edges, max_dist entries a pair, or null.
 struct BatchPathsOut {
   int16_t* pred;
   int32_t* into;
@@ -149,26 +176,6 @@ struct BatchPathsOut {
   int max_dist;
 };
 
-// Source row i of graph g: its predecessors and edge paths.
-template <class T>
-__host__ __device__ void paths_of_row(const BatchGraphs& b, const BatchOut<T>& dist,
-                                      const BatchPathsOut& out, int64_t g, int i) {
-  const int64_t first = b.vertex_ptr[g];
-  const int n = static_cast<int>(b.vertex_ptr[g + 1] - first);
-  const int pitch = dist.padded_n > 0 ? dist.padded_n : n;
-  const int64_t base = pair_base(dist.offsets, dist.padded_n, g, 1);
-  const SolvedGraph<T> s{dist.dist + base, n, pitch, dist.unreachable};
-  const GraphEdges edges{b, b.edge_ptr[g], b.edge_ptr[g + 1], first};
-  int16_t* pred = out.pred + base + static_cast<int64_t>(i) * pitch;
-  predecessor_row(s, edges, i, pred);
-  if (!out.edges) return;
-  int32_t* into = out.into + base + static_cast<int64_t>(i) * pitch;
-  edges_into(s, edges, pred, into);
-  edge_path_row(n, i, pred, into, out.max_dist,
-                out.edges + (base + static_cast<int64_t>(i) * pitch) * out.max_dist);
-}
-
-#ifdef __CUDACC__
 // A thread a source vertex of the batch (vertex v of the batch's vertices in [0, vertices)):
 // its graph found by bisection over vertex_ptr, then its row.
 template <class T>
@@ -185,7 +192,12 @@ __global__ void batch_paths(BatchGraphs b, int64_t graphs, int64_t vertices, Bat
       hi = mid - 1;
     }
   }
-  paths_of_row(b, dist, out, lo, static_cast<int>(v - b.vertex_ptr[lo]));
+  const int i = static_cast<int>(v - b.vertex_ptr[lo]);
+  const int64_t at =
+      row_offset(dist, lo, static_cast<int>(b.vertex_ptr[lo + 1] - b.vertex_ptr[lo]), i);
+  paths_of_row(b, dist, lo, i,
+               {out.pred + at, out.edges ? out.into + at : nullptr,
+                out.edges ? out.edges + at * out.max_dist : nullptr, out.max_dist});
 }
 #endif
 

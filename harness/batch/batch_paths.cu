@@ -1,7 +1,8 @@
 // harness/batch/batch_solve.hpp: the paths of a solved batch, on the host's threads or a thread a
 // source vertex on the GPU, both by the row routines of kernels/batch_paths.cuh (one code, so
 // the same paths bit for bit). Where the caller asks for edge paths without the predecessors,
-// the predecessors go to scratch; the edge into each vertex always does.
+// the predecessors go to scratch, as the edge into each vertex always does: a row's on the
+// host, the batch's on the GPU (every thread its own row of it).
 #include <algorithm>
 #include <vector>
 
@@ -32,18 +33,21 @@ void batch_paths_host(const GraphBatchView& b, const BatchOutputView& dist, int6
   if (b.graphs == 0) return;
   fill_padding(dist, elements, paths, max_dist,
                [](void* p, int64_t bytes) { std::fill_n(static_cast<char*>(p), bytes, -1); });
-  std::vector<int16_t> pred_scratch(paths.pred ? 0 : elements);
-  std::vector<int32_t> into(paths.edges ? elements : 0);
-  const kernels::BatchPathsOut out{paths.pred ? paths.pred : pred_scratch.data(), into.data(),
-                                   paths.edges, max_dist};
   const kernels::BatchGraphs graphs = kernel_graphs(b);
   const int chunks = static_cast<int>(std::min<int64_t>(b.graphs, 4096));
   with_element_type(dist.type, [&](auto zero) {
     const auto solved = kernel_out<decltype(zero)>(dist);
     parallel_for(chunks, threads, [&](int c) {
+      std::vector<int16_t> pred(kMaxBatchGraphVertices);  // a row's, where not asked
+      std::vector<int32_t> into(kMaxBatchGraphVertices);
       for (int64_t g = b.graphs * c / chunks; g < b.graphs * (c + 1) / chunks; ++g) {
         const int n = static_cast<int>(b.vertex_ptr[g + 1] - b.vertex_ptr[g]);
-        for (int i = 0; i < n; ++i) kernels::paths_of_row(graphs, solved, out, g, i);
+        for (int i = 0; i < n; ++i) {
+          const int64_t at = kernels::row_offset(solved, g, n, i);
+          kernels::paths_of_row(graphs, solved, g, i,
+                                {paths.pred ? paths.pred + at : pred.data(), into.data(),
+                                 paths.edges ? paths.edges + at * max_dist : nullptr, max_dist});
+        }
       }
     });
   });
