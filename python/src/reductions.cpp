@@ -5,7 +5,7 @@
 // V x V matrix to the host when a GPU solved it. The NetworkX backend (apsp_lab/nx_backend) makes
 // the arrays: int32 or int64 indices, int64 weights in [0, 2^31 - 1], checked there first.
 //
-// apsp_lab._core.settle_order: the order in which NetworkX's Dijkstra, breadth-first search or
+// apsp_lab._core.settle_orders: the order in which NetworkX's Dijkstra, breadth-first search or
 // Bellman-Ford (its queue-based one) first reaches each vertex from a source, which is the order
 // of the keys of the dict it returns: the backend's all_pairs_* rows follow it. Read from the
 // graph's adjacency in NetworkX's order (CSR: a vertex's neighbours as G._adj lists them, each
@@ -16,19 +16,20 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <limits>
 #include <memory>
 #include <optional>
-#include <queue>
 #include <stdexcept>
 #include <string>
-#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "core/device_info.hpp"
 #include "core/dist_matrix.hpp"
+#include "core/parallel.hpp"
 #include "harness/solve/solver.hpp"
 #include "harness/solve/summary.hpp"
 
@@ -146,32 +147,36 @@ struct Adjacency {
 // NetworkX's _dijkstra_multisource from one source: a heap of (distance, push count, vertex),
 // a vertex pushed again only for a strictly shorter distance, settled when first popped.
 std::vector<int32_t> dijkstra_order(const Adjacency& g, int source, double cutoff) {
-  using Entry = std::tuple<double, int64_t, int32_t>;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> fringe;
-  constexpr double kNone = std::numeric_limits<double>::infinity();
-  std::vector<double> seen(g.n, kNone), dist(g.n);
-  std::vector<char> settled(g.n, 0), was_seen(g.n, 0);
+  struct Entry {
+    double d;
+    int64_t count;
+    int32_t v;
+  };
+  // A min-heap on (distance, push count): the order of NetworkX's heap of tuples.
+  const auto later = [](const Entry& a, const Entry& b) {
+    return a.d > b.d || (a.d == b.d && a.count > b.count);
+  };
+  std::vector<Entry> fringe;
+  std::vector<double> seen(g.n, std::numeric_limits<double>::infinity());
+  std::vector<char> settled(g.n, 0);
   std::vector<int32_t> order;
   int64_t count = 0;
-  fringe.emplace(0.0, count++, source);
+  fringe.push_back({0.0, count++, source});
   seen[source] = 0;
-  was_seen[source] = 1;
   while (!fringe.empty()) {
-    const auto [d, unused, v] = fringe.top();
-    fringe.pop();
-    if (settled[v]) continue;
-    settled[v] = 1;
-    dist[v] = d;
-    order.push_back(v);
-    for (int64_t k = g.ptr[v]; k < g.ptr[v + 1]; ++k) {
+    std::pop_heap(fringe.begin(), fringe.end(), later);
+    const Entry top = fringe.back();
+    fringe.pop_back();
+    if (settled[top.v]) continue;
+    settled[top.v] = 1;
+    order.push_back(top.v);
+    for (int64_t k = g.ptr[top.v]; k < g.ptr[top.v + 1]; ++k) {
       const int32_t u = g.nbr[k];
-      const double vu = dist[v] + g.w[k];
-      if (vu > cutoff || settled[u]) continue;
-      if (!was_seen[u] || vu < seen[u]) {
-        seen[u] = vu;
-        was_seen[u] = 1;
-        fringe.emplace(vu, count++, u);
-      }
+      const double vu = top.d + g.w[k];
+      if (vu > cutoff || settled[u] || !(vu < seen[u])) continue;
+      seen[u] = vu;  // finite weights: "not seen" is +inf, which any length beats
+      fringe.push_back({vu, count++, u});
+      std::push_heap(fringe.begin(), fringe.end(), later);
     }
   }
   return order;
@@ -239,28 +244,43 @@ using IndexVector = nb::ndarray<nb::ro, int64_t, nb::ndim<1>, nb::c_contig, nb::
 using VertexVector = nb::ndarray<nb::ro, int32_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 using WeightVector = nb::ndarray<nb::ro, double, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
-nb::object settle_order(const std::string& method, IndexVector ptr, VertexVector nbr,
-                        std::optional<WeightVector> weight, int source, double cutoff) {
+std::vector<int32_t> order_from(const std::string& method, const Adjacency& g, int source,
+                                double cutoff) {
+  if (method == "dijkstra") return dijkstra_order(g, source, cutoff);
+  if (method == "bfs") return bfs_order(g, source, cutoff);
+  return bellman_ford_order(g, source);
+}
+
+// The orders of sources first .. first + count - 1, over the CPU's threads: (count x n int32,
+// row r's first lengths[r] entries its order, -1 after; lengths).
+nb::tuple settle_orders(const std::string& method, IndexVector ptr, VertexVector nbr,
+                        std::optional<WeightVector> weight, int first, int count, double cutoff,
+                        int threads) {
   const int n = static_cast<int>(ptr.shape(0)) - 1;
-  if (n < 1 || source < 0 || source >= n) throw std::invalid_argument("source outside [0, n)");
+  if (n < 1 || first < 0 || count < 0 || first + count > n)
+    throw std::invalid_argument("sources outside [0, n)");
   if (ptr.data()[n] != static_cast<int64_t>(nbr.shape(0)))
     throw std::invalid_argument("ptr[n] must be the number of neighbours");
+  if (method != "dijkstra" && method != "bfs" && method != "bellman_ford")
+    throw std::invalid_argument("method must be dijkstra, bfs or bellman_ford");
   if (method != "bfs" && (!weight || weight->shape(0) != nbr.shape(0)))
     throw std::invalid_argument("one weight per neighbour is needed");
   const Adjacency g{n, ptr.data(), nbr.data(), weight ? weight->data() : nullptr};
-  std::vector<int32_t> order;
+  std::vector<int32_t> orders(static_cast<size_t>(count) * n, -1), lengths(count);
   {
     nb::gil_scoped_release unlocked;
-    if (method == "dijkstra")
-      order = dijkstra_order(g, source, cutoff);
-    else if (method == "bfs")
-      order = bfs_order(g, source, cutoff);
-    else if (method == "bellman_ford")
-      order = bellman_ford_order(g, source);
-    else
-      throw std::invalid_argument("method must be dijkstra, bfs or bellman_ford");
+    parallel_for(count, threads, [&](int r) {
+      const std::vector<int32_t> order = order_from(method, g, first + r, cutoff);
+      std::copy(order.begin(), order.end(), orders.begin() + static_cast<size_t>(r) * n);
+      lengths[r] = static_cast<int32_t>(order.size());
+    });
   }
-  return numpy_of(order);
+  auto* owned = new std::vector<int32_t>(std::move(orders));
+  nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::vector<int32_t>*>(p); });
+  const size_t shape[2] = {static_cast<size_t>(count), static_cast<size_t>(n)};
+  nb::object matrix =
+      nb::ndarray<nb::numpy, int32_t, nb::ndim<2>>(owned->data(), 2, shape, owner).cast();
+  return nb::make_tuple(matrix, numpy_of(lengths));
 }
 
 }  // namespace
@@ -270,10 +290,10 @@ void bind_reductions(nb::module_& m) {
         "device"_a, "variant"_a, "threads"_a,
         "Each vertex's eccentricity, reaches, out_sum, reached_by and in_sum (NumPy arrays), "
         "reduced where the distances are.");
-  m.def("settle_order", &settle_order, "method"_a, "ptr"_a, "nbr"_a, "weight"_a.none(), "source"_a,
-        "cutoff"_a,
+  m.def("settle_orders", &settle_orders, "method"_a, "ptr"_a, "nbr"_a, "weight"_a.none(), "first"_a,
+        "count"_a, "cutoff"_a, "threads"_a,
         "The vertices in the order NetworkX's dijkstra, bfs or bellman_ford first reaches them "
-        "from source (int32).");
+        "from each source of first .. first + count - 1: (orders, lengths).");
 }
 
 }  // namespace apsp::python

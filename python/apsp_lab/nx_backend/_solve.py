@@ -75,6 +75,11 @@ def solve_matrix(AG, w, device, order=None):
     return np.ascontiguousarray(D, dtype=np.float64)
 
 
+# Sources whose orders one settle_orders call finds (over the CPU's threads) ahead of the rows
+# asked for.
+ROWS_PER_ORDER_CALL = 256
+
+
 def _cutoff_value(cutoff):
     """cutoff as the float64 NetworkX's comparisons amount to (None: no cutoff)."""
     if cutoff is None:
@@ -89,7 +94,7 @@ def row_dicts(AG, D, *, scalar, method, weights=None, cutoff=None):
     """Yield (node, {reached node: length}) per row of D, as NetworkX's all_pairs_* do.
 
     method: "dijkstra", "bfs" or "bellman_ford", whose order of first reaching the nodes
-    (``apsp_lab._core.settle_order`` on AG.adjacency, with ``weights`` per adjacency entry)
+    (``apsp_lab._core.settle_orders`` on AG.adjacency, with ``weights`` per adjacency entry)
     is the order of NetworkX's dict, and whose cutoff rule (Dijkstra: keep length <= cutoff;
     BFS: reach level k when k - 1 < cutoff) it applies. The source's 0 is NetworkX's int 0;
     the other lengths are typed by ``scalar`` (``_scalars.Scalar``). Each row's dict is built
@@ -101,13 +106,18 @@ def row_dicts(AG, D, *, scalar, method, weights=None, cutoff=None):
     from .. import _core
 
     labels = AG.node_array
+    nodes = AG.nodes
     ptr, nbr = AG.adjacency
     limit = _cutoff_value(cutoff)
-    for i, node in enumerate(AG.nodes):
-        idx = _core.settle_order(method, ptr, nbr, weights, i, limit)
-        d = dict(zip(labels[idx].tolist(), scalar.many(D[i, idx])))
-        d[node] = 0
-        yield node, d
+    for first in range(0, len(nodes), ROWS_PER_ORDER_CALL):
+        count = min(ROWS_PER_ORDER_CALL, len(nodes) - first)
+        orders, lengths = _core.settle_orders(method, ptr, nbr, weights, first, count, limit, 0)
+        for r, length in enumerate(lengths.tolist()):
+            i = first + r
+            idx = orders[r, :length]
+            d = dict(zip(labels[idx].tolist(), scalar.many(D[i, idx])))
+            d[nodes[i]] = 0
+            yield nodes[i], d
 
 
 def _sorted_row_dicts(AG, D, *, scalar, cutoff=None, hops=False):
