@@ -54,6 +54,7 @@ The package, one job per module (a new function is one decorated definition in
 - ``_functions.py``: the all-pairs functions
 - ``_whole_graph.py``: the whole-graph functions
 - ``_scalars.py``: NetworkX's number type of a path length, and the reductions
+- ``_fw_types.py``: the number type of each of floyd_warshall's entries, and its key order
 - ``_dispatch.py``: :class:`BackendInterface` (conversions, ``can_run``, ``should_run``)
 - ``_info.py``: ``get_info``, the metadata entry point
 """

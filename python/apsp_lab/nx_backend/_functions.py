@@ -22,7 +22,7 @@ from ._fw_types import plan, typed_rows
 from ._registry import FUNCTIONS as FUNCTIONS
 from ._registry import implements
 from ._scalars import path_scalar
-from ._solve import as_apsp, row_dicts, solve_matrix, weights_for
+from ._solve import as_apsp, row_dicts, rows_matrix, solve_matrix, weights_for
 
 
 @implements(
@@ -99,7 +99,7 @@ def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight", *, device=No
     AG = as_apsp(G, weight)
     w = weights_for(AG, weight, "all_pairs_dijkstra_path_length")
     scalar = path_scalar(w)
-    D = solve_matrix(AG, w, device)
+    D = rows_matrix(AG, w, device)
     yield from row_dicts(
         AG,
         D,
@@ -123,7 +123,7 @@ def all_pairs_bellman_ford_path_length(G, weight="weight", *, device=None):
     AG = as_apsp(G, weight)
     w = weights_for(AG, weight, "all_pairs_bellman_ford_path_length")
     scalar = path_scalar(w)
-    D = solve_matrix(AG, w, device)
+    D = rows_matrix(AG, w, device)
     yield from row_dicts(
         AG, D, scalar=scalar, method="bellman_ford", weights=_adjacency_weights(AG, weight)
     )
@@ -138,7 +138,7 @@ def all_pairs_bellman_ford_path_length(G, weight="weight", *, device=None):
 def all_pairs_shortest_path_length(G, cutoff=None, *, device=None):
     """nx.all_pairs_shortest_path_length: yields (node, {reachable node: hop count})."""
     AG = as_apsp(G, None)
-    D = solve_matrix(AG, None, device)
+    D = rows_matrix(AG, None, device)
     yield from row_dicts(AG, D, scalar=path_scalar(None), method="bfs", cutoff=cutoff)
 
 

@@ -48,6 +48,7 @@ class ApspGraph:
         self.default = default
         self._index = None
         self._node_array = None
+        self._positions = None
 
     @classmethod
     def from_networkx(cls, G, weight="weight", *, preserve_graph_attrs=False):
@@ -93,6 +94,16 @@ class ApspGraph:
         if self._index is None:
             self._index = dict(zip(self.nodes, range(len(self.nodes))))
         return self._index
+
+    @property
+    def labels_are_positions(self):
+        """Whether node i is the int i (its label list is the index list itself)."""
+        if self._positions is None:
+            n = len(self.nodes)
+            self._positions = all(type(u) is int for u in self.nodes) and self.nodes == list(
+                range(n)
+            )
+        return self._positions
 
     @property
     def node_array(self):

@@ -38,7 +38,7 @@ class Scalar:
     def many(self, arr):
         """The lengths of an integer array, each as above (a list)."""
         if self.kind == "int":
-            return arr.astype("int64").tolist()
+            return arr.tolist() if arr.dtype.kind == "i" else arr.astype("int64").tolist()
         if self.kind == "float":
             return arr.astype("float64").tolist()
         return list(arr.astype(self.numpy_type))

@@ -48,14 +48,15 @@ def resolve_device(device):
     return device
 
 
-def solve_matrix(AG, w, device, order=None):
-    """The distance matrix (float64, inf where unreachable); rows and columns follow
-    ``order`` (a permutation of vertex ids) when given, else AG.nodes."""
+def solve_matrix(AG, w, device, order=None, dtype=None):
+    """The distance matrix (float64, inf where unreachable; dtype "int64": integral weights'
+    exact lengths, unreachable entries past every length); rows and columns follow ``order``
+    (a permutation of vertex ids) when given, else AG.nodes."""
     import numpy as np
 
     n = len(AG.nodes)
     if n == 0:
-        return np.zeros((0, 0))
+        return np.zeros((0, 0), dtype=dtype or np.float64)
     src, dst = AG.src, AG.dst
     if order is not None:
         pos = np.empty(n, dtype=src.dtype)
@@ -71,8 +72,16 @@ def solve_matrix(AG, w, device, order=None):
         None if w is None else w.core,
         directed=AG.directed,
         device=resolve_device(device),
+        dtype=dtype,
     )
-    return np.ascontiguousarray(D, dtype=np.float64)
+    return np.ascontiguousarray(D, dtype=dtype or np.float64)
+
+
+def rows_matrix(AG, w, device):
+    """The matrix row_dicts reads: int64 where the lengths are integers and the rows follow
+    the adjacency (no float conversion on the way to Python ints), else float64."""
+    exact = w is None or w.core.dtype.kind == "i"
+    return solve_matrix(AG, w, device, dtype="int64" if exact and AG.adjacency else None)
 
 
 # Sources whose orders one settle_orders call finds (over the CPU's threads) ahead of the rows
@@ -115,7 +124,8 @@ def row_dicts(AG, D, *, scalar, method, weights=None, cutoff=None):
         for r, length in enumerate(lengths.tolist()):
             i = first + r
             idx = orders[r, :length]
-            d = dict(zip(labels[idx].tolist(), scalar.many(D[i, idx])))
+            keys = idx.tolist() if AG.labels_are_positions else labels[idx].tolist()
+            d = dict(zip(keys, scalar.many(D[i, idx])))
             d[nodes[i]] = 0
             yield nodes[i], d
 
