@@ -124,8 +124,18 @@ def _info(sol, info):
     return sol
 
 
+def _refuse_as_scipy(a):
+    """Raises what SciPy's csgraph_masked_from_dense raises for a dense array of no number
+    dtype (strings, bytes, objects, dates): the same NumPy operations on it."""
+    if a.dtype.kind in "biufc":
+        return
+    masked = np.ma.masked_values(a, np.float64(0), copy=False)
+    masked.mask |= np.isinf(masked)
+    masked.mask |= np.isnan(masked)
+
+
 def _solve_dense(
-    csgraph, directed, predecessors, unweighted, overwrite, device, dtype, variant, threads
+    csgraph, directed, predecessors, unweighted, overwrite, device, dtype, variant, threads, rows=()
 ):
     mask = None
     if np.ma.isMaskedArray(csgraph):
@@ -137,6 +147,8 @@ def _solve_dense(
         raise ValueError("graph should have two dimensions")
     if a.shape[0] != a.shape[1]:
         raise ValueError("graph should be a square array")
+    if mask is None:
+        _refuse_as_scipy(a)
     a = _readable(a)
     # SciPy's overwrite: a dense, C-ordered float64 array may hold the result.
     out = None
@@ -146,18 +158,31 @@ def _solve_dense(
         and isinstance(csgraph, np.ndarray)
         and a is csgraph
         and dtype == "float64"
+        and not len(rows)
         and a.dtype == np.float64
         and a.flags.c_contiguous
         and a.flags.writeable
     ):
         out = a
     dist, pred, info = _core().solve_dense(
-        a, mask, out, directed, unweighted, predecessors, device, variant, dtype, threads
+        a,
+        mask,
+        out,
+        directed,
+        unweighted,
+        predecessors,
+        device,
+        variant,
+        dtype,
+        threads,
+        list(rows),
     )
     return _info(Solution(a if out is not None else dist, pred), info)
 
 
-def _solve_sparse(csgraph, directed, predecessors, unweighted, device, dtype, variant, threads):
+def _solve_sparse(
+    csgraph, directed, predecessors, unweighted, device, dtype, variant, threads, rows=()
+):
     if csgraph.ndim != 2 or csgraph.shape[0] != csgraph.shape[1]:
         raise ValueError("csgraph should be a square matrix")
     coo = csgraph.tocoo()
@@ -174,6 +199,7 @@ def _solve_sparse(csgraph, directed, predecessors, unweighted, device, dtype, va
         dtype,
         variant,
         threads,
+        rows,
     )
 
 
@@ -192,7 +218,18 @@ _MAX_N = 1 << 20  # the most vertices any of the lab's solves takes
 
 
 def _edges(
-    n, row, col, values, directed, predecessors, unweighted, device, dtype, variant, threads
+    n,
+    row,
+    col,
+    values,
+    directed,
+    predecessors,
+    unweighted,
+    device,
+    dtype,
+    variant,
+    threads,
+    rows=(),
 ):
     if not 0 <= int(n) <= _MAX_N:
         raise ValueError(f"n must be in [0, {_MAX_N}], not {n}")
@@ -212,6 +249,7 @@ def _edges(
         variant,
         dtype,
         threads,
+        list(rows),
     )
     return _info(Solution(dist, pred), info)
 
