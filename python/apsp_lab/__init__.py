@@ -8,6 +8,8 @@
 
 - ``floyd_warshall``: a drop-in for ``scipy.sparse.csgraph.floyd_warshall`` (same inputs,
   conventions, dtypes and errors), exact for integer weights, on the GPU when there is one.
+- ``shortest_path``, ``dijkstra``, ``bellman_ford``, ``johnson``: SciPy's other entry points,
+  answered by the same solve (``indices``: only those rows leave it).
 - ``solve``: the same solve, returning a ``Solution`` that also says how it was solved.
 - Device arrays (CuPy, PyTorch, JAX; anything with ``__dlpack__``) of int32 are solved on
   their GPU, in place or into a new array, without a copy through the host.
@@ -32,18 +34,23 @@ from ._api import (
 )
 from ._batch import floyd_warshall_batch
 from ._bench import bench, read_results, variants
+from ._scipy import bellman_ford, dijkstra, johnson, shortest_path
 
 __all__ = [
     "INF32",
     "INF64",
     "NegativeCycleError",
     "Solution",
+    "bellman_ford",
     "bench",
     "cuda_available",
     "device_info",
+    "dijkstra",
     "floyd_warshall",
     "floyd_warshall_batch",
+    "johnson",
     "read_results",
+    "shortest_path",
     "solve",
     "solve_edges",
     "variants",
