@@ -15,7 +15,8 @@ cached conversion:
   eccentricities, their single-source Dijkstra sums), scaled by N / sample: the output says so;
   --nx-full times NetworkX on every source instead;
 - with --all-pairs: all_pairs_dijkstra_path_length consumed whole (every row's dict built),
-  through the backend and in NetworkX (sampled and scaled the same way unless --nx-full).
+  through the backend and in NetworkX (sampled and scaled the same way unless --nx-full):
+  V x V dict entries, so for --n up to a few thousand (the issue's target is at 3000).
 
 Each backend answer is checked against NetworkX's on the sampled nodes. Prints one line a
 measurement and the ratios NetworkX / backend and backend / solve. On a machine without a
