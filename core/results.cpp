@@ -30,6 +30,14 @@ json device_json(const DeviceInfo& d) {
 
 namespace {
 
+json batch_json(const BatchDesc& b) {
+  return json{{"graphs", b.graphs},         {"sizes", b.sizes},
+              {"vertices", b.vertices},     {"edges", b.edges},
+              {"updates", b.updates},       {"bytes", b.bytes},
+              {"dist_type", b.dist_type},   {"graphs_per_s", b.graphs_per_s},
+              {"pct_of_hbm", b.pct_of_hbm}, {"bound", b.bound}};
+}
+
 json run_json(const RunResult& r) {
   json j{
       {"variant", r.variant},
@@ -67,6 +75,7 @@ json run_json(const RunResult& r) {
     const auto& p = *r.phases_ms;
     j["phases_ms"] = {{"other", p[0]}, {"1", p[1]}, {"2", p[2]}, {"3", p[3]}};
   }
+  if (r.batch) j["batch"] = batch_json(*r.batch);
   return j;
 }
 
@@ -82,6 +91,8 @@ json to_json(const Context& c) {
          {"ceiling_u16_updates_per_s", c.ceiling_u16_updates_per_s}};
   // Only where it was measured (a plan with an int64 variant): files without it read as before.
   if (c.ceiling_i64_updates_per_s > 0) j["ceiling_i64_updates_per_s"] = c.ceiling_i64_updates_per_s;
+  // Only where batches ran.
+  if (c.hbm_bytes_per_s > 0) j["hbm_bytes_per_s"] = c.hbm_bytes_per_s;
   if (!c.gpus.empty()) {
     j["gpus"] = c.gpus;
     j["transport"] = c.transport;
@@ -140,6 +151,8 @@ Context context_from_json(const json& c) {
   if (c.contains("ceiling_i64_updates_per_s"))  // absent where no int64 variant ran
     context.ceiling_i64_updates_per_s =
         rate(c["ceiling_i64_updates_per_s"], "/context/ceiling_i64_updates_per_s");
+  if (c.contains("hbm_bytes_per_s"))  // absent where no batch ran
+    context.hbm_bytes_per_s = rate(c["hbm_bytes_per_s"], "/context/hbm_bytes_per_s");
   return context;
 }
 
@@ -289,6 +302,50 @@ void check_verified(const RunResult& run, const std::string& where) {
                        fmt::join(kVerifiedValues, "\", \"")));
 }
 
+// `text` one of `allowed`; else one line naming the field.
+template <size_t N>
+std::string one_of(const json& j, const std::string& where,
+                   const std::array<const char*, N>& allowed) {
+  const std::string text = jr::string(j, where);
+  if (std::find_if(allowed.begin(), allowed.end(), [&](const char* a) { return text == a; }) ==
+      allowed.end())
+    jr::fail(where, fmt::format("\"{}\" is not one of \"{}\"", escaped(text),
+                                fmt::join(allowed, "\", \"")));
+  return text;
+}
+
+// A batch run's own fields (BatchDesc), each within what a batch can have.
+BatchDesc batch_from_json(const json& x, const std::string& where, const RunResult& run) {
+  const std::string bw = jr::at(where, "batch");
+  const json& b = jr::object(x["batch"], bw);
+  const auto field = [&](const char* key) -> const json& { return jr::member(b, key, bw); };
+  const auto count = [&](const char* key, int64_t lo, int64_t hi) {
+    return jr::integer(field(key), jr::at(bw, key), lo, hi);
+  };
+  BatchDesc d;
+  d.graphs = count("graphs", 1, kMaxBatchGraphs);
+  d.sizes = one_of(field("sizes"), jr::at(bw, "sizes"), kBatchSizes);
+  d.vertices = count("vertices", d.graphs, d.graphs * int64_t{run.n});
+  d.edges = count("edges", 0, INT64_MAX);
+  d.updates = jr::non_negative(field("updates"), jr::at(bw, "updates"));
+  d.bytes = jr::non_negative(field("bytes"), jr::at(bw, "bytes"));
+  d.dist_type = one_of(field("dist_type"), jr::at(bw, "dist_type"), kBatchDistTypes);
+  d.graphs_per_s = rate(field("graphs_per_s"), jr::at(bw, "graphs_per_s"));
+  d.pct_of_hbm = jr::non_negative(field("pct_of_hbm"), jr::at(bw, "pct_of_hbm"));
+  d.bound = one_of(field("bound"), jr::at(bw, "bound"), kBatchBounds);
+  return d;
+}
+
+// A batch run's share of the bandwidth: a measured rate, topped only by noise.
+void check_batch(const RunResult& run, const std::string& where) {
+  const bool timed = !run.error && run.verified != "FAILED" && !run.samples_ms.empty();
+  if (!run.batch || !timed || run.batch->pct_of_hbm <= kMaxPctOfCeiling) return;
+  jr::fail(jr::at(where, "batch/pct_of_hbm"),
+           fmt::format("{:.1f}% of the measured bandwidth (/context/hbm_bytes_per_s) is "
+                       "impossible beyond noise ({:.0f}%): the bandwidth or the time is wrong",
+                       run.batch->pct_of_hbm, kMaxPctOfCeiling));
+}
+
 RunResult run_from_json(const json& x, const std::string& where, const Context& context) {
   RunResult run;
   run.variant = jr::string(jr::member(x, "variant", where), jr::at(where, "variant"));
@@ -301,7 +358,9 @@ RunResult run_from_json(const json& x, const std::string& where, const Context& 
   times_from_json(x, where, run);
   device_memory_from_json(x, where, run);
   extras_from_json(x, where, run);
+  if (x.contains("batch")) run.batch = batch_from_json(x, where, run);
   check_run(run, context, where);
+  check_batch(run, where);
   check_ratios(run, where);
   return run;
 }
@@ -310,13 +369,15 @@ RunResult run_from_json(const json& x, const std::string& where, const Context& 
 // cell, and a comparison would pair either.
 void check_distinct(const std::vector<RunResult>& runs) {
   using Key = std::tuple<std::string, std::optional<std::string>, int, int, std::string, uint64_t,
-                         double, int, std::string>;
+                         double, int, std::string, int64_t, std::string>;
   std::map<Key, size_t> seen;
   for (size_t i = 0; i < runs.size(); ++i) {
     const RunResult& r = runs[i];
     const GraphDesc& g = r.graph;
-    const auto [first, fresh] = seen.emplace(
-        Key{r.name, r.label, r.n, r.gpus, g.kind, g.seed, g.density, g.wmax, g.file}, i);
+    const auto [first, fresh] =
+        seen.emplace(Key{r.name, r.label, r.n, r.gpus, g.kind, g.seed, g.density, g.wmax, g.file,
+                         r.batch ? r.batch->graphs : 0, r.batch ? r.batch->sizes : ""},
+                     i);
     if (!fresh)
       jr::fail(jr::at("/runs", i),
                fmt::format("the same run as /runs/{} ({} at n = {} on {} GPU(s), the same "

@@ -44,6 +44,27 @@ struct GraphDesc {
   std::string file;  // kind == "file"
 };
 
+// A run of many small graphs at once (apsp_bench --graphs; harness/cli/batch_sweep.hpp): what the
+// batch held, what one solve moved, and how its time compares with the device's two ceilings.
+// Absent in single-graph runs and in files from before batches were measured.
+struct BatchDesc {
+  int64_t graphs = 0;
+  std::string sizes;  // "fixed" (every graph the run's n vertices) or "molecules" (N(15, 4))
+  int64_t vertices = 0, edges = 0;
+  double updates = 0;       // min-plus updates of one solve: the sum of n^3 over the graphs
+  double bytes = 0;         // device memory one solve reads (the batch) and writes (the output)
+  std::string dist_type;    // the output's element type: "uint8", "int16" or "int32"
+  double graphs_per_s = 0;  // graphs / median
+  double pct_of_hbm = 0;    // bytes / median against /context/hbm_bytes_per_s
+  std::string bound;        // "compute" or "memory": which ceiling the batch takes longer at
+};
+inline constexpr std::array<const char*, 2> kBatchSizes = {"fixed", "molecules"};
+inline constexpr std::array<const char*, 3> kBatchDistTypes = {"uint8", "int16", "int32"};
+// "none": neither ceiling was measured (a CPU run without a device).
+inline constexpr std::array<const char*, 3> kBatchBounds = {"compute", "memory", "none"};
+// The most graphs a batch run may hold: a 2^40-element output would not fit any device.
+inline constexpr int64_t kMaxBatchGraphs = int64_t{1} << 36;
+
 struct RunResult {
   std::string variant;
   std::map<std::string, int> config;
@@ -78,6 +99,9 @@ struct RunResult {
   // (blocked_i64). Absent in files from before it was recorded: int32. pct_of_ceiling is against
   // this precision's.
   std::string precision = kPrecisionInt32;
+  // A batch run: n is the batch's largest graph, updates_per_s and pct_of_ceiling count every
+  // graph's n^3.
+  std::optional<BatchDesc> batch;
 };
 
 struct Context {
@@ -91,6 +115,10 @@ struct Context {
   // int64 (blocked_i64's k step, the faster of its two update forms); 0: not measured (it is
   // measured only for a plan with an int64 variant)
   double ceiling_i64_updates_per_s = 0;
+  // Device memory bandwidth (bytes read plus written a second) of a device-to-device copy, timed
+  // by the Sampler: what a batch run's pct_of_hbm is against; 0: not measured (it is measured
+  // only for batch runs).
+  double hbm_bytes_per_s = 0;
   // The ceiling a run of `precision` is measured against.
   double ceiling_for(const std::string& precision) const {
     if (precision == kPrecisionU16x2) return ceiling_u16_updates_per_s;

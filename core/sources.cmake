@@ -24,6 +24,7 @@ set(apsp_core_sources
   stats.cpp
   results.cpp
   tables.cpp
+  batch_tables.cpp
   tuning_db.cpp
   atomic_file.cpp
   console.cpp
