@@ -16,6 +16,7 @@
 #include "core/console.hpp"
 #include "core/graph_formats.hpp"
 #include "core/tables.hpp"
+#include "harness/cli/batch_sweep.hpp"
 #include "harness/cli/gbench_report.hpp"
 #include "harness/cli/launched.hpp"
 #include "harness/cli/program.hpp"
@@ -43,6 +44,7 @@ struct Options {
   harness::WorkerOptions workers;
   harness::UserKernels user_kernels;
   harness::GbenchFlags gbench;  // the --benchmark_* flags this program reads itself
+  harness::BatchOptions batch;  // --graphs: batches of small graphs instead
   // Under a launcher (one process per GPU): the launched world; only its process 0 prints and
   // writes files.
   std::optional<harness::LaunchWorld> world;
@@ -148,6 +150,7 @@ void add_options(CLI::App& app, Options& o) {
   add_run_options(app, o);
   add_sampling_options(app, o);
   add_output_options(app, o);
+  harness::add_batch_options(app, o.batch);
   app.allow_extras();  // --benchmark_* flags go to Google Benchmark
 }
 
@@ -243,6 +246,7 @@ int run(Options& o, const CLI::App& app, int argc, char** argv) {
     check_outputs(o);
     o.user_kernels = harness::compile_user_kernels(o.kernels, {}, o.workers, device);
   });
+  if (o.batch.asked()) return harness::run_batch_bench(o.batch, app, o.plan, {argv, argv + argc});
   if (o.list) {
     fmt::print("{}", harness::variants_list());
     return 0;

@@ -11,6 +11,7 @@
 #include "core/cli_options.hpp"
 #include "core/console.hpp"
 #include "core/graph_formats.hpp"
+#include "harness/cli/batch_tune.hpp"
 #include "harness/cli/policy_emit.hpp"
 #include "harness/cli/program.hpp"
 #include "harness/cli/tuning_text.hpp"
@@ -29,6 +30,7 @@ struct Options {
   std::vector<std::string> kernels, params;  // --kernel files, --param NAME=VALUES
   harness::WorkerOptions workers;
   harness::UserKernels user_kernels;
+  harness::BatchTuneOptions batch;  // --graphs: the batched variants per size band instead
   Options() {
     tune.sampling.min_time_s = 0.5;
   }  // a point's samples: half a second, not the bench's
@@ -89,6 +91,7 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::Range(0.1, 1e6));
   app.add_flag("--dry-run", o.dry_run,
                "list the spaces and the points that would be rejected, and why; needs no GPU");
+  harness::add_batch_tune_options(app, o.batch);
 }
 
 // --kernel: each file compiled (exit 2 if it does not) and tuned over the --param macros, in
@@ -166,20 +169,6 @@ harness::PolicyOutput policy_output(const Options& o, int argc, char** argv) {
   return {o.emit_policy, o.db, o.variants, std::vector<std::string>(argv, argv + argc)};
 }
 
-// --emit-policy alone: from the database, no GPU needed.
-void emit_policy_alone(const Options& o, const TuningDb& db, int argc, char** argv) {
-  try {
-    harness::emit_policy(policy_output(o, argc, argv), db, o.tune, harness::policy_device(db, o.db),
-                         harness::current_build());
-  } catch (const harness::ProgramExit&) {
-    throw;
-  } catch (const std::invalid_argument& e) {
-    throw harness::ProgramExit(kExitRefused, e.what());
-  } catch (const std::runtime_error& e) {
-    throw harness::ProgramExit(kExitFailed, e.what());
-  }
-}
-
 // The search on this GPU, then the policy if asked for; returns the exit code.
 int tune_here(const Options& o, Search& s, int argc, char** argv) {
   if (!has_device())
@@ -204,6 +193,7 @@ int tune_here(const Options& o, Search& s, int argc, char** argv) {
 }
 
 int run(Options& o, const CLI::App& app, int argc, char** argv) {
+  if (o.batch.asked()) return harness::run_batch_tune(o.batch, app);
   o.tune.graph.seed = o.tune.seed;
   Search s;
   harness::exit_if_thrown(kExitRefused, [&] { prepare(o, app, s); });
@@ -212,7 +202,7 @@ int run(Options& o, const CLI::App& app, int argc, char** argv) {
     return 0;
   }
   if (s.variants.empty()) {
-    emit_policy_alone(o, s.db, argc, argv);
+    harness::emit_policy_alone(policy_output(o, argc, argv), s.db, o.tune);
     return 0;
   }
   return tune_here(o, s, argc, argv);

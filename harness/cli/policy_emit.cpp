@@ -78,4 +78,16 @@ void emit_policy(const PolicyOutput& out, const TuningDb& db, const TuneOptions&
   fmt::print("policy written to {}\n", out.path);
 }
 
+void emit_policy_alone(const PolicyOutput& out, const TuningDb& db, const TuneOptions& tune) {
+  try {
+    emit_policy(out, db, tune, policy_device(db, out.db_path), current_build());
+  } catch (const ProgramExit&) {
+    throw;
+  } catch (const std::invalid_argument& e) {
+    throw ProgramExit(kExitRefused, e.what());
+  } catch (const std::runtime_error& e) {
+    throw ProgramExit(kExitFailed, e.what());
+  }
+}
+
 }  // namespace apsp::harness

@@ -27,5 +27,8 @@ struct PolicyOutput {
 // printing each range it holds and what it skipped. ProgramExit (1) when no entry is usable.
 void emit_policy(const PolicyOutput& out, const TuningDb& db, const TuneOptions& tune,
                  const DeviceInfo& dev, const BuildId& build);
+// --emit-policy alone, from the database without a search (no GPU needed: the database's device
+// model): a refused database or device is ProgramExit(2), a failed write ProgramExit(1).
+void emit_policy_alone(const PolicyOutput& out, const TuningDb& db, const TuneOptions& tune);
 
 }  // namespace apsp::harness
