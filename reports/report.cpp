@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "core/batch_tables.hpp"
 #include "core/stats.hpp"
 
 namespace apsp::report {
@@ -93,8 +94,14 @@ std::string incomplete_note(const Input& in) {
                      runs == 1 ? "" : "s");
 }
 
+bool only_batches(const Input& in) {
+  return !in.results.runs.empty() &&
+         std::all_of(in.results.runs.begin(), in.results.runs.end(),
+                     [](const RunResult& r) { return r.batch.has_value(); });
+}
+
 std::string no_baseline_note(const Input& in) {
-  if (in.has_baseline) return "";
+  if (in.has_baseline || only_batches(in)) return "";
   return fmt::format("{}: no naive runs, so no baseline: speedups are not shown", in.path);
 }
 
@@ -216,7 +223,10 @@ bool has_ceiling(const Input& in) {
 
 }  // namespace
 
-std::vector<Table> tables(const Input& in) {
+namespace {
+
+// The single-graph tables of an input whose runs are single graphs.
+std::vector<Table> single_graph_tables(const Input& in) {
   std::vector<Table> out{
       {"speedup_table",
        in.has_baseline ? "Time and speedup over naive" : "Median time (no baseline: no speedups)",
@@ -231,6 +241,27 @@ std::vector<Table> tables(const Input& in) {
         "No min-plus ceiling was measured for these runs (apsp_bench --ceiling-time 0), so no "
         "shares are shown";
   std::erase_if(out, [](const Table& t) { return t.grid.size() < 2 && t.note.empty(); });
+  return out;
+}
+
+// The batch runs' table (core/batch_tables.hpp), the ceilings its shares are against beneath.
+std::vector<Table> batch_tables(const Input& in) {
+  std::vector<Table> out{{"batches", "Batches of small graphs", batch_grid(in.results), ""}};
+  std::string line = batch_ceilings_line(in.results.context);
+  if (line.empty()) line = "No ceiling was measured for these runs, so no shares are shown\n";
+  out.push_back({"batch_ceilings", "Batch ceilings", {}, line.substr(0, line.size() - 1)});
+  return out;
+}
+
+}  // namespace
+
+std::vector<Table> tables(const Input& in) {
+  if (!has_batch_runs(in.results)) return single_graph_tables(in);
+  std::vector<Table> out = batch_tables(in);
+  Input single = in;
+  std::erase_if(single.results.runs, [](const RunResult& r) { return r.batch.has_value(); });
+  if (single.results.runs.empty()) return out;
+  for (Table& t : single_graph_tables(single)) out.push_back(std::move(t));
   return out;
 }
 
@@ -274,7 +305,7 @@ std::string markdown(const std::vector<Input>& inputs, const std::optional<Tunin
         c.date, fmt::join(c.argv, " "));
     if (const std::string line = ceilings_line(c); !line.empty()) md += line + "\n";
     if (const std::string note = incomplete_note(in); !note.empty()) md += "\n**" + note + ".**\n";
-    if (!in.has_baseline)
+    if (!in.has_baseline && !only_batches(in))
       md += "\nThis file has no naive runs: **no baseline**, so no speedups are shown.\n";
     for (const Table& t : tables(in))
       md +=

@@ -46,6 +46,8 @@ Input load(const std::string& path);
 std::string incomplete_note(const Input& in);
 // "r.json: no naive runs, so no baseline: speedups are not shown"; "" when it has some.
 std::string no_baseline_note(const Input& in);
+// Whether every run of the input is a batch run (apsp_bench --graphs): no baseline is expected.
+bool only_batches(const Input& in);
 
 // Rows n; columns: naive ms, then per run label its ms and its speedup over naive. Without a
 // baseline in the file: rows n, a column of ms per run label.
