@@ -20,6 +20,8 @@ class App;
 
 namespace apsp::harness {
 
+struct BatchPlan;
+
 // Which batch: `graphs` graphs of `n` vertices each ("fixed"), or with molecule-like sizes
 // ("molecules": N(15, 4) rounded and clamped to [3, 51], gen_graph --kind molecules' defaults,
 // n unused). Both from molecule_batch (core/graph_batch.hpp) and `seed`, so that
@@ -86,6 +88,9 @@ class BatchBench {
 
  private:
   struct Device;
+  // The CPU reference's distances in host's layout (made once, again only for another type).
+  const std::vector<uint8_t>& reference(const BatchPlan& host);
+
   const GraphBatch& batch_;
   std::vector<uint8_t> reference_;
   BatchDistType reference_type_ = BatchDistType::kI32;
