@@ -112,22 +112,34 @@ def row_dicts(AG, D, *, scalar, method, weights=None, cutoff=None):
     if AG.adjacency is None:
         yield from _sorted_row_dicts(AG, D, scalar=scalar, cutoff=cutoff, hops=method == "bfs")
         return
+    from concurrent.futures import ThreadPoolExecutor
+
     from .. import _core
 
     labels = AG.node_array
     nodes = AG.nodes
     ptr, nbr = AG.adjacency
     limit = _cutoff_value(cutoff)
-    for first in range(0, len(nodes), ROWS_PER_ORDER_CALL):
+    firsts = range(0, len(nodes), ROWS_PER_ORDER_CALL)
+
+    def orders_from(first):
         count = min(ROWS_PER_ORDER_CALL, len(nodes) - first)
-        orders, lengths = _core.settle_orders(method, ptr, nbr, weights, first, count, limit, 0)
-        for r, length in enumerate(lengths.tolist()):
-            i = first + r
-            idx = orders[r, :length]
-            keys = idx.tolist() if AG.labels_are_positions else labels[idx].tolist()
-            d = dict(zip(keys, scalar.many(D[i, idx])))
-            d[nodes[i]] = 0
-            yield nodes[i], d
+        return _core.settle_orders(method, ptr, nbr, weights, first, count, limit, 0)
+
+    # The next block's orders are found (without the GIL) while this block's dicts are built.
+    with ThreadPoolExecutor(max_workers=1) as ahead:
+        coming = ahead.submit(orders_from, firsts[0]) if firsts else None
+        for k, first in enumerate(firsts):
+            orders, lengths = coming.result()
+            if k + 1 < len(firsts):
+                coming = ahead.submit(orders_from, firsts[k + 1])
+            for r, length in enumerate(lengths.tolist()):
+                i = first + r
+                idx = orders[r, :length]
+                keys = idx.tolist() if AG.labels_are_positions else labels[idx].tolist()
+                d = dict(zip(keys, scalar.many(D[i, idx])))
+                d[nodes[i]] = 0
+                yield nodes[i], d
 
 
 def _sorted_row_dicts(AG, D, *, scalar, cutoff=None, hops=False):
