@@ -62,6 +62,10 @@ inline constexpr std::array<const char*, 2> kBatchSizes = {"fixed", "molecules"}
 inline constexpr std::array<const char*, 3> kBatchDistTypes = {"uint8", "int16", "int32"};
 // "none": neither ceiling was measured (a CPU run without a device).
 inline constexpr std::array<const char*, 3> kBatchBounds = {"compute", "memory", "none"};
+// The most a batch run's share of the measured bandwidth may be: a batch smaller than the L2, or
+// timed warm, reads and writes partly in the L2, whose bandwidth is a few times the device
+// memory's, so a share above 100% is real there; ten times is not.
+inline constexpr double kMaxPctOfHbm = 1000.0;
 // The most graphs a batch run may hold: a 2^40-element output would not fit any device.
 inline constexpr int64_t kMaxBatchGraphs = int64_t{1} << 36;
 
