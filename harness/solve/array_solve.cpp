@@ -15,6 +15,7 @@
 #include "core/parallel.hpp"
 #include "core/precision.hpp"
 #include "core/reference.hpp"
+#include "harness/solve/element_types.hpp"
 #include "harness/solve/paths.hpp"
 #include "harness/solve/solve_float.hpp"
 #include "harness/solve/solve_steps.hpp"
@@ -30,36 +31,6 @@ constexpr int kRowsPerTask = 16;  // rows a thread takes at a time in the passes
 template <class Fn>
 void each_row(int n, int threads, Fn&& f) {
   parallel_for_chunks(n, kRowsPerTask, threads, f);
-}
-
-// f(T{}) with T the element type.
-template <class Fn>
-void with_element(Element e, Fn&& f) {
-  switch (e) {
-    case Element::kBool:
-      return f(bool{});
-    case Element::kInt8:
-      return f(int8_t{});
-    case Element::kInt16:
-      return f(int16_t{});
-    case Element::kInt32:
-      return f(int32_t{});
-    case Element::kInt64:
-      return f(int64_t{});
-    case Element::kUInt8:
-      return f(uint8_t{});
-    case Element::kUInt16:
-      return f(uint16_t{});
-    case Element::kUInt32:
-      return f(uint32_t{});
-    case Element::kUInt64:
-      return f(uint64_t{});
-    case Element::kFloat32:
-      return f(float{});
-    case Element::kFloat64:
-      return f(double{});
-  }
-  throw std::invalid_argument("an element type the solver does not read");
 }
 
 // What an entry of the input is: no edge, an edge the int32 matrix holds ([0, kInf)), an integer

@@ -36,7 +36,9 @@ enum class Element {
   kUInt32,
   kUInt64,
   kFloat32,
-  kFloat64
+  kFloat64,
+  kFloat16,  // device arrays only (solve_device_matrix)
+  kBFloat16
 };
 
 // A dense n x n matrix the caller holds: entry (i, j) at data + i * row_stride + j * col_stride
@@ -102,5 +104,23 @@ ArraySolveResult solve_sparse(const SparseArray& a, const ArraySolveRequest& r, 
 ArraySolveResult solve_device_array(const int32_t* in, int n, int64_t stride, int32_t* out,
                                     int64_t out_stride, cudaStream_t stream,
                                     const ArraySolveRequest& r);
+
+// A device array of any numeric element type but bool (kFloat16 and kBFloat16 too), rows
+// `stride` elements apart, read with SciPy's dense conventions: integer types as
+// solve_device_array reads int32 (entries at or above kInf are no edge, negative ones refused),
+// solved exactly into int32 `out` (kInf: no path); floating types as SciPy reads floats (0, NaN
+// and +-inf are no edge), solved exactly by the Solver when every weight is an integer in
+// [0, kInf), else in float64 on the device (negative weights too: negative_cycle names the
+// vertices whose diagonal ended below 0), into float64 `out` (+inf: no path). Every entry stays
+// in device memory; work after the producer's queued work on `stream`; returns when done.
+struct DeviceMatrixIn {
+  const void* data = nullptr;
+  Element type = Element::kInt32;
+  int n = 0;
+  int64_t stride = 0;
+};
+bool is_floating(Element e);
+ArraySolveResult solve_device_matrix(const DeviceMatrixIn& in, void* out, int64_t out_stride,
+                                     cudaStream_t stream, const ArraySolveRequest& r);
 
 }  // namespace apsp::harness

@@ -6,6 +6,7 @@
 #include "core/parallel.hpp"
 #include "core/reference.hpp"
 #include "harness/tune/policy.hpp"
+#include "harness/tune/resolve.hpp"
 
 namespace apsp::harness {
 
@@ -31,6 +32,20 @@ std::string solve_float64(double* d, int n, const FloatSolve& how) {
                         how.threads > 0 ? how.threads : hardware_threads()));
   floyd_warshall_scipy_order(d, n, how.predecessors, how.threads);
   return "cpu";
+}
+
+std::string solve_float64_on_device(double* d, int n, cudaStream_t stream, const Log& log) {
+  const Variant* v = float64_variant();
+  if (!v) throw std::runtime_error("no variant solves float64 on the GPU");
+  const DeviceInfo dev = query_device();
+  const Config c = shipped_config(*v, n, &dev);
+  if (const std::string why = v->check(c, n, dev); !why.empty())
+    throw std::runtime_error(
+        fmt::format("{} cannot run at V = {}: {}", config_name(v->name, c), n, why));
+  if (log) log(fmt::format("solving in float64 with {} on {}", config_name(v->name, c), dev.name));
+  v->run_float64(d, n, c, stream, nullptr);
+  APSP_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return config_name(v->name, c);
 }
 
 std::vector<int> negative_diagonal(const double* d, int n) {

@@ -7,6 +7,8 @@
 // most 2 (V - 1) edges, so when 2 (V - 1) * the largest |weight| < 2^53 the result is exact.
 #pragma once
 
+#include <cuda_runtime_api.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,6 +27,11 @@ struct FloatSolve {
 // Solves d (n x n, row-major, 0 on the diagonal) in place; returns where it ran: the variant's
 // config name, or "cpu". Throws std::runtime_error (one line) when it cannot run on the device.
 std::string solve_float64(double* d, int n, const FloatSolve& how);
+
+// The same solve of an n x n matrix of doubles already in device memory (rows n apart), on
+// `stream`, synchronised before it returns; returns the variant's config name. Throws
+// std::runtime_error (one line) when no variant solves doubles on this device.
+std::string solve_float64_on_device(double* d, int n, cudaStream_t stream, const Log& log);
 
 // The vertices whose d[i][i] ended below 0: each lies on a negative cycle (SciPy's
 // NegativeCycleError names them).

@@ -220,6 +220,45 @@ TEST(ArraySolve, ScipyOrderIsTheSameOnAnyNumberOfThreads) {
   EXPECT_EQ(p1, pm);
 }
 
+// Each path's result and predecessors, whole (rows empty) and of the rows asked for.
+template <class Out>
+void expect_rows_of_the_whole(const DenseArray& in, ArraySolveRequest r,
+                              const std::vector<int>& rows) {
+  const int n = in.n;
+  r.predecessors = true;
+  std::vector<Out> whole(static_cast<size_t>(n) * n), chosen(rows.size() * n);
+  std::vector<int32_t> whole_pred(whole.size()), chosen_pred(chosen.size());
+  const ArraySolveResult all = solve_dense(in, r, whole.data(), whole_pred.data());
+  r.rows = rows;
+  const ArraySolveResult some = solve_dense(in, r, chosen.data(), chosen_pred.data());
+  EXPECT_EQ(all.precision, some.precision);
+  for (size_t k = 0; k < rows.size(); ++k)
+    for (int j = 0; j < n; ++j) {
+      const size_t from = static_cast<size_t>(rows[k]) * n + j, to = k * n + j;
+      EXPECT_EQ(chosen[to], whole[from]) << "row " << rows[k] << " column " << j;
+      EXPECT_EQ(chosen_pred[to], whole_pred[from]) << "row " << rows[k] << " column " << j;
+    }
+}
+
+TEST(ArraySolve, RowsAreThoseRowsOfTheWholeResult) {
+  const int n = 37;
+  const std::vector<int> rows = {n - 1, 0, 0, 7};
+  const std::vector<int64_t> ints = dense_of<int64_t>(graph(n, 9));
+  expect_rows_of_the_whole<double>({ints.data(), Element::kInt64, n, n, 1}, cpu(), rows);
+  ArraySolveRequest wide = cpu();
+  wide.out = Element::kInt64;
+  expect_rows_of_the_whole<int64_t>({ints.data(), Element::kInt64, n, n, 1}, wide, rows);
+  std::vector<double> floats(ints.begin(), ints.end());
+  floats[1] = -0.5;  // the float64 path, in matrices of its own
+  expect_rows_of_the_whole<double>({floats.data(), Element::kFloat64, n, n, 1}, cpu(), rows);
+  ArraySolveRequest out_of_range = cpu();
+  out_of_range.rows = {n};
+  std::vector<double> d(n);
+  EXPECT_THROW(
+      solve_dense({ints.data(), Element::kInt64, n, n, 1}, out_of_range, d.data(), nullptr),
+      std::invalid_argument);
+}
+
 TEST(ArraySolve, Refusals) {
   const std::vector<int32_t> a = {0, 1, 1, 0};
   const DenseArray in{a.data(), Element::kInt32, 2, 2, 1};
