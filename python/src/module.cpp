@@ -69,6 +69,8 @@ Element element_of(nb::dlpack::dtype t) {
   }
   if (code == Code::Float && t.bits == 32) return Element::kFloat32;
   if (code == Code::Float && t.bits == 64) return Element::kFloat64;
+  if (code == Code::Float && t.bits == 16) return Element::kFloat16;  // device arrays only
+  if (code == Code::Bfloat && t.bits == 16) return Element::kBFloat16;
   throw nb::type_error("the graph's dtype must be bool, an integer, float32 or float64");
 }
 
@@ -239,9 +241,18 @@ cudaStream_t stream_of(uintptr_t handle) {
   return reinterpret_cast<cudaStream_t>(handle);
 }
 
+// A device array's element type: any integer or floating type (the conventions are SciPy's).
+Element device_element(const DeviceMatrix& m, const char* what) {
+  const auto code = static_cast<nb::dlpack::dtype_code>(m.dtype().code);
+  if (code == nb::dlpack::dtype_code::Bool || code == nb::dlpack::dtype_code::Complex)
+    throw nb::type_error((std::string(what) +
+                          ": a device array of bool or complex is not a graph's weights (an "
+                          "integer or floating dtype is)")
+                             .c_str());
+  return element_of(m.dtype());
+}
+
 void check_device_matrix(const DeviceMatrix& m, const char* what) {
-  if (m.dtype() != nb::dtype<int32_t>())
-    throw nb::type_error((std::string(what) + ": a device array must be int32").c_str());
   if (m.shape(0) != m.shape(1))
     throw std::invalid_argument(std::string(what) + ": graph should be a square array");
   if (m.stride(1) != 1 || m.stride(0) < static_cast<int64_t>(m.shape(1)))
@@ -249,32 +260,42 @@ void check_device_matrix(const DeviceMatrix& m, const char* what) {
 }
 
 // A device array solved into `out` (the same array: in place), on the device `a` is on.
+// Integer types are solved into int32 distances, floating ones into float64 (harness:
+// solve_device_matrix); `out` is of that type.
 nb::dict solve_device(DeviceMatrix a, std::optional<DeviceMatrix> given, uintptr_t stream,
                       bool directed, bool unweighted, const std::string& variant, int threads) {
   check_device_matrix(a, "csgraph");
+  const Element type = device_element(a, "csgraph");
   const DeviceMatrix out = given ? *given : a;
   check_device_matrix(out, "out");
+  const bool floating = harness::is_floating(type);
+  if (out.dtype() != (floating ? nb::dtype<double>() : nb::dtype<int32_t>()))
+    throw nb::type_error(floating ? "out: a floating graph's distances are float64"
+                                  : "out: an integer graph's distances are int32");
   if (out.shape(0) != a.shape(0) || out.device_id() != a.device_id())
     throw std::invalid_argument("out must have the graph's shape, on its device");
   std::vector<std::string> log;
-  ArraySolveRequest r =
-      request_of(directed, unweighted, false, "cuda", variant, "int32", threads, log);
+  ArraySolveRequest r = request_of(directed, unweighted, false, "cuda", variant,
+                                   floating ? "float64" : "int32", threads, log);
   ArraySolveResult result;
   {
     nb::gil_scoped_release unlocked;
     const DeviceGuard on(static_cast<int>(a.device_id()));  // the caller's device afterwards
-    result = harness::solve_device_array(
-        static_cast<const int32_t*>(a.data()), static_cast<int>(a.shape(0)), a.stride(0),
-        static_cast<int32_t*>(out.data()), out.stride(0), stream_of(stream), r);
+    result =
+        harness::solve_device_matrix({a.data(), type, static_cast<int>(a.shape(0)), a.stride(0)},
+                                     out.data(), out.stride(0), stream_of(stream), r);
   }
   return info_of(result, log);
 }
 
-// A new n x n int32 array on CUDA device `device`, owned by the returned array (cudaFree).
-nb::object device_empty(int n, int device) {
+// A new n x n array of int32 or float64 ("int32", "float64") on CUDA device `device`, owned by
+// the returned array (cudaFree).
+nb::object device_empty(int n, int device, const std::string& dtype) {
+  const bool wide = dtype == "float64";
+  if (!wide && dtype != "int32") throw std::invalid_argument("device_empty: int32 or float64");
   const DeviceGuard on(device);
   void* p = nullptr;
-  const size_t bytes = std::max<size_t>(static_cast<size_t>(n) * n * sizeof(int32_t), 4);
+  const size_t bytes = std::max<size_t>(static_cast<size_t>(n) * n * (wide ? 8 : 4), 8);
   if (cudaMalloc(&p, bytes) != cudaSuccess) {
     (void)cudaGetLastError();
     throw std::bad_alloc();
@@ -282,8 +303,9 @@ nb::object device_empty(int n, int device) {
   nb::capsule owner(p, [](void* q) noexcept { cudaFree(q); });
   const size_t shape[2] = {static_cast<size_t>(n), static_cast<size_t>(n)};
   // array_api: an object with __dlpack__ (any framework's from_dlpack takes it), not a capsule.
-  return nb::ndarray<nb::array_api, int32_t, nb::ndim<2>, nb::device::cuda>(
-             p, 2, shape, owner, nullptr, nb::dtype<int32_t>(), nb::device::cuda::value, device)
+  return nb::ndarray<nb::array_api, nb::ndim<2>, nb::device::cuda>(
+             p, 2, shape, owner, nullptr, wide ? nb::dtype<double>() : nb::dtype<int32_t>(),
+             nb::device::cuda::value, device)
       .cast();
 }
 
@@ -355,7 +377,7 @@ NB_MODULE(_core, m) {
         "rows"_a = std::vector<int>{});
   m.def("solve_device", &solve_device, "a"_a, "out"_a.none(), "stream"_a, "directed"_a,
         "unweighted"_a, "variant"_a, "threads"_a);
-  m.def("device_empty", &device_empty, "n"_a, "device"_a);
+  m.def("device_empty", &device_empty, "n"_a, "device"_a, "dtype"_a = "int32");
   m.def("variants", &variants);
   m.def("device_info", &device_info);
   m.def("device_count", [] { return apsp::device_count(); });
