@@ -309,6 +309,25 @@ def _like(x, array):
     return array
 
 
+def _dtype_name(x):
+    """x's dtype as its framework names it, without the framework ("float16", "bfloat16")."""
+    return str(x.dtype).rsplit(".", 1)[-1]
+
+
+def _device_result_dtype(x):
+    """A device array's distances: int32 for integer dtypes, float64 for floating ones (SciPy's
+    conventions on either); TypeError for bool and complex."""
+    name = _dtype_name(x)
+    if name.startswith(("float", "bfloat")) or name in ("half", "double"):
+        return "float64"
+    if name.startswith(("bool", "complex")) or name in ("cfloat", "cdouble"):
+        raise TypeError(
+            f"csgraph: a device array of {name} is not a graph's weights (an integer or floating "
+            "dtype is)"
+        )
+    return "int32"
+
+
 def _solve_device(
     x, directed, predecessors, unweighted, overwrite, device, dtype, variant, stream, threads
 ):
@@ -317,17 +336,21 @@ def _solve_device(
     if device == "cpu":
         raise ValueError("device='cpu': this array is in CUDA device memory")
     if dtype not in ("int32", "float64"):
-        raise ValueError("a device array is solved into int32 distances (dtype=numpy.int32)")
+        raise ValueError(
+            "a device array is solved into int32 distances (integer dtypes) or float64 ones "
+            "(floating dtypes): dtype=None"
+        )
     shape = tuple(x.shape)
     if len(shape) != 2:
         raise ValueError("graph should have two dimensions")
     if shape[0] != shape[1]:
         raise ValueError("graph should be a square array")
+    result = _device_result_dtype(x)
     s = _stream_of(x, stream)
     capsule = _capsule(x, s)
     device_id = int(x.__dlpack_device__()[1])
-    in_place = overwrite and _framework(x) not in ("jax", "jaxlib")
-    out = None if in_place else _core().device_empty(shape[0], device_id)
+    in_place = overwrite and _framework(x) not in ("jax", "jaxlib") and _dtype_name(x) == result
+    out = None if in_place else _core().device_empty(shape[0], device_id, result)
     info = _core().solve_device(capsule, out, s, directed, unweighted, variant, threads)
     return _info(Solution(x if in_place else _like(x, out)), info)
 
@@ -420,9 +443,10 @@ def floyd_warshall(
     returns the same: float64 distances, inf where there is no path, and with
     return_predecessors an int32 predecessor matrix (-9999 for none). Integer weights are solved
     exactly; other weights, and negative ones, in float64 (docs/python.md says how close to
-    SciPy). A negative cycle raises NegativeCycleError. Device arrays (int32 on a CUDA device,
-    any DLPack producer) are solved there: in place with overwrite=True, else into a new array of
-    their framework. Keywords beyond SciPy's: see solve().
+    SciPy). A negative cycle raises NegativeCycleError. Device arrays (any integer or floating
+    dtype on a CUDA device, any DLPack producer) are solved there, integer dtypes into int32
+    distances, floating ones into float64: in place with overwrite=True where the input has the
+    result's dtype, else into a new array of their framework. Keywords beyond SciPy's: see solve().
     """
     sol = solve(
         csgraph,

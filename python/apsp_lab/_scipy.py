@@ -96,14 +96,34 @@ def _solve_rows(csgraph, rows, directed, predecessors, unweighted, device, threa
     return _api._solve_dense(csgraph, *args, False, device, "float64", "auto", threads, chosen)
 
 
-def _on_device(csgraph, rows, shape, predecessors):
-    """A device array: the device solve, the rows chosen where the result is."""
+def _on_device(csgraph, rows, shape, predecessors, directed, unweighted):
+    """A device array: the device solve (docs/python.md: integer dtypes into int32, floating
+    ones into float64), the rows chosen where the result is."""
     if predecessors:
         raise ValueError("return_predecessors: not for device arrays (solve a host array)")
-    dist = _api.solve(csgraph).dist
-    if rows is not None:
-        dist = dist[rows].reshape(shape)
-    return dist
+    sol = _api.solve(csgraph, directed, False, unweighted)
+    _api._raise_on_negative_cycle(sol)
+    if rows is None:
+        return sol.dist
+    return _take_rows(sol.dist, rows).reshape(shape)
+
+
+def _take_rows(dist, rows):
+    """dist[rows] on the device, the index an array of dist's own framework."""
+    framework = _api._framework(dist)
+    if framework == "torch":
+        import torch
+
+        return dist[torch.as_tensor(rows, dtype=torch.int64, device=dist.device)]
+    if framework == "cupy":
+        import cupy
+
+        return dist[cupy.asarray(rows)]
+    if framework in ("jax", "jaxlib"):
+        import jax.numpy as jnp
+
+        return dist[jnp.asarray(rows)]
+    return dist[rows]
 
 
 def _shaped(sol, shape, predecessors):
@@ -162,7 +182,7 @@ def bellman_ford(
     n = _order(csgraph)
     rows, shape = _rows_asked(indices, n)
     if _api._on_cuda(csgraph):
-        return _on_device(csgraph, rows, shape, return_predecessors)
+        return _on_device(csgraph, rows, shape, return_predecessors, directed, unweighted)
     if rows is not None and rows.size == 0:
         return _empty(shape, return_predecessors)
     sol = _solve_rows(csgraph, rows, directed, return_predecessors, unweighted, device, threads)
@@ -202,7 +222,7 @@ def johnson(
     n = _order(csgraph)
     rows, shape = _rows_asked(indices, n)
     if _api._on_cuda(csgraph):
-        return _on_device(csgraph, rows, shape, return_predecessors)
+        return _on_device(csgraph, rows, shape, return_predecessors, directed, unweighted)
     if rows is not None and rows.size == 0:
         _raise_for_any_cycle(
             _solve_rows(csgraph, None, directed, False, False, device, threads), csgraph
@@ -288,7 +308,9 @@ def dijkstra(
     if _api._on_cuda(csgraph):
         if min_only or limit != np.inf:
             raise NotImplementedError("limit and min_only: not for device arrays")
-        return _on_device(csgraph, None if all_rows else rows, shape, return_predecessors)
+        return _on_device(
+            csgraph, None if all_rows else rows, shape, return_predecessors, directed, unweighted
+        )
     want_pred = bool(return_predecessors)
     if rows.size:
         sol = _solve_rows(

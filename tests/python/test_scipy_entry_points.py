@@ -336,3 +336,31 @@ def test_only_the_rows_asked_for_come_back():
     sol_rows = apsp_lab.dijkstra(graph, indices=[299, 0])
     assert sol_rows.shape == (2, 300) and sol_rows.flags.c_contiguous
     np.testing.assert_array_equal(sol_rows, csgraph.dijkstra(graph, indices=[299, 0]))
+
+
+class FakeDeviceArray:
+    """A CUDA array as DLPack describes it, which must not be read (no device here)."""
+
+    def __init__(self, dtype):
+        self.dtype, self.shape = dtype, (3, 3)
+
+    def __dlpack_device__(self):
+        return (2, 0)
+
+    def __dlpack__(self, stream=None):
+        raise AssertionError("the array was read")
+
+
+@pytest.mark.parametrize("dtype", ["torch.bool", "bool", "complex64", "torch.complex128"])
+def test_a_device_array_of_bool_or_complex_is_refused_before_it_is_read(dtype):
+    with pytest.raises(TypeError, match="is not a graph's weights"):
+        apsp_lab.floyd_warshall(FakeDeviceArray(dtype))
+
+
+def test_device_result_dtypes():
+    from apsp_lab._api import _device_result_dtype
+
+    for floating in ("float16", "torch.bfloat16", "bfloat16", "float32", "torch.float64"):
+        assert _device_result_dtype(FakeDeviceArray(floating)) == "float64"
+    for integer in ("int8", "torch.int16", "int32", "int64", "uint8", "uint16", "uint64"):
+        assert _device_result_dtype(FakeDeviceArray(integer)) == "int32"
