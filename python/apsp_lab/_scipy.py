@@ -148,7 +148,8 @@ def _reaching_source(sol, rows, cycle):
     dist = sol.dist
     if dist.ndim == 1:
         dist = dist[None, :]
-    reaches = np.any(dist[:, cycle] < np.inf, axis=1)
+    # Not +inf: a negative cycle's entries may be NaN (-inf + inf), which reach it too.
+    reaches = np.any(~np.isposinf(dist[:, cycle]), axis=1)
     if not reaches.any():
         return None
     k = int(np.argmax(reaches))

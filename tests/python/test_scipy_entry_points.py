@@ -250,6 +250,17 @@ def test_negative_self_loops_and_undirected_negative_edges_are_cycles(name, devi
     )
 
 
+def test_a_nan_distance_reaches_the_cycle():
+    # The float64 solve may leave NaN (-inf + inf) in a row that reaches a negative cycle.
+    from types import SimpleNamespace
+
+    from apsp_lab._scipy import _reaching_source
+
+    sol = SimpleNamespace(dist=np.array([[0, np.inf, np.inf], [np.inf, 0, np.nan]]))
+    assert _reaching_source(sol, np.array([4, 7]), np.array([2])) == 7
+    assert _reaching_source(sol, None, np.array([2])) == 1
+
+
 def test_dijkstra_with_negative_weights_warns_and_answers_as_scipys(device):
     a = negative_graph(cycle=False)
     with pytest.warns(UserWarning, match="Graph has negative weights"):
