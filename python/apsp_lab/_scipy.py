@@ -96,16 +96,77 @@ def _solve_rows(csgraph, rows, directed, predecessors, unweighted, device, threa
     return _api._solve_dense(csgraph, *args, False, device, "float64", "auto", threads, chosen)
 
 
-def _on_device(csgraph, rows, shape, predecessors, directed, unweighted):
+def _on_device(csgraph, rows, shape, predecessors, directed, unweighted, method):
     """A device array: the device solve (docs/python.md: integer dtypes into int32, floating
-    ones into float64), the rows chosen where the result is."""
+    ones into float64), `method`'s rule for negative weights and cycles as on the host, with
+    SciPy's messages, the rows chosen where the result is."""
     if predecessors:
         raise ValueError("return_predecessors: not for device arrays (solve a host array)")
+    negative = method == "dijkstra" and _device_has_negative(csgraph)
+    if negative:
+        warnings.warn(_DIJKSTRA_NEGATIVE, stacklevel=3)
     sol = _api.solve(csgraph, directed, False, unweighted)
-    _api._raise_on_negative_cycle(sol)
+    cycle = np.zeros(0, dtype=np.int64)
+    if not unweighted:
+        found = np.asarray(sol.negative_cycle, dtype=np.int64)
+        cycle = np.union1d(found, _device_negative_self_loops(csgraph))
+    if method == "bellman_ford":
+        source = _device_reaching_source(sol.dist, rows, cycle)
+        if source is not None:
+            raise _api.negative_cycle_error()(f"Negative cycle detected on node {source}")
+    elif method == "johnson" and len(cycle):
+        raise _api.negative_cycle_error()(f"Negative cycle detected on node {int(cycle[0])}")
+    elif negative and not unweighted:
+        _refuse_negative_cycle(cycle)
+        raise NotImplementedError(
+            "dijkstra with negative weights on a device array: SciPy's result is the order its "
+            "heap met the vertices in, which only SciPy's own dijkstra gives (on a host copy), "
+            "not a shortest path; johnson or bellman_ford answer these graphs"
+        )
     if rows is None:
         return sol.dist
     return _take_rows(sol.dist, rows).reshape(shape)
+
+
+def _device_host(x):
+    """A small device array (a diagonal, a few columns of a result) as NumPy float64."""
+    framework = _api._framework(x)
+    if framework == "torch":
+        import torch
+
+        return x.detach().to(torch.float64).cpu().numpy()
+    if framework == "cupy":
+        return x.astype("float64").get()
+    return np.asarray(x).astype(np.float64)
+
+
+def _unsigned(x):
+    return _api._dtype_name(x).startswith("uint")
+
+
+def _device_negative_self_loops(x):
+    """_negative_self_loops of a device array, from a host copy of its diagonal alone."""
+    if _unsigned(x):
+        return np.zeros(0, dtype=np.int64)
+    diagonal = _device_host(x.diagonal())
+    return np.flatnonzero((diagonal < 0) & np.isfinite(diagonal))
+
+
+def _device_has_negative(x):
+    """Whether SciPy's dijkstra sees a negative weight in a device array (a reduction there)."""
+    return not _unsigned(x) and bool(((x < 0) & (x > -np.inf)).any())
+
+
+def _device_reaching_source(dist, rows, cycle):
+    """_reaching_source on a device result (int32 ones: INF32 for no path), from a host copy of
+    its columns `cycle` in the rows asked."""
+    if not len(cycle):
+        return None
+    chosen = dist if rows is None else _take_rows(dist, rows)
+    columns = _device_host(_take_rows(chosen.T, cycle)).T
+    if _api._dtype_name(dist) == "int32":
+        columns[columns == _api.INF32] = np.inf
+    return _first_reaching(columns, rows)
 
 
 def _take_rows(dist, rows):
@@ -148,8 +209,14 @@ def _reaching_source(sol, rows, cycle):
     dist = sol.dist
     if dist.ndim == 1:
         dist = dist[None, :]
+    return _first_reaching(dist[:, cycle], rows)
+
+
+def _first_reaching(columns, rows):
+    """The source of the first row of `columns` (distances to a cycle's vertices) with an entry
+    not +inf; None."""
     # Not +inf: a negative cycle's entries may be NaN (-inf + inf), which reach it too.
-    reaches = np.any(~np.isposinf(dist[:, cycle]), axis=1)
+    reaches = np.any(~np.isposinf(columns), axis=1)
     if not reaches.any():
         return None
     k = int(np.argmax(reaches))
@@ -183,7 +250,9 @@ def bellman_ford(
     n = _order(csgraph)
     rows, shape = _rows_asked(indices, n)
     if _api._on_cuda(csgraph):
-        return _on_device(csgraph, rows, shape, return_predecessors, directed, unweighted)
+        return _on_device(
+            csgraph, rows, shape, return_predecessors, directed, unweighted, "bellman_ford"
+        )
     if rows is not None and rows.size == 0:
         return _empty(shape, return_predecessors)
     sol = _solve_rows(csgraph, rows, directed, return_predecessors, unweighted, device, threads)
@@ -223,7 +292,9 @@ def johnson(
     n = _order(csgraph)
     rows, shape = _rows_asked(indices, n)
     if _api._on_cuda(csgraph):
-        return _on_device(csgraph, rows, shape, return_predecessors, directed, unweighted)
+        return _on_device(
+            csgraph, rows, shape, return_predecessors, directed, unweighted, "johnson"
+        )
     if rows is not None and rows.size == 0:
         _raise_for_any_cycle(
             _solve_rows(csgraph, None, directed, False, False, device, threads), csgraph
@@ -309,8 +380,9 @@ def dijkstra(
     if _api._on_cuda(csgraph):
         if min_only or limit != np.inf:
             raise NotImplementedError("limit and min_only: not for device arrays")
+        chosen = None if all_rows else rows
         return _on_device(
-            csgraph, None if all_rows else rows, shape, return_predecessors, directed, unweighted
+            csgraph, chosen, shape, return_predecessors, directed, unweighted, "dijkstra"
         )
     want_pred = bool(return_predecessors)
     if rows.size:
@@ -320,7 +392,7 @@ def dijkstra(
         if _has_negative_edge(sol, csgraph, unweighted):
             warnings.warn(_DIJKSTRA_NEGATIVE, stacklevel=2)
             if not unweighted:
-                _refuse_negative_cycle(sol, csgraph)
+                _refuse_negative_cycle(_cycle_vertices(sol, csgraph, False))
                 return _scipy_dijkstra(
                     csgraph, directed, indices, return_predecessors, limit, min_only
                 )
@@ -337,10 +409,9 @@ def dijkstra(
     return dist.reshape(shape)
 
 
-def _refuse_negative_cycle(sol, csgraph):
+def _refuse_negative_cycle(cycle):
     # SciPy's dijkstra may never return on a negative cycle (a negative self loop is one); no
     # distance exists there anyway.
-    cycle = _cycle_vertices(sol, csgraph, False)
     if len(cycle):
         raise _api.negative_cycle_error()(
             f"Negative cycle in nodes {cycle}: dijkstra gives no shortest paths here (SciPy's "

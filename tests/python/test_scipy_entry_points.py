@@ -375,3 +375,97 @@ def test_device_result_dtypes():
         assert _device_result_dtype(FakeDeviceArray(floating)) == "float64"
     for integer in ("int8", "torch.int16", "int32", "int64", "uint8", "uint16", "uint64"):
         assert _device_result_dtype(FakeDeviceArray(integer)) == "int32"
+
+
+class HostAsDevice:
+    """A NumPy array posing as a CUDA one (DLPack's device 2), for what the entry points do
+    around a device array's solve, which `on_host_as_device` answers on the host."""
+
+    def __init__(self, a):
+        self.a = np.asarray(a)
+
+    shape = property(lambda self: self.a.shape)
+    dtype = property(lambda self: self.a.dtype)
+    T = property(lambda self: HostAsDevice(self.a.T))
+
+    def __dlpack_device__(self):
+        return (2, 0)
+
+    def __array__(self, dtype=None, copy=None):
+        return self.a if dtype is None else self.a.astype(dtype)
+
+    def __getitem__(self, key):
+        return HostAsDevice(self.a[key])
+
+    def __lt__(self, other):
+        return HostAsDevice(self.a < other)
+
+    def __gt__(self, other):
+        return HostAsDevice(self.a > other)
+
+    def __and__(self, other):
+        return HostAsDevice(self.a & other.a)
+
+    def any(self):
+        return self.a.any()
+
+    def diagonal(self):
+        return HostAsDevice(self.a.diagonal())
+
+    def reshape(self, *shape):
+        return HostAsDevice(self.a.reshape(*shape))
+
+
+@pytest.fixture
+def on_host_as_device(monkeypatch):
+    """The device solve of a HostAsDevice, as docs/python.md has it: the float64 solve, into
+    int32 (INF32: no path) for an integer dtype; never raising on a negative cycle."""
+    solve = apsp_lab._api.solve
+
+    def device_solve(x, directed, predecessors, unweighted):
+        sol = solve(x.a, directed=directed, unweighted=unweighted, device="cpu")
+        if x.dtype.kind in "iu":
+            sol.dist = np.where(np.isposinf(sol.dist), apsp_lab.INF32, sol.dist).astype(np.int32)
+        sol.dist = HostAsDevice(sol.dist)
+        return sol
+
+    monkeypatch.setattr(apsp_lab._api, "solve", device_solve)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int64])
+def test_negative_cycles_of_device_arrays_raise_as_on_the_host(on_host_as_device, dtype):
+    loop = np.array([[0, 1, 0], [0, -1, 1], [0, 0, 0]], dtype=dtype)
+    a = negative_graph(cycle=True).astype(dtype)
+    cases = [("bellman_ford", loop, None), ("johnson", loop, None), ("bellman_ford", a, [2, 6])]
+    cases += [("bellman_ford", a, None), ("johnson", a, [8])]
+    for name, graph, indices in cases:
+        with pytest.raises(NegativeCycleError) as theirs:
+            getattr(csgraph, name)(graph, indices=indices)
+        with pytest.raises(NegativeCycleError) as ours:
+            getattr(apsp_lab, name)(HostAsDevice(graph), indices=indices)
+        assert str(ours.value) == str(theirs.value)
+    # Sources that reach no cycle answer.
+    d = apsp_lab.bellman_ford(HostAsDevice(a), indices=[8, 9])
+    theirs = csgraph.bellman_ford(a, indices=[8, 9])
+    unreachable = apsp_lab.INF32 if d.dtype == np.int32 else np.inf
+    np.testing.assert_array_equal(np.asarray(d), np.where(np.isinf(theirs), unreachable, theirs))
+
+
+def test_dijkstra_on_a_device_array_with_negative_weights(on_host_as_device):
+    for graph, refusal in (
+        (negative_graph(cycle=False), NotImplementedError),
+        (negative_graph(cycle=True), NegativeCycleError),
+    ):
+        with pytest.warns(UserWarning, match="Graph has negative weights"):
+            with pytest.raises(refusal):
+                apsp_lab.dijkstra(HostAsDevice(graph))
+    a = negative_graph(cycle=False)
+    with pytest.warns(UserWarning, match="Graph has negative weights"):
+        d = apsp_lab.dijkstra(HostAsDevice(a), unweighted=True, indices=[0, 8])
+    with pytest.warns(UserWarning, match="Graph has negative weights"):
+        np.testing.assert_array_equal(
+            np.asarray(d), csgraph.dijkstra(a, True, [0, 8], unweighted=True)
+        )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        apsp_lab.dijkstra(HostAsDevice(random_dense(8, seed=1)), indices=0)
