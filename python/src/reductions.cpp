@@ -251,16 +251,34 @@ std::vector<int32_t> order_from(const std::string& method, const Adjacency& g, i
   return bellman_ford_order(g, source);
 }
 
+// The searches index their per-vertex arrays by nbr[k] for k in [ptr[u], ptr[u + 1]) on worker
+// threads with the GIL released, so a malformed CSR from Python is refused here, before any of
+// them could read or write past an array.
+void check_adjacency(IndexVector ptr, VertexVector nbr) {
+  if (ptr.shape(0) < 2 || ptr.shape(0) - 1 > static_cast<size_t>(std::numeric_limits<int>::max()))
+    throw std::invalid_argument("ptr must hold n + 1 offsets with 1 <= n < 2^31");
+  const int64_t n = static_cast<int64_t>(ptr.shape(0)) - 1;
+  const int64_t* offsets = ptr.data();
+  if (offsets[0] != 0) throw std::invalid_argument("ptr[0] must be 0");
+  for (int64_t u = 0; u < n; ++u)
+    if (offsets[u + 1] < offsets[u]) throw std::invalid_argument("ptr must be non-decreasing");
+  if (offsets[n] != static_cast<int64_t>(nbr.shape(0)))
+    throw std::invalid_argument("ptr[n] must be the number of neighbours");
+  const int32_t* neighbours = nbr.data();
+  for (size_t k = 0; k < nbr.shape(0); ++k)
+    if (neighbours[k] < 0 || neighbours[k] >= n)
+      throw std::invalid_argument("every neighbour must be in [0, n)");
+}
+
 // The orders of sources first .. first + count - 1, over the CPU's threads: (count x n int32,
 // row r's first lengths[r] entries its order, -1 after; lengths).
 nb::tuple settle_orders(const std::string& method, IndexVector ptr, VertexVector nbr,
                         std::optional<WeightVector> weight, int first, int count, double cutoff,
                         int threads) {
+  check_adjacency(ptr, nbr);
   const int n = static_cast<int>(ptr.shape(0)) - 1;
-  if (n < 1 || first < 0 || count < 0 || first + count > n)
+  if (first < 0 || count < 0 || first > n - count)
     throw std::invalid_argument("sources outside [0, n)");
-  if (ptr.data()[n] != static_cast<int64_t>(nbr.shape(0)))
-    throw std::invalid_argument("ptr[n] must be the number of neighbours");
   if (method != "dijkstra" && method != "bfs" && method != "bellman_ford")
     throw std::invalid_argument("method must be dijkstra, bfs or bellman_ford");
   if (method != "bfs" && (!weight || weight->shape(0) != nbr.shape(0)))

@@ -221,3 +221,42 @@ def test_all_pairs_dicts_in_networkx_order(name, kind):
         got = all_pairs(name, G, "apsp_lab", **kwargs)
         want = all_pairs(name, G, "nx", **kwargs)
         assert same(got, want), name
+
+
+def _adjacency(ptr, nbr):
+    return np.asarray(ptr, dtype=np.int64), np.asarray(nbr, dtype=np.int32)
+
+
+@pytest.mark.parametrize(
+    "ptr, nbr",
+    [
+        ([0, 2, 1, 3], [1, 2, 0]),  # ptr decreasing
+        ([1, 2, 3, 3], [1, 2, 0]),  # ptr[0] past 0
+        ([0, 1, 2, 3], [1, 3, 0]),  # a neighbour == n
+        ([0, 1, 2, 3], [1, -1, 0]),  # a negative neighbour
+        ([0, 1, 2, 2], [1, 2, 0]),  # ptr[n] short of the neighbours
+        ([0], []),  # no vertex
+    ],
+    ids=["decreasing", "ptr0", "past_n", "negative", "ptr_n", "empty"],
+)
+@pytest.mark.parametrize("method", ["dijkstra", "bfs", "bellman_ford"])
+def test_settle_orders_refuses_a_malformed_adjacency(method, ptr, nbr):
+    from apsp_lab import _core
+
+    ptr, nbr = _adjacency(ptr, nbr)
+    weight = np.ones(len(nbr))
+    with pytest.raises(ValueError):
+        _core.settle_orders(method, ptr, nbr, weight, 0, len(ptr) - 1, float("inf"), 2)
+
+
+def test_settle_orders_refuses_sources_outside_the_graph():
+    from apsp_lab import _core
+
+    ptr, nbr = _adjacency([0, 1, 2, 3], [1, 2, 0])
+    weight = np.ones(3)
+    for first, count in [(-1, 1), (0, 4), (3, 1), (1, -1), (2**31 - 1, 2)]:
+        with pytest.raises(ValueError):
+            _core.settle_orders("dijkstra", ptr, nbr, weight, first, count, float("inf"), 1)
+    orders, lengths = _core.settle_orders("bfs", ptr, nbr, None, 0, 3, float("inf"), 1)
+    assert orders.tolist() == [[0, 1, 2], [1, 2, 0], [2, 0, 1]]
+    assert lengths.tolist() == [3, 3, 3]
