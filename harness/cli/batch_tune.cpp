@@ -158,8 +158,11 @@ const TuningEntry& point(const Band& band, const BatchVariant& v, const Config& 
   return *db.find(band.match, name, n);
 }
 
+// An entry's fastest sample, its median where it has none: the database's contract lets an "ok"
+// entry leave samples_ms out (or empty), and a resumed search reads such entries back.
 double fastest_sample(const TuningEntry& e) {
-  return *std::min_element(e.samples_ms.begin(), e.samples_ms.end());
+  return e.samples_ms.empty() ? e.median_ms
+                              : *std::min_element(e.samples_ms.begin(), e.samples_ms.end());
 }
 
 // The band's leaderboard and its pick against the default; the JSON of both.
