@@ -51,29 +51,6 @@ class BatchExecutor final : public LocalExecutor {
   int flushes_ = 0;
 };
 
-// "" when every graph's block of `got` equals the reference's; else how many differ and where
-// the first does.
-std::string compare_with_reference(const GraphBatch& b, const BatchPlan& p, const uint8_t* got,
-                                   const uint8_t* want) {
-  const int bytes = bytes_of(p.out.type);
-  int64_t wrong = 0, first = -1, first_at = 0;
-  for (int64_t g = 0; g < b.graphs(); ++g) {
-    const int64_t n = b.vertex_ptr[g + 1] - b.vertex_ptr[g];
-    const size_t at = static_cast<size_t>(p.host_offsets[g]) * bytes;
-    if (std::memcmp(got + at, want + at, static_cast<size_t>(n * n) * bytes) == 0) continue;
-    if (wrong++ > 0) continue;
-    first = g;
-    for (int64_t e = 0; e < n * n && first_at == 0; ++e)
-      if (std::memcmp(got + at + e * bytes, want + at + e * bytes, bytes) != 0) first_at = e;
-  }
-  if (wrong == 0) return "";
-  const int64_t n = b.vertex_ptr[first + 1] - b.vertex_ptr[first];
-  return fmt::format(
-      "{} of {} graphs differ from the CPU reference; the first, graph {} (n = {}), "
-      "at ({}, {})",
-      wrong, b.graphs(), first, n, first_at / n, first_at % n);
-}
-
 // The byte a device output is filled with before the verified solve: an entry a variant leaves
 // unwritten then passes only where its distance happens to be this pattern.
 constexpr int kPoison = 0x5a;
@@ -91,6 +68,27 @@ BatchRequest request_for(const GraphBatchView& view, int64_t edges, const BatchC
 }
 
 }  // namespace
+
+std::string compare_with_reference(const GraphBatch& b, const BatchPlan& p, const uint8_t* got,
+                                   const uint8_t* want) {
+  const int bytes = bytes_of(p.out.type);
+  int64_t wrong = 0, first = -1, first_at = -1;
+  for (int64_t g = 0; g < b.graphs(); ++g) {
+    const int64_t n = b.vertex_ptr[g + 1] - b.vertex_ptr[g];
+    const size_t at = static_cast<size_t>(p.host_offsets[g]) * bytes;
+    if (std::memcmp(got + at, want + at, static_cast<size_t>(n * n) * bytes) == 0) continue;
+    if (wrong++ > 0) continue;
+    first = g;
+    for (int64_t e = 0; e < n * n && first_at < 0; ++e)
+      if (std::memcmp(got + at + e * bytes, want + at + e * bytes, bytes) != 0) first_at = e;
+  }
+  if (wrong == 0) return "";
+  const int64_t n = b.vertex_ptr[first + 1] - b.vertex_ptr[first];
+  return fmt::format(
+      "{} of {} graphs differ from the CPU reference; the first, graph {} (n = {}), "
+      "at ({}, {})",
+      wrong, b.graphs(), first, n, first_at / n, first_at % n);
+}
 
 // The batch's copy on the device, an output buffer that grows to the largest asked, the L2
 // scrub and the stream every device run goes to.

@@ -74,6 +74,11 @@ struct BatchMeasurement {
   BatchFacts facts;
 };
 
+// "" when every graph's block of `got` equals the reference's `want` (both in `plan`'s host
+// layout); else how many graphs differ and the first entry where the first of them does.
+std::string compare_with_reference(const GraphBatch& b, const BatchPlan& plan, const uint8_t* got,
+                                   const uint8_t* want);
+
 // One batch, its CPU reference (made once, at the first measure) and what its GPU runs need.
 class BatchBench {
  public:

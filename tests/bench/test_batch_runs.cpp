@@ -1,10 +1,13 @@
 // The batch sweep's parts that need no GPU (harness/cli/batch_runs.hpp): which batch a shape
 // makes, which batched variants and configs a command line selects and what it refuses, the
 // bytes and updates a solve is counted as, and a measurement of the CPU variant: verified
-// against the reference on every graph, then sampled.
+// against the reference on every graph, then sampled, and where a wrong output first differs.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "core/device_info.hpp"
+#include "harness/batch/batch_solve.hpp"
 #include "harness/cli/batch_runs.hpp"
 #include "tests/support/message_of.hpp"
 
@@ -83,6 +86,24 @@ TEST(BatchRuns, AGpuVariantWithoutADeviceIsSkipped) {
   const BatchMeasurement m = bench.measure(parse_batch_case("batch_simple"), {});
   EXPECT_EQ(m.verified, "skipped");
   EXPECT_EQ(m.error, "no CUDA device");
+}
+
+// Three graphs of 3 vertices, ragged u8: the report names the first wrong graph and its first
+// wrong entry, also where that entry is the block's first (0, 0).
+TEST(BatchRuns, AWrongOutputIsReportedAtItsFirstDifference) {
+  const GraphBatch b = make_batch({3, "fixed", 3, 1, 1});
+  BatchPlan plan;
+  plan.out.type = BatchDistType::kU8;
+  plan.host_offsets = {0, 9, 18, 27};
+  const std::vector<uint8_t> want(27, 1);
+  EXPECT_EQ(compare_with_reference(b, plan, want.data(), want.data()), "");
+  std::vector<uint8_t> got = want;
+  got[9] = got[9 + 5] = got[18 + 7] = 0;
+  EXPECT_EQ(compare_with_reference(b, plan, got.data(), want.data()),
+            "2 of 3 graphs differ from the CPU reference; the first, graph 1 (n = 3), at (0, 0)");
+  got[9] = 1;
+  EXPECT_EQ(compare_with_reference(b, plan, got.data(), want.data()),
+            "2 of 3 graphs differ from the CPU reference; the first, graph 1 (n = 3), at (1, 2)");
 }
 
 }  // namespace
