@@ -96,6 +96,39 @@ def _max_dist_of(max_dist):
     return int(max_dist)
 
 
+def _read_batch(edge_index, ptr, batch, edge_weight, graphs, num_graphs):
+    """floyd_warshall_batch's batch, checked, as the core reads it: (edge_index, whether it is
+    on a GPU, [vertex_ptr int64, src int64, dst int64, weight int32 or None])."""
+    if graphs is not None:
+        if edge_index is not None or ptr is not None or batch is not None:
+            raise ValueError("give either graphs or edge_index with ptr (or batch), not both")
+        ptr, edge_index, edge_weight = _from_matrices(graphs)
+        if edge_weight.size and np.all(edge_weight == 1):
+            edge_weight = None
+    if edge_index is None:
+        raise ValueError("a batch needs edge_index with ptr (or batch), or graphs")
+    if ptr is None:
+        if batch is None:
+            raise ValueError("edge_index needs ptr or batch to say which vertices are whose")
+        ptr = _ptr_from_batch(_as_int(batch, 64, "batch"), num_graphs)
+    if len(edge_index.shape) != 2 or edge_index.shape[0] != 2:
+        raise ValueError(f"edge_index must have shape [2, E], not {tuple(edge_index.shape)}")
+    device = _on_cuda(edge_index)
+    if device != _on_cuda(ptr) or (edge_weight is not None and device != _on_cuda(edge_weight)):
+        raise ValueError("edge_index, ptr and edge_weight must all be on the host or one GPU")
+    src = _as_int(edge_index[0], 64, "edge_index")
+    dst = _as_int(edge_index[1], 64, "edge_index")
+    vertex_ptr = _as_int(ptr, 64, "ptr")
+    weight = None
+    if edge_weight is not None:
+        if not _is_integral(edge_weight):
+            raise TypeError(f"edge_weight must have an integer dtype, not {edge_weight.dtype}")
+        if edge_weight.shape[0]:
+            _check_weights(edge_weight)
+        weight = _as_int(edge_weight, 32, "edge_weight")
+    return edge_index, device, [vertex_ptr, src, dst, weight]
+
+
 def floyd_warshall_batch(
     edge_index=None,
     ptr=None,
@@ -151,37 +184,12 @@ def floyd_warshall_batch(
     outside 1..511) or TypeError (a non-integer dtype where one is required) before any work.
     """
     path_edges = _max_dist_of(max_dist)
-    if graphs is not None:
-        if edge_index is not None or ptr is not None or batch is not None:
-            raise ValueError("give either graphs or edge_index with ptr (or batch), not both")
-        ptr, edge_index, edge_weight = _from_matrices(graphs)
-        if edge_weight.size and np.all(edge_weight == 1):
-            edge_weight = None
-    if edge_index is None:
-        raise ValueError("a batch needs edge_index with ptr (or batch), or graphs")
-    if ptr is None:
-        if batch is None:
-            raise ValueError("edge_index needs ptr or batch to say which vertices are whose")
-        ptr = _ptr_from_batch(_as_int(batch, 64, "batch"), num_graphs)
-    if len(edge_index.shape) != 2 or edge_index.shape[0] != 2:
-        raise ValueError(f"edge_index must have shape [2, E], not {tuple(edge_index.shape)}")
-    device = _on_cuda(edge_index)
-    if device != _on_cuda(ptr) or (edge_weight is not None and device != _on_cuda(edge_weight)):
-        raise ValueError("edge_index, ptr and edge_weight must all be on the host or one GPU")
-    src = _as_int(edge_index[0], 64, "edge_index")
-    dst = _as_int(edge_index[1], 64, "edge_index")
-    vertex_ptr = _as_int(ptr, 64, "ptr")
-    weight = None
-    if edge_weight is not None:
-        if not _is_integral(edge_weight):
-            raise TypeError(f"edge_weight must have an integer dtype, not {edge_weight.dtype}")
-        if edge_weight.shape[0]:
-            _check_weights(edge_weight)
-        weight = _as_int(edge_weight, 32, "edge_weight")
+    edge_index, device, arrays = _read_batch(
+        edge_index, ptr, batch, edge_weight, graphs, num_graphs
+    )
     if padded and num_nodes is not None and not 0 < num_nodes <= MAX_NODES:
         raise ValueError(f"num_nodes must lie in 1..{MAX_NODES}")
     s = _stream_of(edge_index, stream) if device else 0
-    arrays = [vertex_ptr, src, dst, weight]
     if device:
         arrays = [a if a is None else _capsule(a, s) for a in arrays]
     dist, offsets, _, _, pred, edges = _core().solve_batch(
