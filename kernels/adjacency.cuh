@@ -66,9 +66,10 @@ static __global__ void from_dense(const int* __restrict__ in, long long stride, 
 // tile pair (bx, by) and (by, bx) with bx <= by through shared memory, so reads and writes are
 // coalesced and no pair is taken twice. Blocks of kSymRows x kSymTile threads.
 inline constexpr int kSymTile = 32, kSymRows = 8;
-static __global__ void symmetric_min(int* d, int n) {
+template <class T>
+__device__ __forceinline__ void symmetric_min_tiles(T* d, int n) {
   if (blockIdx.x > blockIdx.y) return;
-  __shared__ int a[kSymTile][kSymTile + 1], b[kSymTile][kSymTile + 1];
+  __shared__ T a[kSymTile][kSymTile + 1], b[kSymTile][kSymTile + 1];
   const int x0 = blockIdx.x * kSymTile, y0 = blockIdx.y * kSymTile;
   for (int r = threadIdx.y; r < kSymTile; r += kSymRows) {
     const int i = y0 + r, j = x0 + threadIdx.x;  // tile (by, bx) and its mirror (bx, by)
@@ -83,5 +84,6 @@ static __global__ void symmetric_min(int* d, int n) {
       d[at(x0 + r, y0 + threadIdx.x, n)] = min(b[r][threadIdx.x], a[threadIdx.x][r]);
   }
 }
+static __global__ void symmetric_min(int* d, int n) { symmetric_min_tiles(d, n); }
 
 }  // namespace apsp::kernels::adjacency

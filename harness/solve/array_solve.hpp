@@ -106,13 +106,13 @@ ArraySolveResult solve_device_array(const int32_t* in, int n, int64_t stride, in
                                     const ArraySolveRequest& r);
 
 // A device array of any numeric element type but bool (kFloat16 and kBFloat16 too), rows
-// `stride` elements apart, read with SciPy's dense conventions: integer types as
-// solve_device_array reads int32 (entries at or above kInf are no edge, negative ones refused),
-// solved exactly into int32 `out` (kInf: no path); floating types as SciPy reads floats (0, NaN
-// and +-inf are no edge), solved exactly by the Solver when every weight is an integer in
-// [0, kInf), else in float64 on the device (negative weights too: negative_cycle names the
-// vertices whose diagonal ended below 0), into float64 `out` (+inf: no path). Every entry stays
-// in device memory; work after the producer's queued work on `stream`; returns when done.
+// `stride` elements apart, read with SciPy's dense conventions (0, NaN and +-inf are no edge;
+// int32 arrays as solve_device_array reads them, an entry at or above kInf no edge), solved
+// exactly by the Solver when every weight is an integer in [0, kInf), else in float64 on the
+// device (negative weights too: negative_cycle names the vertices whose diagonal ended below 0).
+// Integer types into int32 `out` (kInf: no path; std::range_error for a distance past it),
+// floating ones into float64 `out` (+inf: no path). Every entry stays in device memory; work
+// after the producer's queued work on `stream`; returns when done.
 struct DeviceMatrixIn {
   const void* data = nullptr;
   Element type = Element::kInt32;

@@ -1,14 +1,17 @@
 """Device arrays of every numeric dtype (CuPy, PyTorch, JAX) solved on their GPU with SciPy's
-conventions: integer dtypes exactly into int32 (INF32: no path), floating ones into float64 (inf:
-no path), exactly where every weight is an integer, else on the float64 path (negative weights
-and cycles too); bool and complex refused with one TypeError. Against SciPy on a host copy."""
+conventions: integer dtypes into int32 (INF32: no path), floating ones into float64 (inf: no
+path), exactly where every weight is an integer in [0, INF32), else on the float64 path (negative
+weights and cycles too, and wide integers' weights past INF32); bool and complex refused with one
+TypeError. Against SciPy, and the host's solve, on a host copy."""
 
 import apsp_lab
 import numpy as np
 import pytest
 from scipy.sparse.csgraph import NegativeCycleError
+from scipy.sparse.csgraph import bellman_ford as scipy_bellman_ford
 from scipy.sparse.csgraph import floyd_warshall as scipy_fw
 from test_floyd_warshall import FLOAT_RTOL, random_dense
+from test_scipy_entry_points import negative_graph
 
 INF = apsp_lab.INF32
 INTEGERS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
@@ -127,3 +130,68 @@ def test_shortest_path_rows_of_a_device_array(xp):
     np.testing.assert_array_equal(to_host(d), scipy_fw(a)[[5, 0]])
     d = apsp_lab.dijkstra(x, indices=3)
     assert tuple(d.shape) == (60,)
+
+
+def to_device_exactly(xp, a, dtype):
+    x = to_device(xp, a, dtype)
+    if dtype_name(x) != dtype:
+        pytest.skip(f"{xp.__name__} holds {dtype} as {dtype_name(x)} (JAX without x64)")
+    return x
+
+
+def as_int32(scipys):
+    return np.where(np.isinf(scipys), INF, scipys)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "uint32", "uint64"])
+def test_wide_integer_weights_past_inf32_are_weights_as_on_the_host(xp, dtype):
+    a = np.zeros((6, 6), dtype=np.int64)
+    a[0, 1], a[0, 2], a[2, 1], a[1, 3] = 2**31, 3, 4, 1  # 0 -> 1 through 2: 7, not 2^31
+    a[0, 3], a[4, 5] = INF, 2  # 0 -> 3 through 1: 8, not INF32
+    d = apsp_lab.floyd_warshall(to_device_exactly(xp, a, dtype))
+    assert dtype_name(d) == "int32"
+    np.testing.assert_array_equal(to_host(d), as_int32(scipy_fw(a)))
+    # A weight past INF32 that a shortest path takes: past int32's distances, as on the host.
+    for u, v, w in ((3, 4, INF), (3, 4, 2**31)):
+        b = a.copy()
+        b[u, v] = w
+        assert np.isfinite(scipy_fw(b)[u, v])
+        with pytest.raises(OverflowError):
+            apsp_lab.floyd_warshall(to_device_exactly(xp, b, dtype))
+        with pytest.raises((OverflowError, ValueError)):
+            apsp_lab.floyd_warshall(b, device="cpu", dtype=np.int32)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64"])
+def test_negative_integer_weights_take_the_float64_path(xp, dtype):
+    a = negative_graph(cycle=False)
+    sol = apsp_lab.solve(to_device_exactly(xp, a, dtype))
+    assert sol.precision == "float64" and dtype_name(sol.dist) == "int32"
+    np.testing.assert_array_equal(to_host(sol.dist), as_int32(scipy_fw(a)))
+    cycle = negative_graph(cycle=True)
+    with pytest.raises(NegativeCycleError):
+        apsp_lab.floyd_warshall(to_device_exactly(xp, cycle, dtype))
+    with pytest.raises(NegativeCycleError) as theirs:
+        scipy_bellman_ford(cycle, indices=[2, 6])
+    with pytest.raises(NegativeCycleError) as ours:
+        apsp_lab.bellman_ford(to_device_exactly(xp, cycle, dtype), indices=[2, 6])
+    assert str(ours.value) == str(theirs.value)
+    d = apsp_lab.bellman_ford(to_device_exactly(xp, cycle, dtype), indices=[8, 9])
+    np.testing.assert_array_equal(to_host(d), as_int32(scipy_bellman_ford(cycle, indices=[8, 9])))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64"])
+def test_the_entry_points_negative_rules_on_device_arrays(xp, dtype):
+    loop = np.array([[0, 1, 0], [0, -1, 1], [0, 0, 0]])
+    for name in ("bellman_ford", "johnson"):  # the host's messages (bellman_ford's are SciPy's)
+        with pytest.raises(NegativeCycleError) as on_host:
+            getattr(apsp_lab, name)(loop, device="cpu")
+        with pytest.raises(NegativeCycleError) as ours:
+            getattr(apsp_lab, name)(to_device_exactly(xp, loop, dtype))
+        assert str(ours.value) == str(on_host.value)
+    x = to_device_exactly(xp, negative_graph(cycle=False), dtype)
+    with pytest.warns(UserWarning, match="Graph has negative weights"):
+        with pytest.raises(NotImplementedError, match="device array"):
+            apsp_lab.dijkstra(x)
+    with pytest.warns(UserWarning, match="Graph has negative weights"):
+        apsp_lab.dijkstra(x, unweighted=True)
