@@ -2,11 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <type_traits>
+
 #include "core/tables.hpp"
 #include "harness/measure/statistics.hpp"
 #include "harness/multigpu/distributed.hpp"
 #include "harness/multigpu/multi_gpu_model.hpp"
 #include "harness/multigpu/transport.hpp"
+#include "variants/batch_variant.hpp"
 #include "variants/variant.hpp"
 
 namespace apsp::harness {
@@ -41,7 +44,10 @@ std::string model_line(const RunResult& run) {
       100 * p.efficiency);
 }
 
-std::string variant_text(const Variant& v) {
+// A variant of either kind: its parameters, constraints and declared default. A single-graph
+// variant's default may be overridden per n by a policy; a batched one's is what runs.
+template <class V>
+std::string variant_text(const V& v) {
   std::string text = fmt::format("{:<13} {}\n", v.name, v.summary);
   for (const Param& p : v.space) {
     text += fmt::format("{:<13}   {} in {{{}}} (declared default {}, search group '{}'): {}\n", "",
@@ -49,11 +55,10 @@ std::string variant_text(const Variant& v) {
   }
   for (const Constraint& c : v.constraints)
     text += fmt::format("{:<13}   constraint: {}\n", "", c.rule);
-  return text + fmt::format("{:<13}   declared default: {}{}\n", "",
-                            config_name(v.name, v.defaults),
-                            v.space.empty()
-                                ? ""
-                                : " (a policy or heuristic may pick another per n: see --dry-run)");
+  const bool per_n = std::is_same_v<V, Variant> && !v.space.empty();
+  return text +
+         fmt::format("{:<13}   declared default: {}{}\n", "", config_name(v.name, v.defaults),
+                     per_n ? " (a policy or heuristic may pick another per n: see --dry-run)" : "");
 }
 
 }  // namespace
@@ -109,6 +114,8 @@ std::string variants_list() {
   std::string text;
   for (const Variant& v : registry()) text += variant_text(v);
   for (const Variant& v : runtime_variants()) text += variant_text(v);
+  text += "\nbatched variants (--graphs B: many small graphs a call):\n";
+  for (const BatchVariant& v : batch_registry()) text += variant_text(v);
   return text;
 }
 
